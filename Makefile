@@ -1,0 +1,43 @@
+# Two-command quick start: `make demo` and `make test` each create .venv on
+# first use, install memplan into it and then do their job.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-dev
+
+.PHONY: demo test lit pytest lint bench venv clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+demo: $(STAMP)
+	PATH=$(CURDIR)/$(BIN):$$PATH bash examples/demo.sh
+
+test: $(STAMP)
+	$(BIN)/ruff check .
+	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/lit -v tests/filecheck
+	$(BIN)/pytest -q
+
+lit: $(STAMP)
+	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/lit -v tests/filecheck
+
+pytest: $(STAMP)
+	$(BIN)/pytest -q
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/pyright
+
+bench: $(STAMP)
+	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/python bench/packing.py
+	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/python bench/interpreter_speed.py
+	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/python bench/pass_scaling.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,1 @@
+"""memplan: an xDSL memory layer for software-managed memories."""

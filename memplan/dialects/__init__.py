@@ -1,0 +1,1 @@
+"""dialects of memplan."""

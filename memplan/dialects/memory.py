@@ -1,0 +1,550 @@
+"""The `memory` dialect: explicit storages, tensors at byte offsets, kills.
+
+A storage is N raw bytes in a memory scope ("global" = DDR, "global.vtcm" =
+Hexagon VTCM, or any other name a target defines).  Tensors are builtin
+memrefs placed at byte offsets inside storages, so every memref/linalg op can
+use them; the scope is the memref's memory space (no memory space = "global").
+A discontiguous tensor is a pointer table plus one fixed-size block per
+leading index, as proposed for TVM Relax's `alloc_discontiguous_tensor`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    DenseArrayBase,
+    FixedBitwidthType,
+    IndexType,
+    IntegerAttr,
+    MemRefLayoutAttr,
+    MemRefType,
+    NoneAttr,
+    StringAttr,
+    i64,
+)
+from xdsl.dialects.utils.dynamic_index_list import (
+    DynamicIndexList,
+    verify_dynamic_index_list,
+)
+from xdsl.ir import (
+    Attribute,
+    Dialect,
+    Operation,
+    ParametrizedAttribute,
+    SSAValue,
+    TypeAttribute,
+)
+from xdsl.ir.affine import AffineMap
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    base,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    var_operand_def,
+)
+from xdsl.utils.exceptions import VerifyException
+
+GLOBAL_SCOPE = "global"
+DEFAULT_ALIGNMENT = 64
+"""Alignment of a storage that does not say otherwise (one cache line)."""
+DEFAULT_POINTER_WIDTH = 4
+"""Bytes of a pointer-table entry: Hexagon pointers are 32-bit."""
+INDEX_BYTES = 8
+"""Bytes of an `index` element stored in memory."""
+
+
+@irdl_attr_definition
+class StorageType(ParametrizedAttribute, TypeAttribute):
+    """Type of a storage: raw bytes in one memory scope."""
+
+    name = "memory.storage"
+
+    scope: StringAttr
+
+    def __init__(self, scope: str | StringAttr = GLOBAL_SCOPE):
+        super().__init__(StringAttr(scope) if isinstance(scope, str) else scope)
+
+    def verify(self) -> None:
+        if not self.scope.data:
+            raise VerifyException("memory scope must be a non-empty string")
+
+
+@irdl_attr_definition
+class DiscontiguousLayoutAttr(ParametrizedAttribute, MemRefLayoutAttr):
+    """Memref layout of a discontiguous tensor.
+
+    The leading dimension selects a block through a pointer table; the
+    remaining dimensions are contiguous, row-major, inside the block.  No
+    single affine map describes the addresses, so none is offered.
+    """
+
+    name = "memory.discontiguous"
+
+    def get_affine_map(self) -> AffineMap:
+        raise VerifyException(
+            "a #memory.discontiguous memref has no affine layout: its blocks "
+            "are reached through a pointer table"
+        )
+
+
+def scope_of(type_: Attribute) -> str:
+    """The memory scope of a memref or storage type ("global" when unset)."""
+    if isinstance(type_, StorageType):
+        return type_.scope.data
+    if isinstance(type_, MemRefType):
+        space = type_.memory_space
+        if isinstance(space, NoneAttr):
+            return GLOBAL_SCOPE
+        if isinstance(space, StringAttr):
+            return space.data
+        raise VerifyException(
+            f"memory space {space} is not a scope: expected a string such as "
+            f'"{GLOBAL_SCOPE}" or "global.vtcm"'
+        )
+    raise VerifyException(f"expected a memref or !memory.storage, got {type_}")
+
+
+def element_bytes(element_type: Attribute) -> int:
+    """Bytes of one element of a memref stored in memory."""
+    if isinstance(element_type, IndexType):
+        return INDEX_BYTES
+    if isinstance(element_type, FixedBitwidthType):
+        return max(1, (element_type.bitwidth + 7) // 8)
+    raise VerifyException(
+        f"element type {element_type} has no size in bytes: expected an integer, "
+        "float or index type"
+    )
+
+
+def is_discontiguous(type_: Attribute) -> bool:
+    return isinstance(type_, MemRefType) and isinstance(
+        type_.layout, DiscontiguousLayoutAttr
+    )
+
+
+def static_byte_size(type_: MemRefType) -> int | None:
+    """Bytes a contiguous memref occupies, or None when a dimension is dynamic."""
+    shape = type_.get_shape()
+    if any(dim == DYNAMIC_INDEX for dim in shape):
+        return None
+    count = 1
+    for dim in shape:
+        count *= dim
+    return count * element_bytes(type_.element_type)
+
+
+def _is_power_of_two(value: int) -> bool:
+    return value > 0 and value & (value - 1) == 0
+
+
+def _single_static(values: DenseArrayBase) -> int | None:
+    (value,) = values.get_values()
+    return None if value == DYNAMIC_INDEX else value
+
+
+def _static_array(values: Sequence[int | SSAValue | Operation]) -> DenseArrayBase:
+    return DenseArrayBase.from_list(
+        i64, [v if isinstance(v, int) else DYNAMIC_INDEX for v in values]
+    )
+
+
+def _dynamic_values(
+    values: Sequence[int | SSAValue | Operation],
+) -> list[SSAValue | Operation]:
+    return [v for v in values if not isinstance(v, int)]
+
+
+def _verify_single_index(static: DenseArrayBase, dynamic: Sequence[SSAValue], what: str):
+    values = static.get_values()
+    if len(values) != 1:
+        raise VerifyException(f"expected exactly one {what}, got {len(values)}")
+    verify_dynamic_index_list(values, dynamic, DYNAMIC_INDEX, f" in the {what}")
+
+
+def _verify_memory_space(type_: MemRefType, what: str) -> str:
+    try:
+        return scope_of(type_)
+    except VerifyException as error:
+        raise VerifyException(f"{what}: {error}") from None
+
+
+@irdl_op_definition
+class AllocStorageOp(IRDLOperation):
+    """Reserve `size` bytes in a memory scope (TVM `R.vm.alloc_storage`)."""
+
+    name = "memory.alloc_storage"
+
+    dynamic_size = var_operand_def(IndexType)
+    static_size = prop_def(DenseArrayBase.constr(i64))
+    alignment = prop_def(
+        IntegerAttr[IndexType], default_value=IntegerAttr(DEFAULT_ALIGNMENT, IndexType())
+    )
+    device = prop_def(IntegerAttr[IndexType], default_value=IntegerAttr(0, IndexType()))
+    result = result_def(StorageType)
+
+    assembly_format = (
+        "custom<DynamicIndexList>($dynamic_size, $static_size) "
+        "(`align` $alignment^)? (`device` $device^)? attr-dict `:` type($result)"
+    )
+    custom_directives = (DynamicIndexList,)
+
+    def __init__(
+        self,
+        size: int | SSAValue | Operation,
+        scope: str = GLOBAL_SCOPE,
+        alignment: int = DEFAULT_ALIGNMENT,
+        device: int = 0,
+    ):
+        super().__init__(
+            operands=[_dynamic_values([size])],
+            properties={
+                "static_size": _static_array([size]),
+                "alignment": IntegerAttr(alignment, IndexType()),
+                "device": IntegerAttr(device, IndexType()),
+            },
+            result_types=[StorageType(scope)],
+        )
+
+    @property
+    def scope(self) -> str:
+        return scope_of(self.result.type)
+
+    def static_size_bytes(self) -> int | None:
+        """The size in bytes when it is a constant, else None."""
+        return _single_static(self.static_size)
+
+    def verify_(self) -> None:
+        _verify_single_index(self.static_size, self.dynamic_size, "size")
+        size = self.static_size_bytes()
+        if size is not None and size < 0:
+            raise VerifyException(f"storage size must be non-negative, got {size}")
+        alignment = self.alignment.value.data
+        if not _is_power_of_two(alignment):
+            raise VerifyException(
+                f"alignment must be a positive power of two, got {alignment}"
+            )
+        if self.device.value.data < 0:
+            raise VerifyException(
+                f"device index must be non-negative, got {self.device.value.data}"
+            )
+
+
+def _storage_size(storage: SSAValue) -> int | None:
+    owner = storage.owner
+    if isinstance(owner, AllocStorageOp):
+        return owner.static_size_bytes()
+    return None
+
+
+@irdl_op_definition
+class AllocTensorOp(IRDLOperation):
+    """A contiguous tensor at a byte offset inside a storage (TVM `R.vm.alloc_tensor`).
+
+    Dynamic dimensions of the result take their sizes from `dynamic_sizes`,
+    in order, as in `memref.view`.
+    """
+
+    name = "memory.alloc_tensor"
+
+    storage = operand_def(StorageType)
+    dynamic_offset = var_operand_def(IndexType)
+    static_offset = prop_def(DenseArrayBase.constr(i64))
+    dynamic_sizes = var_operand_def(IndexType)
+    result = result_def(MemRefType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    assembly_format = (
+        "$storage `` custom<DynamicIndexList>($dynamic_offset, $static_offset) "
+        "(`` `[` $dynamic_sizes^ `]`)? attr-dict `:` type($storage) `to` type($result)"
+    )
+    custom_directives = (DynamicIndexList,)
+
+    def __init__(
+        self,
+        storage: SSAValue | Operation,
+        offset: int | SSAValue | Operation,
+        result_type: MemRefType,
+        dynamic_sizes: Sequence[SSAValue | Operation] = (),
+    ):
+        super().__init__(
+            operands=[storage, _dynamic_values([offset]), dynamic_sizes],
+            properties={"static_offset": _static_array([offset])},
+            result_types=[result_type],
+        )
+
+    def static_offset_bytes(self) -> int | None:
+        """The byte offset when it is a constant, else None."""
+        return _single_static(self.static_offset)
+
+    def verify_(self) -> None:
+        _verify_single_index(self.static_offset, self.dynamic_offset, "offset")
+        result_type = self.result.type
+        assert isinstance(result_type, MemRefType)
+        storage_scope = scope_of(self.storage.type)
+        tensor_scope = _verify_memory_space(result_type, "result type")
+        if tensor_scope != storage_scope:
+            raise VerifyException(
+                f'result memory space "{tensor_scope}" does not match the storage '
+                f'scope "{storage_scope}"'
+            )
+        if not isinstance(result_type.layout, NoneAttr):
+            raise VerifyException(
+                f"result must have the identity layout, got {result_type.layout}; "
+                "use memory.alloc_discontiguous_tensor for discontiguous tensors"
+            )
+        dynamic_dims = sum(1 for d in result_type.get_shape() if d == DYNAMIC_INDEX)
+        if dynamic_dims != len(self.dynamic_sizes):
+            raise VerifyException(
+                f"expected {dynamic_dims} dynamic size operand(s) for the "
+                f"{dynamic_dims} dynamic dimension(s) of the result, got "
+                f"{len(self.dynamic_sizes)}"
+            )
+        elem = element_bytes(result_type.element_type)
+        offset = self.static_offset_bytes()
+        if offset is None:
+            return
+        if offset < 0:
+            raise VerifyException(f"offset must be non-negative, got {offset}")
+        if offset % elem:
+            raise VerifyException(
+                f"offset {offset} is not aligned to the element size: expected a "
+                f"multiple of {elem} bytes"
+            )
+        size = _storage_size(self.storage)
+        tensor_bytes = static_byte_size(result_type)
+        if size is not None and tensor_bytes is not None and offset + tensor_bytes > size:
+            raise VerifyException(
+                f"tensor of {tensor_bytes} bytes at offset {offset} ends at byte "
+                f"{offset + tensor_bytes}, past the end of its {size}-byte storage"
+            )
+
+
+@irdl_op_definition
+class AllocDiscontiguousTensorOp(IRDLOperation):
+    """A physically 2-D tensor: a pointer table plus shape[0] fixed-size blocks.
+
+    Block i holds prod(shape[1:]) contiguous elements at `block_offsets[i]` in
+    the data storage; entry i of the pointer table (at `table_offset` in the
+    table storage, `pointer_width` bytes each) holds that block's address.
+    """
+
+    name = "memory.alloc_discontiguous_tensor"
+
+    table_storage = operand_def(StorageType)
+    dynamic_table_offset = var_operand_def(IndexType)
+    static_table_offset = prop_def(DenseArrayBase.constr(i64))
+    data_storage = operand_def(StorageType)
+    dynamic_block_offsets = var_operand_def(IndexType)
+    static_block_offsets = prop_def(DenseArrayBase.constr(i64))
+    pointer_width = prop_def(
+        IntegerAttr[IndexType],
+        default_value=IntegerAttr(DEFAULT_POINTER_WIDTH, IndexType()),
+    )
+    result = result_def(MemRefType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    assembly_format = (
+        "`table` $table_storage `` "
+        "custom<DynamicIndexList>($dynamic_table_offset, $static_table_offset) `,` "
+        "`blocks` $data_storage `` "
+        "custom<DynamicIndexList>($dynamic_block_offsets, $static_block_offsets) "
+        "(`pointer_width` $pointer_width^)? attr-dict "
+        "`:` type($table_storage) `,` type($data_storage) `to` type($result)"
+    )
+    custom_directives = (DynamicIndexList,)
+
+    def __init__(
+        self,
+        table_storage: SSAValue | Operation,
+        table_offset: int | SSAValue | Operation,
+        data_storage: SSAValue | Operation,
+        block_offsets: Sequence[int | SSAValue | Operation],
+        result_type: MemRefType,
+        pointer_width: int = DEFAULT_POINTER_WIDTH,
+    ):
+        super().__init__(
+            operands=[
+                table_storage,
+                _dynamic_values([table_offset]),
+                data_storage,
+                _dynamic_values(block_offsets),
+            ],
+            properties={
+                "static_table_offset": _static_array([table_offset]),
+                "static_block_offsets": _static_array(block_offsets),
+                "pointer_width": IntegerAttr(pointer_width, IndexType()),
+            },
+            result_types=[result_type],
+        )
+
+    def static_table_offset_bytes(self) -> int | None:
+        return _single_static(self.static_table_offset)
+
+    def block_bytes(self) -> int:
+        """Bytes of one block: prod(shape[1:]) elements."""
+        result_type = self.result.type
+        assert isinstance(result_type, MemRefType)
+        count = 1
+        for dim in result_type.get_shape()[1:]:
+            count *= dim
+        return count * element_bytes(result_type.element_type)
+
+    def verify_(self) -> None:
+        _verify_single_index(self.static_table_offset, self.dynamic_table_offset, "table offset")
+        blocks = self.static_block_offsets.get_values()
+        verify_dynamic_index_list(
+            blocks, self.dynamic_block_offsets, DYNAMIC_INDEX, " in the block offsets"
+        )
+        result_type = self.result.type
+        assert isinstance(result_type, MemRefType)
+        if not isinstance(result_type.layout, DiscontiguousLayoutAttr):
+            raise VerifyException(
+                "result must have the #memory.discontiguous layout, got "
+                f"{result_type.layout}"
+            )
+        data_scope = scope_of(self.data_storage.type)
+        tensor_scope = _verify_memory_space(result_type, "result type")
+        if tensor_scope != data_scope:
+            raise VerifyException(
+                f'result memory space "{tensor_scope}" does not match the data '
+                f'storage scope "{data_scope}"'
+            )
+        shape = result_type.get_shape()
+        if len(shape) < 2 or any(d == DYNAMIC_INDEX for d in shape):
+            raise VerifyException(
+                f"result must have a static shape of rank 2 or more (blocks x "
+                f"elements per block), got {result_type}"
+            )
+        if len(blocks) != shape[0]:
+            raise VerifyException(
+                f"expected {shape[0]} block offsets (one per index of dimension 0), "
+                f"got {len(blocks)}"
+            )
+        width = self.pointer_width.value.data
+        if width not in (4, 8):
+            raise VerifyException(f"pointer width must be 4 or 8 bytes, got {width}")
+        self._verify_table(shape[0], width)
+        self._verify_blocks(blocks)
+
+    def _verify_table(self, num_blocks: int, width: int) -> None:
+        offset = self.static_table_offset_bytes()
+        if offset is None:
+            return
+        if offset < 0 or offset % width:
+            raise VerifyException(
+                f"table offset {offset} must be a non-negative multiple of the "
+                f"pointer width {width}"
+            )
+        size = _storage_size(self.table_storage)
+        end = offset + num_blocks * width
+        if size is not None and end > size:
+            raise VerifyException(
+                f"pointer table of {num_blocks} x {width} bytes at offset {offset} "
+                f"ends at byte {end}, past the end of its {size}-byte storage"
+            )
+
+    def _verify_blocks(self, blocks: Sequence[int]) -> None:
+        result_type = self.result.type
+        assert isinstance(result_type, MemRefType)
+        elem = element_bytes(result_type.element_type)
+        block_bytes = self.block_bytes()
+        size = _storage_size(self.data_storage)
+        placed: list[tuple[int, int]] = []
+        for index, offset in enumerate(blocks):
+            if offset == DYNAMIC_INDEX:
+                continue
+            if offset < 0 or offset % elem:
+                raise VerifyException(
+                    f"block {index} offset {offset} must be a non-negative multiple "
+                    f"of the element size {elem}"
+                )
+            if size is not None and offset + block_bytes > size:
+                raise VerifyException(
+                    f"block {index} of {block_bytes} bytes at offset {offset} ends at "
+                    f"byte {offset + block_bytes}, past the end of its {size}-byte "
+                    "storage"
+                )
+            placed.append((offset, index))
+        placed.sort()
+        for (first, i), (second, j) in zip(placed, placed[1:], strict=False):
+            if first + block_bytes > second:
+                raise VerifyException(
+                    f"blocks {i} and {j} overlap: block {i} covers bytes "
+                    f"[{first}, {first + block_bytes}) and block {j} starts at {second}"
+                )
+
+
+@irdl_op_definition
+class KillOp(IRDLOperation):
+    """End the life of a tensor or a storage (TVM `R.vm.kill_object`).
+
+    Killing a storage frees its bytes; no later op may use a killed value.
+    """
+
+    name = "memory.kill"
+
+    value = operand_def(base(MemRefType) | base(StorageType))
+
+    assembly_format = "$value attr-dict `:` type($value)"
+
+    def __init__(self, value: SSAValue | Operation):
+        super().__init__(operands=[value])
+
+    def verify_(self) -> None:
+        block = self.parent_block()
+        if block is None:
+            return
+        for use in self.value.uses:
+            user = use.operation
+            if user is self:
+                continue
+            ancestor = block.find_ancestor_op_in_block(user)
+            if ancestor is not None and ancestor is not self and self.is_before_in_block(ancestor):
+                what = "killed twice" if isinstance(user, KillOp) else f"used by {user.name} after it is killed"
+                raise VerifyException(f"value is {what}")
+
+
+@irdl_op_definition
+class CopyOp(IRDLOperation):
+    """Copy a tensor into another of the same shape and element type
+    (TVM `R.vm.copy_tensor`); scopes and layouts may differ."""
+
+    name = "memory.copy"
+
+    source = operand_def(MemRefType)
+    target = operand_def(MemRefType)
+
+    assembly_format = "$source `,` $target attr-dict `:` type($source) `to` type($target)"
+
+    def __init__(self, source: SSAValue | Operation, target: SSAValue | Operation):
+        super().__init__(operands=[source, target])
+
+    def verify_(self) -> None:
+        source, target = self.source.type, self.target.type
+        assert isinstance(source, MemRefType) and isinstance(target, MemRefType)
+        if source.get_shape() != target.get_shape():
+            raise VerifyException(
+                f"source shape {list(source.get_shape())} does not match target "
+                f"shape {list(target.get_shape())}: a copy needs equal shapes"
+            )
+        if source.element_type != target.element_type:
+            raise VerifyException(
+                f"source element type {source.element_type} does not match target "
+                f"element type {target.element_type}"
+            )
+
+
+Memory = Dialect(
+    "memory",
+    [AllocStorageOp, AllocTensorOp, AllocDiscontiguousTensorOp, KillOp, CopyOp],
+    [StorageType, DiscontiguousLayoutAttr],
+)

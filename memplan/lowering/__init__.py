@@ -1,0 +1,1 @@
+"""lowering of memplan."""
