@@ -11,6 +11,7 @@ leading index, as proposed for TVM Relax's `alloc_discontiguous_tensor`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -44,7 +45,6 @@ from xdsl.irdl import (
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
-    opt_prop_def,
     prop_def,
     result_def,
     var_operand_def,
@@ -161,7 +161,9 @@ def _dynamic_values(
     return [v for v in values if not isinstance(v, int)]
 
 
-def _verify_single_index(static: DenseArrayBase, dynamic: Sequence[SSAValue], what: str):
+def _verify_single_index(
+    static: DenseArrayBase, dynamic: Sequence[SSAValue], what: str
+):
     values = static.get_values()
     if len(values) != 1:
         raise VerifyException(f"expected exactly one {what}, got {len(values)}")
@@ -184,7 +186,8 @@ class AllocStorageOp(IRDLOperation):
     dynamic_size = var_operand_def(IndexType)
     static_size = prop_def(DenseArrayBase.constr(i64))
     alignment = prop_def(
-        IntegerAttr[IndexType], default_value=IntegerAttr(DEFAULT_ALIGNMENT, IndexType())
+        IntegerAttr[IndexType],
+        default_value=IntegerAttr(DEFAULT_ALIGNMENT, IndexType()),
     )
     device = prop_def(IntegerAttr[IndexType], default_value=IntegerAttr(0, IndexType()))
     result = result_def(StorageType)
@@ -320,7 +323,11 @@ class AllocTensorOp(IRDLOperation):
             )
         size = _storage_size(self.storage)
         tensor_bytes = static_byte_size(result_type)
-        if size is not None and tensor_bytes is not None and offset + tensor_bytes > size:
+        if (
+            size is not None
+            and tensor_bytes is not None
+            and offset + tensor_bytes > size
+        ):
             raise VerifyException(
                 f"tensor of {tensor_bytes} bytes at offset {offset} ends at byte "
                 f"{offset + tensor_bytes}, past the end of its {size}-byte storage"
@@ -399,7 +406,9 @@ class AllocDiscontiguousTensorOp(IRDLOperation):
         return count * element_bytes(result_type.element_type)
 
     def verify_(self) -> None:
-        _verify_single_index(self.static_table_offset, self.dynamic_table_offset, "table offset")
+        _verify_single_index(
+            self.static_table_offset, self.dynamic_table_offset, "table offset"
+        )
         blocks = self.static_block_offsets.get_values()
         verify_dynamic_index_list(
             blocks, self.dynamic_block_offsets, DYNAMIC_INDEX, " in the block offsets"
@@ -407,9 +416,10 @@ class AllocDiscontiguousTensorOp(IRDLOperation):
         result_type = self.result.type
         assert isinstance(result_type, MemRefType)
         if not isinstance(result_type.layout, DiscontiguousLayoutAttr):
+            layout = result_type.layout
+            got = "no layout" if isinstance(layout, NoneAttr) else str(layout)
             raise VerifyException(
-                "result must have the #memory.discontiguous layout, got "
-                f"{result_type.layout}"
+                f"result must have the #memory.discontiguous layout, got {got}"
             )
         data_scope = scope_of(self.data_storage.type)
         tensor_scope = _verify_memory_space(result_type, "result type")
@@ -475,7 +485,7 @@ class AllocDiscontiguousTensorOp(IRDLOperation):
                 )
             placed.append((offset, index))
         placed.sort()
-        for (first, i), (second, j) in zip(placed, placed[1:], strict=False):
+        for (first, i), (second, j) in pairwise(placed):
             if first + block_bytes > second:
                 raise VerifyException(
                     f"blocks {i} and {j} overlap: block {i} covers bytes "
@@ -503,14 +513,34 @@ class KillOp(IRDLOperation):
         block = self.parent_block()
         if block is None:
             return
-        for use in self.value.uses:
-            user = use.operation
-            if user is self:
-                continue
-            ancestor = block.find_ancestor_op_in_block(user)
-            if ancestor is not None and ancestor is not self and self.is_before_in_block(ancestor):
-                what = "killed twice" if isinstance(user, KillOp) else f"used by {user.name} after it is killed"
-                raise VerifyException(f"value is {what}")
+        killed = [self.value]
+        if isinstance(self.value.type, StorageType):
+            killed += [
+                use.operation.results[0]
+                for use in self.value.uses
+                if isinstance(use.operation, AllocTensorOp | AllocDiscontiguousTensorOp)
+            ]
+        for value in killed:
+            for use in value.uses:
+                later = block.find_ancestor_op_in_block(use.operation)
+                if later is None or later is self or not self.is_before_in_block(later):
+                    continue
+                raise VerifyException(
+                    self._use_after_kill_message(value, use.operation)
+                )
+
+    def _use_after_kill_message(self, value: SSAValue, user: Operation) -> str:
+        if value is not self.value:
+            return (
+                f"storage is killed while a tensor in it is still used by {user.name}: "
+                "expected the storage kill after the last use of its tensors"
+            )
+        if isinstance(user, KillOp):
+            return "value is killed twice: expected a single memory.kill"
+        return (
+            f"value is used by {user.name} after it is killed: expected the kill "
+            "after the last use"
+        )
 
 
 @irdl_op_definition
@@ -523,7 +553,9 @@ class CopyOp(IRDLOperation):
     source = operand_def(MemRefType)
     target = operand_def(MemRefType)
 
-    assembly_format = "$source `,` $target attr-dict `:` type($source) `to` type($target)"
+    assembly_format = (
+        "$source `,` $target attr-dict `:` type($source) `to` type($target)"
+    )
 
     def __init__(self, source: SSAValue | Operation, target: SSAValue | Operation):
         super().__init__(operands=[source, target])

@@ -1,0 +1,231 @@
+// RUN: xdsl-opt %s --split-input-file --verify-diagnostics | filecheck %s
+
+%s = memory.alloc_storage [64] : !memory.storage<"">
+
+// CHECK: memory scope must be a non-empty string
+
+// -----
+
+%s = memory.alloc_storage [64, 32] : !memory.storage<"global">
+
+// CHECK: expected exactly one size, got 2
+
+// -----
+
+%s = memory.alloc_storage [-8] : !memory.storage<"global">
+
+// CHECK: storage size must be non-negative, got -8
+
+// -----
+
+%s = memory.alloc_storage [64] align 3 : !memory.storage<"global">
+
+// CHECK: alignment must be a positive power of two, got 3
+
+// -----
+
+%s = memory.alloc_storage [64] align 0 : !memory.storage<"global">
+
+// CHECK: alignment must be a positive power of two, got 0
+
+// -----
+
+%s = memory.alloc_storage [64] device -1 : !memory.storage<"global">
+
+// CHECK: device index must be non-negative, got -1
+
+// -----
+
+%s = memory.alloc_storage [64] : !memory.storage<"global">
+%a = memory.alloc_tensor %s[0, 4] : !memory.storage<"global"> to memref<4xi32>
+
+// CHECK: expected exactly one offset, got 2
+
+// -----
+
+%s = memory.alloc_storage [64] : !memory.storage<"global.vtcm">
+%a = memory.alloc_tensor %s[0] : !memory.storage<"global.vtcm"> to memref<4xi32>
+
+// CHECK: result memory space "global" does not match the storage scope "global.vtcm"
+
+// -----
+
+%s = memory.alloc_storage [64] : !memory.storage<"global">
+%a = memory.alloc_tensor %s[0] : !memory.storage<"global"> to memref<4xi32, 1 : i64>
+
+// CHECK: result type: memory space 1 : i64 is not a scope: expected a string such as "global" or "global.vtcm"
+
+// -----
+
+%s = memory.alloc_storage [64] : !memory.storage<"global">
+%a = memory.alloc_tensor %s[0] : !memory.storage<"global"> to memref<4xi32, strided<[2]>>
+
+// CHECK: result must have the identity layout, got strided<[2]>; use memory.alloc_discontiguous_tensor for discontiguous tensors
+
+// -----
+
+%n = "test.op"() : () -> index
+%s = memory.alloc_storage [64] : !memory.storage<"global">
+%a = memory.alloc_tensor %s[0][%n] : !memory.storage<"global"> to memref<4x4xi32>
+
+// CHECK: expected 0 dynamic size operand(s) for the 0 dynamic dimension(s) of the result, got 1
+
+// -----
+
+%s = memory.alloc_storage [64] : !memory.storage<"global">
+%a = memory.alloc_tensor %s[0] : !memory.storage<"global"> to memref<4xcomplex<f32>>
+
+// CHECK: element type complex<f32> has no size in bytes: expected an integer, float or index type
+
+// -----
+
+%s = memory.alloc_storage [64] : !memory.storage<"global">
+%a = memory.alloc_tensor %s[-4] : !memory.storage<"global"> to memref<4xi32>
+
+// CHECK: offset must be non-negative, got -4
+
+// -----
+
+%s = memory.alloc_storage [64] : !memory.storage<"global">
+%a = memory.alloc_tensor %s[2] : !memory.storage<"global"> to memref<4xi32>
+
+// CHECK: offset 2 is not aligned to the element size: expected a multiple of 4 bytes
+
+// -----
+
+%s = memory.alloc_storage [64] : !memory.storage<"global">
+%a = memory.alloc_tensor %s[56] : !memory.storage<"global"> to memref<4xi32>
+
+// CHECK: tensor of 16 bytes at offset 56 ends at byte 72, past the end of its 64-byte storage
+
+// -----
+
+%t = memory.alloc_storage [64] : !memory.storage<"global">
+%d = memory.alloc_storage [4096] : !memory.storage<"global.vtcm">
+%a = memory.alloc_discontiguous_tensor table %t[0, 4], blocks %d[0, 256] : !memory.storage<"global">, !memory.storage<"global.vtcm"> to memref<2x64xi32, #memory.discontiguous, "global.vtcm">
+
+// CHECK: expected exactly one table offset, got 2
+
+// -----
+
+%t = memory.alloc_storage [64] : !memory.storage<"global">
+%d = memory.alloc_storage [4096] : !memory.storage<"global.vtcm">
+%a = memory.alloc_discontiguous_tensor table %t[0], blocks %d[0, 256] : !memory.storage<"global">, !memory.storage<"global.vtcm"> to memref<2x64xi32, "global.vtcm">
+
+// CHECK: result must have the #memory.discontiguous layout, got no layout
+
+// -----
+
+%t = memory.alloc_storage [64] : !memory.storage<"global">
+%d = memory.alloc_storage [4096] : !memory.storage<"global.vtcm">
+%a = memory.alloc_discontiguous_tensor table %t[0], blocks %d[0, 256] : !memory.storage<"global">, !memory.storage<"global.vtcm"> to memref<2x64xi32, #memory.discontiguous>
+
+// CHECK: result memory space "global" does not match the data storage scope "global.vtcm"
+
+// -----
+
+%t = memory.alloc_storage [64] : !memory.storage<"global">
+%d = memory.alloc_storage [4096] : !memory.storage<"global.vtcm">
+%a = memory.alloc_discontiguous_tensor table %t[0], blocks %d[0, 256] : !memory.storage<"global">, !memory.storage<"global.vtcm"> to memref<128xi32, #memory.discontiguous, "global.vtcm">
+
+// CHECK: result must have a static shape of rank 2 or more (blocks x elements per block), got memref<128xi32, #memory.discontiguous, "global.vtcm">
+
+// -----
+
+%t = memory.alloc_storage [64] : !memory.storage<"global">
+%d = memory.alloc_storage [4096] : !memory.storage<"global.vtcm">
+%a = memory.alloc_discontiguous_tensor table %t[0], blocks %d[0, 256] : !memory.storage<"global">, !memory.storage<"global.vtcm"> to memref<4x64xi32, #memory.discontiguous, "global.vtcm">
+
+// CHECK: expected 4 block offsets (one per index of dimension 0), got 2
+
+// -----
+
+%t = memory.alloc_storage [64] : !memory.storage<"global">
+%d = memory.alloc_storage [4096] : !memory.storage<"global.vtcm">
+%a = memory.alloc_discontiguous_tensor table %t[0], blocks %d[0, 256] pointer_width 2 : !memory.storage<"global">, !memory.storage<"global.vtcm"> to memref<2x64xi32, #memory.discontiguous, "global.vtcm">
+
+// CHECK: pointer width must be 4 or 8 bytes, got 2
+
+// -----
+
+%t = memory.alloc_storage [64] : !memory.storage<"global">
+%d = memory.alloc_storage [4096] : !memory.storage<"global.vtcm">
+%a = memory.alloc_discontiguous_tensor table %t[6], blocks %d[0, 256] : !memory.storage<"global">, !memory.storage<"global.vtcm"> to memref<2x64xi32, #memory.discontiguous, "global.vtcm">
+
+// CHECK: table offset 6 must be a non-negative multiple of the pointer width 4
+
+// -----
+
+%t = memory.alloc_storage [64] : !memory.storage<"global">
+%d = memory.alloc_storage [4096] : !memory.storage<"global.vtcm">
+%a = memory.alloc_discontiguous_tensor table %t[60], blocks %d[0, 256] : !memory.storage<"global">, !memory.storage<"global.vtcm"> to memref<2x64xi32, #memory.discontiguous, "global.vtcm">
+
+// CHECK: pointer table of 2 x 4 bytes at offset 60 ends at byte 68, past the end of its 64-byte storage
+
+// -----
+
+%t = memory.alloc_storage [64] : !memory.storage<"global">
+%d = memory.alloc_storage [4096] : !memory.storage<"global.vtcm">
+%a = memory.alloc_discontiguous_tensor table %t[0], blocks %d[0, 258] : !memory.storage<"global">, !memory.storage<"global.vtcm"> to memref<2x64xi32, #memory.discontiguous, "global.vtcm">
+
+// CHECK: block 1 offset 258 must be a non-negative multiple of the element size 4
+
+// -----
+
+%t = memory.alloc_storage [64] : !memory.storage<"global">
+%d = memory.alloc_storage [4096] : !memory.storage<"global.vtcm">
+%a = memory.alloc_discontiguous_tensor table %t[0], blocks %d[0, 3968] : !memory.storage<"global">, !memory.storage<"global.vtcm"> to memref<2x64xi32, #memory.discontiguous, "global.vtcm">
+
+// CHECK: block 1 of 256 bytes at offset 3968 ends at byte 4224, past the end of its 4096-byte storage
+
+// -----
+
+%t = memory.alloc_storage [64] : !memory.storage<"global">
+%d = memory.alloc_storage [4096] : !memory.storage<"global.vtcm">
+%a = memory.alloc_discontiguous_tensor table %t[0], blocks %d[512, 0, 384] : !memory.storage<"global">, !memory.storage<"global.vtcm"> to memref<3x64xi32, #memory.discontiguous, "global.vtcm">
+
+// CHECK: blocks 2 and 0 overlap: block 2 covers bytes [384, 640) and block 0 starts at 512
+
+// -----
+
+%s = memory.alloc_storage [64] : !memory.storage<"global">
+%a = memory.alloc_tensor %s[0] : !memory.storage<"global"> to memref<4xi32>
+memory.kill %a : memref<4xi32>
+"test.op"(%a) : (memref<4xi32>) -> ()
+
+// CHECK: value is used by test.op after it is killed: expected the kill after the last use
+
+// -----
+
+%s = memory.alloc_storage [64] : !memory.storage<"global">
+memory.kill %s : !memory.storage<"global">
+memory.kill %s : !memory.storage<"global">
+
+// CHECK: value is killed twice: expected a single memory.kill
+
+// -----
+
+%s = memory.alloc_storage [64] : !memory.storage<"global">
+%a = memory.alloc_tensor %s[0] : !memory.storage<"global"> to memref<4xi32>
+memory.kill %s : !memory.storage<"global">
+"test.op"() ({
+  "test.op"(%a) : (memref<4xi32>) -> ()
+}) : () -> ()
+
+// CHECK: storage is killed while a tensor in it is still used by test.op: expected the storage kill after the last use of its tensors
+
+// -----
+
+%x = "test.op"() : () -> memref<4x64xi32>
+%y = "test.op"() : () -> memref<64x4xi32>
+memory.copy %x, %y : memref<4x64xi32> to memref<64x4xi32>
+
+// CHECK: source shape [4, 64] does not match target shape [64, 4]: a copy needs equal shapes
+
+// -----
+
+%x = "test.op"() : () -> memref<4xi32>
+%y = "test.op"() : () -> memref<4xf32>
+memory.copy %x, %y : memref<4xi32> to memref<4xf32>
+
+// CHECK: source element type i32 does not match target element type f32
