@@ -19,6 +19,7 @@ from xdsl.dialects.builtin import (
     FixedBitwidthType,
     IndexType,
     IntegerAttr,
+    IntegerType,
     MemRefLayoutAttr,
     MemRefType,
     NoneAttr,
@@ -144,7 +145,7 @@ def _is_power_of_two(value: int) -> bool:
     return value > 0 and value & (value - 1) == 0
 
 
-def _single_static(values: DenseArrayBase) -> int | None:
+def _single_static(values: DenseArrayBase[IntegerType]) -> int | None:
     (value,) = values.get_values()
     return None if value == DYNAMIC_INDEX else value
 
@@ -162,7 +163,7 @@ def _dynamic_values(
 
 
 def _verify_single_index(
-    static: DenseArrayBase, dynamic: Sequence[SSAValue], what: str
+    static: DenseArrayBase[IntegerType], dynamic: Sequence[SSAValue], what: str
 ):
     values = static.get_values()
     if len(values) != 1:
