@@ -1,0 +1,107 @@
+"""Plain data of the packing problem: buffers with lifetimes and sizes, and plans."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+BufferId = str | int
+
+
+class TraceError(ValueError):
+    """A buffer list that no plan can be made for (bad lifetime, size, id...)."""
+
+
+@dataclass(frozen=True)
+class Buffer:
+    """A buffer alive during the half-open time range [lower, upper)."""
+
+    id: BufferId
+    lower: int
+    upper: int
+    size: int
+    alignment: int = 1
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Offsets for every buffer; `optimal` means proved optimal, or fits the capacity."""
+
+    offsets: dict[BufferId, int]
+    height: int
+    algorithm: str
+    optimal: bool
+    seconds: float = field(default=0.0, compare=False)
+
+
+def align_up(value: int, alignment: int) -> int:
+    """The smallest multiple of `alignment` that is >= value."""
+    return -(-value // alignment) * alignment
+
+
+def buffer_problem(buffer: Buffer) -> str | None:
+    """Why `buffer` is malformed, or None; shared by check_buffers and the CSV reader."""
+    if buffer.lower >= buffer.upper:
+        return f"buffer {buffer.id!r}: lower {buffer.lower} must be below upper {buffer.upper}"
+    if buffer.size < 0:
+        return f"buffer {buffer.id!r}: negative size {buffer.size}"
+    alignment = buffer.alignment
+    if alignment <= 0 or alignment & (alignment - 1):
+        return f"buffer {buffer.id!r}: alignment {alignment} is not a positive power of two"
+    return None
+
+
+def check_buffers(buffers: Iterable[Buffer]) -> None:
+    """Raise TraceError naming the first malformed buffer or duplicate id."""
+    seen: set[BufferId] = set()
+    for buffer in buffers:
+        problem = buffer_problem(buffer)
+        if problem is not None:
+            raise TraceError(problem)
+        if buffer.id in seen:
+            raise TraceError(f"duplicate buffer id {buffer.id!r}")
+        seen.add(buffer.id)
+
+
+def lower_bound(buffers: Iterable[Buffer]) -> int:
+    """The most bytes alive at one moment: no plan can be lower than this."""
+    events: list[tuple[int, int]] = []
+    for buffer in buffers:
+        if buffer.size:
+            events.append((buffer.lower, buffer.size))
+            events.append((buffer.upper, -buffer.size))
+    # At equal times the frees (negative) sort first: lifetimes are half-open.
+    events.sort()
+    live = best = 0
+    for _, delta in events:
+        live += delta
+        best = max(best, live)
+    return best
+
+
+def plan_height(buffers: Iterable[Buffer], offsets: Mapping[BufferId, int]) -> int:
+    """The arena size a plan needs: the highest end address of any buffer."""
+    return max((offsets[b.id] + b.size for b in buffers if b.size), default=0)
+
+
+def time_points(buffers: Sequence[Buffer]) -> list[int]:
+    """Sorted distinct lifetime endpoints, used to compress time to small indices."""
+    return sorted({b.lower for b in buffers} | {b.upper for b in buffers})
+
+
+def make_plan(
+    buffers: Sequence[Buffer],
+    offsets: dict[BufferId, int],
+    algorithm: str,
+    capacity: int | None,
+    started: float,
+    proved_optimal: bool = False,
+) -> Plan:
+    """Wrap offsets into a Plan; `started` is a time.perf_counter() reading."""
+    height = plan_height(buffers, offsets)
+    if capacity is not None:
+        optimal = height <= capacity
+    else:
+        optimal = proved_optimal or height == lower_bound(buffers)
+    return Plan(offsets, height, algorithm, optimal, time.perf_counter() - started)

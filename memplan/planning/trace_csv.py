@@ -1,0 +1,106 @@
+"""MiniMalloc's CSV trace format: `id,lower,upper,size[,alignment][,offset]`.
+
+Every error names the file and line, so a tool can print it as is.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from memplan.planning.buffers import Buffer, BufferId, TraceError, buffer_problem
+
+REQUIRED_COLUMNS = ("id", "lower", "upper", "size")
+OFFSET_COLUMN = "offset"
+
+
+@dataclass(frozen=True)
+class Trace:
+    """A parsed trace; keeps the raw rows so a planned copy can echo them."""
+
+    path: Path
+    columns: list[str]
+    rows: list[list[str]]
+    buffers: list[Buffer]
+    # Offsets from an `offset` column (a planned trace), else None.
+    offsets: dict[BufferId, int] | None
+
+
+def _integer(path: Path, line: int, column: str, text: str) -> int:
+    try:
+        return int(text.strip())
+    except ValueError:
+        raise TraceError(
+            f"{path}:{line}: {column} {text!r} is not an integer"
+        ) from None
+
+
+def read_trace(path: Path, min_alignment: int = 1) -> Trace:
+    """Parse and check a trace; `min_alignment` raises every buffer's alignment."""
+    try:
+        with path.open(newline="") as stream:
+            records = [(line, row) for line, row in _numbered_rows(stream) if row]
+    except OSError as error:
+        raise TraceError(f"{path}: cannot read: {error.strerror}") from None
+    except (csv.Error, UnicodeDecodeError) as error:
+        raise TraceError(f"{path}: malformed CSV: {error}") from None
+    if not records:
+        raise TraceError(
+            f"{path}:1: empty file, expected a header {','.join(REQUIRED_COLUMNS)}"
+        )
+    header_line, header = records[0]
+    columns = [name.strip() for name in header]
+    for name in REQUIRED_COLUMNS:
+        if name not in columns:
+            raise TraceError(f"{path}:{header_line}: missing column {name!r}")
+    position = {name: columns.index(name) for name in columns}
+    has_offsets = OFFSET_COLUMN in position
+    buffers: list[Buffer] = []
+    offsets: dict[BufferId, int] = {}
+    seen: set[BufferId] = set()
+    for line, row in records[1:]:
+        if len(row) != len(columns):
+            raise TraceError(
+                f"{path}:{line}: expected {len(columns)} fields, got {len(row)}"
+            )
+
+        def field(name: str, line: int = line, row: list[str] = row) -> int:
+            return _integer(path, line, name, row[position[name]])
+
+        alignment = field("alignment") if "alignment" in position else 1
+        buffer = Buffer(
+            id=row[position["id"]].strip(),
+            lower=field("lower"),
+            upper=field("upper"),
+            size=field("size"),
+            alignment=max(alignment, min_alignment),
+        )
+        problem = buffer_problem(buffer)
+        if problem is not None:
+            raise TraceError(f"{path}:{line}: {problem}")
+        if buffer.id in seen:
+            raise TraceError(f"{path}:{line}: duplicate buffer id {buffer.id!r}")
+        seen.add(buffer.id)
+        buffers.append(buffer)
+        if has_offsets:
+            offsets[buffer.id] = field(OFFSET_COLUMN)
+    rows = [row for _, row in records[1:]]
+    return Trace(path, columns, rows, buffers, offsets if has_offsets else None)
+
+
+def _numbered_rows(stream: TextIO) -> list[tuple[int, list[str]]]:
+    reader = csv.reader(stream)
+    return [(reader.line_num, row) for row in reader]
+
+
+def write_trace(path: Path, trace: Trace, offsets: Mapping[BufferId, int]) -> None:
+    """Write the input columns plus (or with a replaced) `offset` column."""
+    keep = [k for k, name in enumerate(trace.columns) if name != OFFSET_COLUMN]
+    with path.open("w", newline="") as stream:
+        writer = csv.writer(stream, lineterminator="\n")
+        writer.writerow([trace.columns[k] for k in keep] + [OFFSET_COLUMN])
+        for row, buffer in zip(trace.rows, trace.buffers, strict=True):
+            writer.writerow([row[k] for k in keep] + [offsets[buffer.id]])

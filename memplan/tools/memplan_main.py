@@ -1,0 +1,30 @@
+"""`memplan`: command-line tools over plain traces; one module per subcommand."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from memplan.tools import plan_cmd, plot_cmd
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="memplan", description=__doc__)
+    subparsers = parser.add_subparsers(dest="command", required=True)
+    for command in (plan_cmd, plot_cmd):
+        command.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except plan_cmd.UsageError as error:
+        print(f"memplan {args.command}: error: {error}", file=sys.stderr)
+        return plan_cmd.EXIT_BAD_INPUT
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,115 @@
+"""`memplan plot`: draw a plan, time on x and address on y, one box per buffer.
+
+matplotlib is the optional `plot` extra; without it the command says so and
+exits 2.  A trace without an `offset` column is planned first.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from types import ModuleType
+
+from memplan.planning import Buffer, BufferId, lower_bound, validate
+from memplan.tools.plan_cmd import (
+    EXIT_OK,
+    UsageError,
+    add_planning_arguments,
+    check_planning_arguments,
+    load_trace,
+    run_planner,
+)
+
+PLOT_SUFFIXES = (".png", ".svg", ".pdf")
+
+
+def _load_pyplot() -> ModuleType:
+    try:
+        import matplotlib  # pyright: ignore[reportMissingImports]
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as pyplot  # pyright: ignore[reportMissingImports]
+    except ImportError:
+        raise UsageError(
+            "matplotlib is not installed; install the plot extra: pip install 'memplan[plot]'"
+        ) from None
+    return pyplot
+
+
+def draw(
+    pyplot: ModuleType,
+    buffers: Sequence[Buffer],
+    offsets: Mapping[BufferId, int],
+    capacity: int | None,
+    title: str,
+    output: Path,
+) -> None:
+    """Save the plot: boxes per buffer, dashed lower bound, red capacity line."""
+    figure, axes = pyplot.subplots(figsize=(10, 6))
+    colours = pyplot.get_cmap("tab20")
+    for k, buffer in enumerate(b for b in buffers if b.size):
+        axes.add_patch(
+            pyplot.Rectangle(
+                (buffer.lower, offsets[buffer.id]),
+                buffer.upper - buffer.lower,
+                buffer.size,
+                facecolor=colours(k % 20),
+                edgecolor="black",
+                linewidth=0.3,
+            )
+        )
+    height = max((offsets[b.id] + b.size for b in buffers), default=0)
+    bound = lower_bound(buffers)
+    axes.axhline(bound, color="grey", linestyle="--", label=f"lower bound {bound}")
+    if capacity is not None:
+        axes.axhline(capacity, color="red", label=f"capacity {capacity}")
+    axes.set_xlim(
+        min((b.lower for b in buffers), default=0),
+        max((b.upper for b in buffers), default=1),
+    )
+    axes.set_ylim(0, max(height, bound, capacity or 0, 1) * 1.05)
+    axes.set_xlabel("time")
+    axes.set_ylabel("address (bytes)")
+    axes.set_title(f"{title}: height {height}")
+    axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), ncols=2)
+    figure.savefig(output, bbox_inches="tight")
+    pyplot.close(figure)
+
+
+def run(args: argparse.Namespace) -> int:
+    check_planning_arguments(args)
+    if args.output.suffix not in PLOT_SUFFIXES:
+        raise UsageError(
+            f"argument -o/--output: expected a {', '.join(PLOT_SUFFIXES)} file"
+        )
+    pyplot = _load_pyplot()
+    trace = load_trace(args)
+    offsets = trace.offsets
+    title = f"{trace.path.name} (offsets from file)"
+    if offsets is None:
+        result = run_planner(args, trace)
+        offsets = result.offsets
+        title = f"{trace.path.name} ({result.algorithm})"
+    else:
+        problem = validate(trace.buffers, offsets)
+        if problem is not None:
+            raise UsageError(f"{trace.path}: invalid plan: {problem}")
+    try:
+        draw(pyplot, trace.buffers, offsets, args.capacity, title, args.output)
+    except OSError as error:
+        raise UsageError(
+            f"argument -o/--output: cannot write {args.output}: {error.strerror}"
+        ) from None
+    return EXIT_OK
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "plot", help="draw a planned trace", description=__doc__
+    )
+    add_planning_arguments(parser)
+    parser.add_argument(
+        "-o", "--output", type=Path, required=True, help="plan.png or plan.svg"
+    )
+    parser.set_defaults(run=run)

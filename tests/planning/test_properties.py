@@ -1,0 +1,47 @@
+"""Random traces: every plan is valid, best never loses to greedy, best is exact."""
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from packing_strategies import brute_force_height, examples, traces
+
+from memplan.planning import ALGORITHMS, Buffer, lower_bound, plan, validate
+
+
+@settings(max_examples=examples(60, 1000), deadline=None)
+@given(traces(), st.sampled_from(sorted(ALGORITHMS)))
+def test_every_algorithm_gives_a_valid_plan(
+    buffers: list[Buffer], algorithm: str
+) -> None:
+    result = plan(buffers, algorithm=algorithm, time_limit=2)
+    assert validate(buffers, result.offsets) is None
+    assert result.height >= lower_bound(buffers)
+    assert set(result.offsets) == {b.id for b in buffers}
+
+
+@settings(max_examples=examples(40, 500), deadline=None)
+@given(traces(max_buffers=20, max_time=8))
+def test_best_is_never_worse_than_greedy(buffers: list[Buffer]) -> None:
+    greedy = plan(buffers, algorithm="greedy")
+    best = plan(buffers, algorithm="best", time_limit=2)
+    assert validate(buffers, best.offsets) is None
+    assert best.height <= greedy.height
+
+
+@settings(max_examples=examples(150, 3000), deadline=None)
+@given(traces(max_buffers=6, max_time=6))
+def test_best_reaches_the_brute_force_optimum(buffers: list[Buffer]) -> None:
+    result = plan(buffers, algorithm="best", time_limit=5)
+    assert result.height == brute_force_height(buffers)
+    assert result.optimal
+
+
+@settings(max_examples=examples(40, 500), deadline=None)
+@given(traces(max_buffers=6, max_time=6), st.integers(0, 40))
+def test_best_fits_a_capacity_exactly_when_the_optimum_does(
+    buffers: list[Buffer], capacity: int
+) -> None:
+    result = plan(buffers, capacity=capacity, time_limit=5)
+    assert validate(buffers, result.offsets) is None
+    fits = brute_force_height(buffers) <= capacity
+    assert (result.height <= capacity) == fits
+    assert result.optimal == fits

@@ -1,0 +1,203 @@
+"""`memplan plan`: exit codes, messages naming the line or flag, text/JSON/CSV output."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+
+from memplan.tools.memplan_main import main
+
+GOOD = "id,lower,upper,size\nb1,0,3,4\nb2,3,9,4\nb3,0,9,4\nb4,9,21,4\nb5,0,21,4\n"
+
+
+def write(tmp_path: Path, text: str, name: str = "trace.csv") -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(args)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_plan_that_fits_exits_0_and_reports(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(
+        ["plan", str(write(tmp_path, GOOD)), "--capacity", "12"], capsys
+    )
+    assert code == 0, err
+    assert "height:      12" in out
+    assert "lower bound: 12" in out
+    assert "ratio:       1.000" in out
+    assert "fits:        yes" in out
+    assert "algorithm:   best" in out
+    assert "seconds:" in out
+
+
+def test_without_capacity_exits_0(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(
+        ["plan", str(write(tmp_path, GOOD)), "--algorithm", "token"], capsys
+    )
+    assert code == 0
+    assert "capacity" not in out
+
+
+def test_not_fitting_exits_1_with_height_and_capacity(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(
+        ["plan", str(write(tmp_path, GOOD)), "--capacity", "11"], capsys
+    )
+    assert code == 1
+    assert "fits:        no" in out
+    assert (
+        err == "memplan plan: does not fit: best height found 12 exceeds capacity 11\n"
+    )
+
+
+def test_json_has_the_documented_fields(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(
+        [
+            "plan",
+            str(write(tmp_path, GOOD)),
+            "--json",
+            "--capacity",
+            "16",
+            "--algorithm",
+            "greedy",
+        ],
+        capsys,
+    )
+    assert code == 0
+    report = json.loads(out)
+    assert set(report) == {
+        "height",
+        "lower_bound",
+        "fits",
+        "seconds",
+        "algorithm",
+        "capacity",
+        "ratio",
+        "optimal",
+    }
+    assert report["height"] == 12
+    assert report["lower_bound"] == 12
+    assert report["fits"] is True
+    assert report["capacity"] == 16
+    assert report["algorithm"] == "greedy"
+
+
+def test_output_writes_input_columns_plus_offset(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    trace = write(tmp_path, "id,lower,upper,size,alignment\na,0,2,3,1\nb,1,3,5,8\n")
+    out_path = tmp_path / "out.csv"
+    code, _, _ = run(["plan", str(trace), "--output", str(out_path)], capsys)
+    assert code == 0
+    rows = list(csv.DictReader(out_path.open()))
+    assert list(rows[0]) == ["id", "lower", "upper", "size", "alignment", "offset"]
+    assert [r["id"] for r in rows] == ["a", "b"]
+    offsets = {r["id"]: int(r["offset"]) for r in rows}
+    assert offsets["b"] % 8 == 0
+    assert offsets["a"] + 3 <= offsets["b"] or offsets["b"] + 5 <= offsets["a"]
+
+
+def test_alignment_flag_aligns_every_buffer(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out_path = tmp_path / "out.csv"
+    code, _, _ = run(
+        [
+            "plan",
+            str(write(tmp_path, GOOD)),
+            "--alignment",
+            "16",
+            "--output",
+            str(out_path),
+        ],
+        capsys,
+    )
+    assert code == 0
+    assert all(int(r["offset"]) % 16 == 0 for r in csv.DictReader(out_path.open()))
+
+
+BAD_FILES = [
+    ("id,lower,size\na,0,1\n", "trace.csv:1: missing column 'upper'"),
+    ("", "trace.csv:1: empty file"),
+    (
+        "id,lower,upper,size\na,0,1,4\nb,0,x,4\n",
+        "trace.csv:3: upper 'x' is not an integer",
+    ),
+    ("id,lower,upper,size\na,0,1\n", "trace.csv:2: expected 4 fields, got 3"),
+    ("id,lower,upper,size\na,0,1,-4\n", "trace.csv:2: buffer 'a': negative size -4"),
+    (
+        "id,lower,upper,size\na,5,5,4\n",
+        "trace.csv:2: buffer 'a': lower 5 must be below upper 5",
+    ),
+    (
+        "id,lower,upper,size\na,0,1,4\n\na,1,2,4\n",
+        "trace.csv:4: duplicate buffer id 'a'",
+    ),
+    (
+        "id,lower,upper,size,alignment\na,0,1,4,6\n",
+        "trace.csv:2: buffer 'a': alignment 6 is not a positive power of two",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "message"), BAD_FILES)
+def test_bad_file_exits_2_naming_the_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, message: str
+) -> None:
+    code, _, err = run(["plan", str(write(tmp_path, text))], capsys)
+    assert code == 2
+    assert err.startswith("memplan plan: error: ")
+    assert message in err
+    assert "Traceback" not in err
+
+
+def test_missing_file_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = run(["plan", str(tmp_path / "absent.csv")], capsys)
+    assert code == 2
+    assert "absent.csv: cannot read: No such file or directory" in err
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--capacity", "-1"], "argument --capacity: must be >= 0, got -1"),
+        (["--time-limit", "-2"], "argument --time-limit: must be >= 0, got -2.0"),
+        (
+            ["--alignment", "3"],
+            "argument --alignment: 3 is not a positive power of two",
+        ),
+        (["--algorithm", "magic"], "argument --algorithm: unknown algorithm 'magic'"),
+    ],
+)
+def test_bad_flag_exits_2_naming_the_flag(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], flags: list[str], message: str
+) -> None:
+    code, _, err = run(["plan", str(write(tmp_path, GOOD)), *flags], capsys)
+    assert code == 2
+    assert f"memplan plan: error: {message}" in err
+
+
+def test_non_integer_flag_exits_2_through_argparse(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["plan", str(write(tmp_path, GOOD)), "--capacity", "lots"])
+    assert exit_info.value.code == 2
+    assert "argument --capacity: invalid int value: 'lots'" in capsys.readouterr().err

@@ -1,0 +1,71 @@
+"""`memplan plot`: draws planned or unplanned traces; a clear exit 2 without matplotlib."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from memplan.tools.memplan_main import main
+
+TRACE = "id,lower,upper,size\na,0,3,4\nb,3,9,4\nc,0,9,4\n"
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "trace.csv"
+    path.write_text(text)
+    return path
+
+
+def test_missing_matplotlib_names_the_extra(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(
+        sys.modules, "matplotlib", None
+    )  # makes `import matplotlib` fail
+    code = main(["plot", str(write(tmp_path, TRACE)), "-o", str(tmp_path / "plan.png")])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "memplan plot: error: matplotlib is not installed" in err
+    assert "memplan[plot]" in err
+
+
+def test_unknown_image_suffix_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["plot", str(write(tmp_path, TRACE)), "-o", str(tmp_path / "plan.txt")])
+    assert code == 2
+    assert "argument -o/--output" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("suffix", [".png", ".svg"])
+def test_plots_an_unplanned_trace(tmp_path: Path, suffix: str) -> None:
+    pytest.importorskip("matplotlib")
+    output = tmp_path / f"plan{suffix}"
+    assert (
+        main(
+            ["plot", str(write(tmp_path, TRACE)), "-o", str(output), "--capacity", "8"]
+        )
+        == 0
+    )
+    assert output.stat().st_size > 0
+
+
+def test_plots_offsets_from_a_planned_trace(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    planned = write(
+        tmp_path, "id,lower,upper,size,offset\na,0,3,4,0\nb,3,9,4,0\nc,0,9,4,4\n"
+    )
+    output = tmp_path / "plan.svg"
+    assert main(["plot", str(planned), "-o", str(output)]) == 0
+    assert "<svg" in output.read_text()
+
+
+def test_invalid_offsets_in_a_planned_trace_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("matplotlib")
+    planned = write(tmp_path, "id,lower,upper,size,offset\na,0,3,4,0\nc,0,9,4,2\n")
+    assert main(["plot", str(planned), "-o", str(tmp_path / "plan.png")]) == 2
+    assert "invalid plan: buffers 'a'" in capsys.readouterr().err
