@@ -1,0 +1,268 @@
+"""arith (and a little math) on numpy values, shared by scalars and vectors.
+
+xDSL's arith implementations compute on Python ints; here every op is one
+numpy kernel that takes arrays (0-d for scalars), so a scalar `arith.addi`
+and the same op vectorized over a whole `linalg.generic` wrap identically
+(i32 wraps at 2**31).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+from xdsl.dialects import arith, math
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IntegerAttr,
+)
+from xdsl.interpreter import (
+    Interpreter,
+    InterpreterFunctions,
+    PythonValues,
+    impl,
+    register_impls,
+)
+from xdsl.ir import Attribute, Operation
+
+from memplan.interpreter.element_types import numpy_dtype, unsigned_dtype
+from memplan.interpreter.errors import ModelError
+
+Kernel = Callable[[Operation, list[np.ndarray], int], np.ndarray]
+"""(op, operands as arrays, index bitwidth) -> result array."""
+
+
+def as_array(value: object, dtype: np.dtype) -> np.ndarray:
+    """`value` as an array of `dtype`, wrapping integers like the hardware."""
+    array = np.asarray(value)
+    return array if array.dtype == dtype else array.astype(dtype)
+
+
+def _operand_dtype(op: Operation, index: int, bits: int) -> np.dtype:
+    return numpy_dtype(op.operands[index].type, bits)
+
+
+def _result_dtype(op: Operation, bits: int) -> np.dtype:
+    return numpy_dtype(op.results[0].type, bits)
+
+
+def _binary(ufunc: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> Kernel:
+    def kernel(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
+        dtype = _result_dtype(op, bits)
+        return ufunc(as_array(args[0], dtype), as_array(args[1], dtype))
+
+    return kernel
+
+
+def _unsigned_binary(ufunc: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> Kernel:
+    def kernel(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
+        signed = _result_dtype(op, bits)
+        unsigned = unsigned_dtype(op.results[0].type, bits)
+        lhs = as_array(args[0], signed).view(unsigned)
+        rhs = as_array(args[1], signed).view(unsigned)
+        return ufunc(lhs, rhs).view(signed)
+
+    return kernel
+
+
+def _nonzero_divisor(kernel: Kernel) -> Kernel:
+    def checked(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
+        if np.any(np.asarray(args[1]) == 0):
+            raise ModelError("integer division by zero")
+        return kernel(op, args, bits)
+
+    return checked
+
+
+def _div_toward_zero(lhs: np.ndarray, rhs: np.ndarray) -> np.ndarray:
+    return (lhs - np.fmod(lhs, rhs)) // rhs
+
+
+def _ceil_div(lhs: np.ndarray, rhs: np.ndarray) -> np.ndarray:
+    return -np.floor_divide(-lhs, rhs)
+
+
+def _unary(ufunc: Callable[[np.ndarray], np.ndarray]) -> Kernel:
+    def kernel(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
+        return ufunc(as_array(args[0], _result_dtype(op, bits)))
+
+    return kernel
+
+
+def _cast(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
+    source = as_array(args[0], _operand_dtype(op, 0, bits))
+    return source.astype(_result_dtype(op, bits))
+
+
+def _sign_extend(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
+    source = as_array(args[0], _operand_dtype(op, 0, bits))
+    result = source.astype(_result_dtype(op, bits))
+    return -result if source.dtype == np.bool_ else result
+
+
+def _cast_from_unsigned(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
+    source = as_array(args[0], _operand_dtype(op, 0, bits))
+    if source.dtype != np.bool_:
+        source = source.view(unsigned_dtype(op.operands[0].type, bits))
+    return source.astype(_result_dtype(op, bits))
+
+
+def _float_to_unsigned(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
+    unsigned = unsigned_dtype(op.results[0].type, bits)
+    return np.asarray(args[0]).astype(unsigned).view(_result_dtype(op, bits))
+
+
+def _bitcast(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
+    source = as_array(args[0], _operand_dtype(op, 0, bits))
+    return source.view(_result_dtype(op, bits))
+
+
+def _select(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
+    dtype = _result_dtype(op, bits)
+    return np.where(as_array(args[0], np.dtype(np.bool_)), as_array(args[1], dtype), as_array(args[2], dtype))
+
+
+_SIGNED_COMPARE = {0: np.equal, 1: np.not_equal, 2: np.less, 3: np.less_equal, 4: np.greater, 5: np.greater_equal}
+_UNSIGNED_COMPARE = {6: np.less, 7: np.less_equal, 8: np.greater, 9: np.greater_equal}
+
+
+def _cmpi(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
+    assert isinstance(op, arith.CmpiOp)
+    predicate = op.predicate.value.data
+    dtype = _operand_dtype(op, 0, bits)
+    lhs, rhs = as_array(args[0], dtype), as_array(args[1], dtype)
+    if predicate in _SIGNED_COMPARE:
+        return _SIGNED_COMPARE[predicate](lhs, rhs)
+    if dtype != np.bool_:
+        unsigned = unsigned_dtype(op.operands[0].type, bits)
+        lhs, rhs = lhs.view(unsigned), rhs.view(unsigned)
+    return _UNSIGNED_COMPARE[predicate](lhs, rhs)
+
+
+_FLOAT_COMPARE = {1: np.equal, 2: np.greater, 3: np.greater_equal, 4: np.less, 5: np.less_equal, 6: np.not_equal}
+
+
+def _cmpf(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
+    assert isinstance(op, arith.CmpfOp)
+    predicate = op.predicate.value.data
+    lhs, rhs = np.asarray(args[0]), np.asarray(args[1])
+    unordered = np.isnan(lhs) | np.isnan(rhs)
+    if predicate in (0, 15):
+        return np.full(np.broadcast(lhs, rhs).shape, predicate == 15)
+    if predicate == 7:
+        return ~unordered
+    if predicate == 14:
+        return unordered
+    if predicate in _FLOAT_COMPARE:
+        return _FLOAT_COMPARE[predicate](lhs, rhs) & ~unordered
+    return _FLOAT_COMPARE[predicate - 7](lhs, rhs) | unordered
+
+
+def constant_value(value: Attribute, dtype: np.dtype) -> np.ndarray:
+    """The numpy value of an `arith.constant` attribute."""
+    if isinstance(value, IntegerAttr):
+        number = value.value.data
+        if dtype == np.bool_:
+            return np.asarray(number != 0)
+        bits = dtype.itemsize * 8
+        wrapped = (number + (1 << (bits - 1))) % (1 << bits) - (1 << (bits - 1))
+        return np.asarray(wrapped, dtype=dtype)
+    if isinstance(value, FloatAttr):
+        return np.asarray(value.value.data, dtype=dtype)
+    if isinstance(value, DenseIntOrFPElementsAttr):
+        return np.asarray(value.get_values(), dtype=dtype).reshape(value.get_shape())
+    raise ModelError(f"constant {value} is not supported by the interpreter")
+
+
+def _constant(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
+    assert isinstance(op, arith.ConstantOp)
+    result_type = op.result.type
+    element = getattr(result_type, "element_type", result_type)
+    return constant_value(op.value, numpy_dtype(element, bits))
+
+
+KERNELS: dict[type[Operation], Kernel] = {
+    arith.ConstantOp: _constant,
+    arith.AddiOp: _binary(np.add),
+    arith.SubiOp: _binary(np.subtract),
+    arith.MuliOp: _binary(np.multiply),
+    arith.AndIOp: _binary(np.bitwise_and),
+    arith.OrIOp: _binary(np.bitwise_or),
+    arith.XOrIOp: _binary(np.bitwise_xor),
+    arith.MaxSIOp: _binary(np.maximum),
+    arith.MinSIOp: _binary(np.minimum),
+    arith.MaxUIOp: _unsigned_binary(np.maximum),
+    arith.MinUIOp: _unsigned_binary(np.minimum),
+    arith.DivSIOp: _nonzero_divisor(_binary(_div_toward_zero)),
+    arith.RemSIOp: _nonzero_divisor(_binary(np.fmod)),
+    arith.FloorDivSIOp: _nonzero_divisor(_binary(np.floor_divide)),
+    arith.CeilDivSIOp: _nonzero_divisor(_binary(_ceil_div)),
+    arith.DivUIOp: _nonzero_divisor(_unsigned_binary(np.floor_divide)),
+    arith.RemUIOp: _nonzero_divisor(_unsigned_binary(np.remainder)),
+    arith.ShLIOp: _binary(np.left_shift),
+    arith.ShRSIOp: _binary(np.right_shift),
+    arith.ShRUIOp: _unsigned_binary(np.right_shift),
+    arith.AddfOp: _binary(np.add),
+    arith.SubfOp: _binary(np.subtract),
+    arith.MulfOp: _binary(np.multiply),
+    arith.DivfOp: _binary(np.divide),
+    arith.MaximumfOp: _binary(np.maximum),
+    arith.MinimumfOp: _binary(np.minimum),
+    arith.MaxnumfOp: _binary(np.fmax),
+    arith.MinnumfOp: _binary(np.fmin),
+    arith.NegfOp: _unary(np.negative),
+    arith.CmpiOp: _cmpi,
+    arith.CmpfOp: _cmpf,
+    arith.SelectOp: _select,
+    arith.IndexCastOp: _cast,
+    arith.ExtSIOp: _sign_extend,
+    arith.ExtUIOp: _cast_from_unsigned,
+    arith.TruncIOp: _cast,
+    arith.SIToFPOp: _cast,
+    arith.UIToFPOp: _cast_from_unsigned,
+    arith.FPToSIOp: _cast,
+    arith.FPToUIOp: _float_to_unsigned,
+    arith.ExtFOp: _cast,
+    arith.TruncFOp: _cast,
+    arith.BitcastOp: _bitcast,
+    math.ExpOp: _unary(np.exp),
+    math.LogOp: _unary(np.log),
+    math.SqrtOp: _unary(np.sqrt),
+    math.TanhOp: _unary(np.tanh),
+    math.AbsFOp: _unary(np.abs),
+    math.AbsIOp: _unary(np.abs),
+}
+"""Every op the interpreter evaluates with numpy, scalar or vectorized."""
+
+
+def evaluate(op: Operation, args: list[np.ndarray], index_bitwidth: int) -> np.ndarray:
+    """Run `op`'s kernel on (possibly broadcast) arrays."""
+    return KERNELS[type(op)](op, args, index_bitwidth)
+
+
+def _scalar(value: np.ndarray) -> object:
+    return value[()] if value.ndim == 0 else value
+
+
+def _make_impl(op_type: type[Operation]):
+    def run(
+        self: InterpreterFunctions,
+        interpreter: Interpreter,
+        op: Operation,
+        args: PythonValues,
+    ) -> PythonValues:
+        arrays = [np.asarray(a) for a in args]
+        return (_scalar(evaluate(op, arrays, interpreter.index_bitwidth)),)
+
+    return impl(op_type)(run)
+
+
+NumpyArithFunctions = register_impls(
+    type(
+        "NumpyArithFunctions",
+        (InterpreterFunctions,),
+        {f"run_{op_type.__name__}": _make_impl(op_type) for op_type in KERNELS},
+    )
+)
+"""Scalar arith/math through the same kernels as vectorized bodies."""

@@ -1,0 +1,241 @@
+"""linalg on memrefs of any scope, including discontiguous tensors.
+
+Named ops map to one numpy call each.  `linalg.generic` (and any other
+structured op) is vectorized by `generic_vectorize`; when its body or maps do
+not allow that, it runs element by element through the interpreter.
+Discontiguous operands are gathered before and scattered after the op.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from itertools import product
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import MemRefType
+from xdsl.dialects.linalg import ops as linalg
+from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
+from xdsl.interpreter import (
+    Interpreter,
+    InterpreterFunctions,
+    PythonValues,
+    ReturnedValues,
+    TerminatorValue,
+    impl,
+    impl_terminator,
+    register_impls,
+)
+from xdsl.ir import Operation
+from xdsl.ir.affine import AffineMap
+
+from memplan.interpreter.errors import ModelError
+from memplan.interpreter.generic_vectorize import (
+    REDUCTION_UFUNCS,
+    loop_ranges,
+    run_vectorized,
+)
+from memplan.interpreter.linalg_extra import BatchMatmulOp, DivOp
+from memplan.interpreter.memory_impl import copy_tensor, read_tensor, write_tensor
+from memplan.interpreter.model import DiscontiguousTensor, MemoryModel, Tensor
+
+
+def divide(lhs: np.ndarray, rhs: np.ndarray) -> np.ndarray:
+    """`linalg.div`: true division for floats, truncating for integers."""
+    if np.issubdtype(np.result_type(lhs, rhs), np.floating):
+        return np.divide(lhs, rhs)
+    if np.any(rhs == 0):
+        raise ModelError("integer division by zero")
+    return (lhs - np.fmod(lhs, rhs)) // rhs
+
+
+ELEMENTWISE: dict[type[Operation], Callable[..., np.ndarray]] = {
+    linalg.AddOp: np.add,
+    linalg.SubOp: np.subtract,
+    linalg.MulOp: np.multiply,
+    linalg.MaxOp: np.maximum,
+    linalg.MinOp: np.minimum,
+    linalg.ExpOp: np.exp,
+    linalg.LogOp: np.log,
+    linalg.SqrtOp: np.sqrt,
+    linalg.SelectOp: np.where,
+    DivOp: divide,
+}
+
+MATMUL_MAPS = (
+    AffineMap.from_callable(lambda i, _, k: (i, k)),
+    AffineMap.from_callable(lambda _, j, k: (k, j)),
+    AffineMap.from_callable(lambda i, j, _: (i, j)),
+)
+
+
+def _memref_outputs(op: Operation) -> None:
+    if op.results:
+        raise ModelError("linalg on tensors is not supported: use memref operands")
+
+
+def _store(target: Tensor, values: np.ndarray) -> None:
+    write_tensor(target, np.broadcast_to(values, target.shape))
+
+
+class LinalgFunctions(InterpreterFunctions):
+    """linalg named ops and generic, vectorized with numpy."""
+
+    def __init__(self, model: MemoryModel):
+        self.model = model
+        self._indices: list[tuple[int, ...]] = []
+
+    def _elementwise(self, op: Operation, args: PythonValues) -> PythonValues:
+        _memref_outputs(op)
+        *inputs, output = args
+        ufunc = ELEMENTWISE[type(op)]
+        values = [read_tensor(value) for value in inputs]
+        if isinstance(output, np.ndarray) and isinstance(ufunc, np.ufunc):
+            ufunc(*values, out=output, casting="unsafe")
+        else:
+            _store(output, ufunc(*values))
+        return ()
+
+    @impl(linalg.FillOp)
+    def run_fill(self, interpreter: Interpreter, op: linalg.FillOp, args: PythonValues) -> PythonValues:
+        _memref_outputs(op)
+        value, output = args
+        _store(output, np.asarray(value).astype(output.dtype))
+        return ()
+
+    @impl(linalg.CopyOp)
+    def run_copy(self, interpreter: Interpreter, op: linalg.CopyOp, args: PythonValues) -> PythonValues:
+        _memref_outputs(op)
+        source_type, target_type = op.inputs[0].type, op.outputs[0].type
+        assert isinstance(source_type, MemRefType) and isinstance(target_type, MemRefType)
+        copy_tensor(self.model, source_type, target_type, args[0], args[1])
+        return ()
+
+    @impl(linalg.TransposeOp)
+    def run_transpose(self, interpreter: Interpreter, op: linalg.TransposeOp, args: PythonValues) -> PythonValues:
+        _memref_outputs(op)
+        source, output = args
+        _store(output, np.transpose(read_tensor(source), op.permutation.get_values()))
+        return ()
+
+    @impl(linalg.BroadcastOp)
+    def run_broadcast(self, interpreter: Interpreter, op: linalg.BroadcastOp, args: PythonValues) -> PythonValues:
+        _memref_outputs(op)
+        source, output = args
+        _store(output, np.expand_dims(read_tensor(source), op.dimensions.get_values()))
+        return ()
+
+    @impl(linalg.MatmulOp)
+    def run_matmul(self, interpreter: Interpreter, op: linalg.MatmulOp, args: PythonValues) -> PythonValues:
+        if tuple(m.data for m in op.indexing_maps) != MATMUL_MAPS:
+            return self.run_structured(interpreter, op, args)
+        return self._matmul(op, args)
+
+    @impl(BatchMatmulOp)
+    def run_batch_matmul(self, interpreter: Interpreter, op: BatchMatmulOp, args: PythonValues) -> PythonValues:
+        return self._matmul(op, args)
+
+    def _matmul(self, op: Operation, args: PythonValues) -> PythonValues:
+        """C += A @ B, in C's element type (numpy batches leading dimensions)."""
+        _memref_outputs(op)
+        lhs, rhs, output = args
+        accumulator = read_tensor(output)
+        product_ = np.matmul(
+            read_tensor(lhs).astype(accumulator.dtype, copy=False),
+            read_tensor(rhs).astype(accumulator.dtype, copy=False),
+        )
+        if isinstance(output, np.ndarray):
+            np.add(output, product_, out=output)
+        else:
+            output.scatter(accumulator + product_)
+        return ()
+
+    @impl(linalg.ReduceOp)
+    def run_reduce(self, interpreter: Interpreter, op: linalg.ReduceOp, args: PythonValues) -> PythonValues:
+        _memref_outputs(op)
+        source, output = args
+        body = op.region.block
+        combiner = body.first_op
+        ufunc = REDUCTION_UFUNCS.get(type(combiner)) if combiner is not None else None
+        if combiner is None or ufunc is None or combiner.next_op is not body.last_op:
+            raise ModelError("linalg.reduce supports one combining op (addf, maxsi, ...) in its body")
+        values = read_tensor(source).astype(output.dtype, copy=False)
+        folded = ufunc.reduce(values, axis=tuple(op.dimensions.get_values()))
+        _store(output, ufunc(read_tensor(output), folded))
+        return ()
+
+    @impl(linalg.GenericOp)
+    def run_generic(self, interpreter: Interpreter, op: linalg.GenericOp, args: PythonValues) -> PythonValues:
+        return self.run_structured(interpreter, op, args)
+
+    def run_structured(
+        self, interpreter: Interpreter, op: LinalgStructuredOperation, args: PythonValues
+    ) -> PythonValues:
+        """Any structured op: vectorized when possible, else element by element."""
+        _memref_outputs(op)
+        operands = [read_tensor(value) if hasattr(value, "shape") else value for value in args]
+        outputs = operands[len(op.inputs) :]
+        if not run_vectorized(interpreter, op, operands):
+            self._run_elementwise(interpreter, op, operands)
+        for target, values in zip(args[len(op.inputs) :], outputs, strict=True):
+            if isinstance(target, DiscontiguousTensor):
+                target.scatter(values)
+        return ()
+
+    def _run_elementwise(
+        self, interpreter: Interpreter, op: LinalgStructuredOperation, operands: Sequence[Any]
+    ) -> None:
+        maps = [m.data for m in op.get_indexing_maps()]
+        ranges = loop_ranges(op, [np.shape(o) for o in operands])
+        num_inputs = len(op.inputs)
+        for index in product(*(range(r) for r in ranges)):
+            scalars = [
+                value[m.eval(index, ())] if isinstance(value, np.ndarray) else value
+                for value, m in zip(operands, maps, strict=True)
+            ]
+            self._indices.append(index)
+            results = interpreter.run_ssacfg_region(op.body, tuple(scalars), "linalg body")
+            self._indices.pop()
+            for value, m, result in zip(operands[num_inputs:], maps[num_inputs:], results, strict=True):
+                assert isinstance(value, np.ndarray)
+                value[m.eval(index, ())] = result
+
+    @impl(linalg.IndexOp)
+    def run_index(self, interpreter: Interpreter, op: linalg.IndexOp, args: PythonValues) -> PythonValues:
+        return (self._indices[-1][op.dim.value.data],)
+
+    @impl_terminator(linalg.YieldOp)
+    def run_yield(
+        self, interpreter: Interpreter, op: linalg.YieldOp, args: PythonValues
+    ) -> tuple[TerminatorValue, PythonValues]:
+        return ReturnedValues(args), ()
+
+
+def _named_elementwise(op_type: type[Operation]):
+    def run(self: LinalgFunctions, interpreter: Interpreter, op: Operation, args: PythonValues) -> PythonValues:
+        return self._elementwise(op, args)
+
+    return impl(op_type)(run)
+
+
+def _named_structured(op_type: type[LinalgStructuredOperation]):
+    def run(self: LinalgFunctions, interpreter: Interpreter, op: LinalgStructuredOperation, args: PythonValues) -> PythonValues:
+        return self.run_structured(interpreter, op, args)
+
+    return impl(op_type)(run)
+
+
+STRUCTURED_FALLBACK: tuple[type[LinalgStructuredOperation], ...] = (
+    linalg.QuantizedMatmulOp,
+    linalg.PoolingNchwMaxOp,
+    linalg.Conv2DNchwFchwOp,
+    linalg.Conv2DNhwc_FhwcOp,
+    linalg.Conv2DNhwc_HwcfOp,
+)
+"""Named ops run through their body, like a generic."""
+
+for _op_type in ELEMENTWISE:
+    setattr(LinalgFunctions, f"run_{_op_type.__name__}", _named_elementwise(_op_type))
+for _op_type in STRUCTURED_FALLBACK:
+    setattr(LinalgFunctions, f"run_{_op_type.__name__}", _named_structured(_op_type))
+LinalgFunctions = register_impls(LinalgFunctions)

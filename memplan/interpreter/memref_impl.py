@@ -1,0 +1,289 @@
+"""memref ops on numpy views; allocations go through the memory model."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from xdsl.dialects import memref
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    DenseIntOrFPElementsAttr,
+    MemRefType,
+)
+from xdsl.interpreter import (
+    Interpreter,
+    InterpreterFunctions,
+    PythonValues,
+    impl,
+    impl_attr,
+    register_impls,
+)
+from xdsl.ir import Attribute
+from xdsl.traits import SymbolTable
+
+from memplan.dialects.memory import scope_of
+from memplan.interpreter.arith_impl import constant_value
+from memplan.interpreter.element_types import numpy_dtype
+from memplan.interpreter.errors import ModelError
+from memplan.interpreter.memory_impl import copy_tensor, merge_static, runtime_shape
+from memplan.interpreter.model import DiscontiguousTensor, MemoryModel, Tensor, describe
+
+
+def _memref_type(value: Attribute) -> MemRefType:
+    assert isinstance(value, MemRefType)
+    return value
+
+
+def _check_indices(shape: tuple[int, ...], indices: Sequence[Any]) -> tuple[int, ...]:
+    index = tuple(int(i) for i in indices)
+    if len(index) != len(shape) or any(
+        not 0 <= i < d for i, d in zip(index, shape, strict=True)
+    ):
+        raise ModelError(f"index {list(index)} is out of bounds for shape {list(shape)}")
+    return index
+
+
+def _element(value: Tensor, index: tuple[int, ...]) -> tuple[np.ndarray, tuple[int, ...]]:
+    """The array holding element `index` and the index within it."""
+    if isinstance(value, DiscontiguousTensor):
+        return value.block(index[0]), index[1:]
+    return value, index
+
+
+def _offsets_sizes_strides(
+    op: memref.SubviewOp | memref.ReinterpretCastOp, dynamic: Sequence[Any]
+) -> tuple[list[int], list[int], list[int]]:
+    """The op's offsets, sizes and strides with dynamic entries filled in."""
+    sizes_start = len(op.offsets)
+    strides_start = sizes_start + len(op.sizes)
+    return (
+        merge_static(op.static_offsets.get_values(), dynamic[:sizes_start]),
+        merge_static(op.static_sizes.get_values(), dynamic[sizes_start:strides_start]),
+        merge_static(op.static_strides.get_values(), dynamic[strides_start:]),
+    )
+
+
+def _no_copy_reshape(array: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    try:
+        return np.reshape(array, shape, copy=False)
+    except ValueError:
+        raise ModelError(
+            f"cannot view shape {list(array.shape)} as {list(shape)} without copying"
+        ) from None
+
+
+@register_impls
+class MemRefFunctions(InterpreterFunctions):
+    """memref allocation, access and view ops."""
+
+    def __init__(self, model: MemoryModel):
+        self.model = model
+        self._globals: dict[str, np.ndarray] = {}
+        self._frames: list[list[np.ndarray]] = []
+
+    def _allocate(self, interpreter: Interpreter, op: memref.AllocOp | memref.AllocaOp, args: PythonValues) -> np.ndarray:
+        type_ = _memref_type(op.memref.type)
+        shape = runtime_shape(type_, args[: len(op.dynamic_sizes)])
+        dtype = numpy_dtype(type_.element_type, interpreter.index_bitwidth)
+        alignment = op.alignment.value.data if op.alignment is not None else 1
+        return self.model.allocate_memref(op, scope_of(type_), shape, dtype, alignment)
+
+    @impl(memref.AllocOp)
+    def run_alloc(self, interpreter: Interpreter, op: memref.AllocOp, args: PythonValues) -> PythonValues:
+        return (self._allocate(interpreter, op, args),)
+
+    @impl(memref.AllocaOp)
+    def run_alloca(self, interpreter: Interpreter, op: memref.AllocaOp, args: PythonValues) -> PythonValues:
+        array = self._allocate(interpreter, op, args)
+        if self._frames:
+            self._frames[-1].append(array)
+        return (array,)
+
+    def enter_function(self) -> None:
+        self._frames.append([])
+
+    def leave_function(self, killer: str) -> None:
+        """Free the function's `memref.alloca`s, as returning pops its stack."""
+        for array in self._frames.pop():
+            record = self.model.record_of(array)
+            if record is not None and record.killed_by is None:
+                self.model.free_memref(array, killer)
+
+    @impl(memref.DeallocOp)
+    def run_dealloc(self, interpreter: Interpreter, op: memref.DeallocOp, args: PythonValues) -> PythonValues:
+        record = self.model.record_of(args[0])
+        if record is not None:
+            if not isinstance(record.op, memref.AllocOp):
+                raise ModelError(
+                    f"deallocates the tensor made by {describe(record.op)}; only "
+                    "memref.alloc results may be deallocated"
+                )
+            self.model.free_memref(args[0], describe(op))
+        return ()
+
+    @impl(memref.LoadOp)
+    def run_load(self, interpreter: Interpreter, op: memref.LoadOp, args: PythonValues) -> PythonValues:
+        value, *indices = args
+        array, index = _element(value, _check_indices(tuple(value.shape), indices))
+        return (array[index],)
+
+    @impl(memref.StoreOp)
+    def run_store(self, interpreter: Interpreter, op: memref.StoreOp, args: PythonValues) -> PythonValues:
+        element, value, *indices = args
+        array, index = _element(value, _check_indices(tuple(value.shape), indices))
+        array[index] = np.asarray(element).astype(array.dtype)
+        return ()
+
+    @impl(memref.CopyOp)
+    def run_copy(self, interpreter: Interpreter, op: memref.CopyOp, args: PythonValues) -> PythonValues:
+        copy_tensor(self.model, _memref_type(op.source.type), _memref_type(op.destination.type), args[0], args[1])
+        return ()
+
+    @impl(memref.DimOp)
+    def run_dim(self, interpreter: Interpreter, op: memref.DimOp, args: PythonValues) -> PythonValues:
+        value, dim = args
+        return (int(value.shape[int(dim)]),)
+
+    @impl(memref.CastOp)
+    def run_cast(self, interpreter: Interpreter, op: memref.CastOp, args: PythonValues) -> PythonValues:
+        (value,) = args
+        target = _memref_type(op.dest.type)
+        for have, want in zip(value.shape, target.get_shape(), strict=True):
+            if want != DYNAMIC_INDEX and have != want:
+                raise ModelError(
+                    f"cannot cast shape {list(value.shape)} to {list(target.get_shape())}"
+                )
+        return (value,)
+
+    @impl(memref.ViewOp)
+    def run_view(self, interpreter: Interpreter, op: memref.ViewOp, args: PythonValues) -> PythonValues:
+        source, shift, *sizes = args
+        if not isinstance(source, np.ndarray) or source.dtype.itemsize != 1 or source.ndim != 1:
+            raise ModelError("memref.view needs a 1-D i8 source memref")
+        target = _memref_type(op.result.type)
+        shape = runtime_shape(target, sizes)
+        dtype = numpy_dtype(target.element_type, interpreter.index_bitwidth)
+        nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+        start = int(shift)
+        if start < 0 or start + nbytes > source.shape[0]:
+            raise ModelError(
+                f"view of {nbytes} bytes at byte shift {start} does not fit in its "
+                f"{source.shape[0]}-byte source"
+            )
+        if start % dtype.itemsize:
+            raise ModelError(
+                f"byte shift {start} is not a multiple of the element size {dtype.itemsize}"
+            )
+        view = source[start : start + nbytes].view(dtype).reshape(shape)
+        return (self.model.share_owner(view, source),)
+
+    @impl(memref.SubviewOp)
+    def run_subview(self, interpreter: Interpreter, op: memref.SubviewOp, args: PythonValues) -> PythonValues:
+        source = args[0]
+        if not isinstance(source, np.ndarray):
+            raise ModelError("subviews of discontiguous tensors are not supported")
+        offsets, sizes, strides = _offsets_sizes_strides(op, args[1:])
+        slices: list[slice] = []
+        for dim, (offset, size, stride) in enumerate(zip(offsets, sizes, strides, strict=True)):
+            last = offset + (size - 1) * stride
+            if size < 0 or stride <= 0 or offset < 0 or (size and last >= source.shape[dim]):
+                raise ModelError(
+                    f"subview offset {offset}, size {size}, stride {stride} is out of "
+                    f"bounds for dimension {dim} of size {source.shape[dim]}"
+                )
+            slices.append(slice(offset, offset + size * stride, stride))
+        view = source[tuple(slices)]
+        result_rank = len(_memref_type(op.result.type).get_shape())
+        if result_rank != view.ndim:
+            view = _no_copy_reshape(view, _drop_unit_dims(view.shape, _memref_type(op.result.type)))
+        return (self.model.share_owner(view, source),)
+
+    @impl(memref.ReinterpretCastOp)
+    def run_reinterpret_cast(self, interpreter: Interpreter, op: memref.ReinterpretCastOp, args: PythonValues) -> PythonValues:
+        source = args[0]
+        if not isinstance(source, np.ndarray):
+            raise ModelError("reinterpreting a discontiguous tensor is not supported")
+        (offset,), sizes, strides = _offsets_sizes_strides(op, args[1:])
+        base = self._allocation_of(source)
+        last = offset + sum((size - 1) * stride for size, stride in zip(sizes, strides, strict=True))
+        if offset < 0 or any(s < 0 for s in strides) or (all(sizes) and last >= base.size):
+            raise ModelError(
+                f"offset {offset}, sizes {sizes}, strides {strides} reach element "
+                f"{last} of an allocation of {base.size} elements"
+            )
+        itemsize = base.itemsize
+        view = np.lib.stride_tricks.as_strided(
+            base[offset:], shape=tuple(sizes), strides=tuple(s * itemsize for s in strides)
+        )
+        return (self.model.share_owner(view, source),)
+
+    def _allocation_of(self, value: np.ndarray) -> np.ndarray:
+        """The whole allocation behind a view, flat, in the view's dtype.
+
+        reinterpret_cast offsets count from the allocation's base pointer, not
+        from the view's first element.
+        """
+        record = self.model.record_of(value)
+        if record is not None:
+            (byte_range,) = record.ranges
+            raw = byte_range.storage.buffer[byte_range.start : byte_range.end]
+        else:
+            root = value
+            while isinstance(root.base, np.ndarray):
+                root = root.base
+            raw = root.reshape(-1).view(np.uint8)
+        return raw.view(value.dtype)
+
+    @impl(memref.CollapseShapeOp)
+    def run_collapse_shape(self, interpreter: Interpreter, op: memref.CollapseShapeOp, args: PythonValues) -> PythonValues:
+        shape = _memref_type(op.result.type).get_shape()
+        return (self._reshape(args[0], tuple(-1 if d == DYNAMIC_INDEX else d for d in shape)),)
+
+    @impl(memref.ExpandShapeOp)
+    def run_expand_shape(self, interpreter: Interpreter, op: memref.ExpandShapeOp, args: PythonValues) -> PythonValues:
+        shape = merge_static(op.static_output_shape.get_values(), args[1:])
+        return (self._reshape(args[0], tuple(shape)),)
+
+    def _reshape(self, source: Any, shape: tuple[int, ...]) -> np.ndarray:
+        if not isinstance(source, np.ndarray):
+            raise ModelError("reshaping a discontiguous tensor is not supported")
+        return self.model.share_owner(_no_copy_reshape(source, shape), source)
+
+    @impl(memref.GetGlobalOp)
+    def run_get_global(self, interpreter: Interpreter, op: memref.GetGlobalOp, args: PythonValues) -> PythonValues:
+        name = op.name_.root_reference.data
+        if name not in self._globals:
+            definition = SymbolTable.lookup_symbol(op, op.name_)
+            if not isinstance(definition, memref.GlobalOp):
+                raise ModelError(f"no memref.global named @{name}")
+            type_ = _memref_type(definition.type)
+            dtype = numpy_dtype(type_.element_type, interpreter.index_bitwidth)
+            shape = tuple(type_.get_shape())
+            initial = definition.initial_value
+            if isinstance(initial, DenseIntOrFPElementsAttr):
+                values = np.broadcast_to(constant_value(initial, dtype), shape)
+            else:
+                values = np.zeros(shape, dtype)
+            self._globals[name] = np.array(values, dtype=dtype)
+        return (self._globals[name],)
+
+    @impl_attr(MemRefType)
+    def dense_memref_argument(self, interpreter: Interpreter, attr: Attribute, type_: MemRefType) -> np.ndarray:
+        """A `--args` dense literal as a numpy array (DDR-resident, unowned)."""
+        if not isinstance(attr, DenseIntOrFPElementsAttr):
+            raise ModelError(f"memref argument {attr} must be a dense literal")
+        dtype = numpy_dtype(type_.element_type, interpreter.index_bitwidth)
+        return np.array(np.broadcast_to(constant_value(attr, dtype), type_.get_shape()))
+
+
+def _drop_unit_dims(shape: tuple[int, ...], result: MemRefType) -> tuple[int, ...]:
+    """The shape of a rank-reducing subview: drop size-1 dims until ranks match."""
+    rank = len(result.get_shape())
+    kept: list[int] = []
+    for position, size in enumerate(shape):
+        if size == 1 and len(shape) - position > rank - len(kept):
+            continue
+        kept.append(size)
+    return tuple(kept)

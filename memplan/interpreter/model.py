@@ -1,0 +1,423 @@
+"""The memory model: storages as byte buffers, tensors as views, live tracking.
+
+Every storage is one numpy uint8 buffer with a fake but realistic base
+address taken from a per-scope address space.  A tensor is a zero-copy view
+into its storage, so a plan that places two live tensors on the same bytes
+really corrupts data; the model also remembers who owns which bytes so that
+such a plan fails loudly, naming both allocations, instead of silently.
+"""
+
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass, field
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.ir import Operation
+
+from memplan.interpreter.errors import ModelError
+from memplan.interpreter.stats import Stats
+from memplan.targets import GLOBAL_SCOPE, VTCM_SCOPE, Target
+
+SCOPE_BASE_ADDRESSES = {GLOBAL_SCOPE: 0x1000_0000, VTCM_SCOPE: 0xD800_0000}
+"""Where each scope's address space starts; VTCM sits high, as on Hexagon."""
+OTHER_SCOPES_BASE = 0x4000_0000
+OTHER_SCOPES_STRIDE = 0x1000_0000
+
+
+def enclosing_function(op: Operation) -> str:
+    """` (in @name)` for an op inside a function, else an empty string."""
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, func.FuncOp):
+        parent = parent.parent_op()
+    return f" (in @{parent.sym_name.data})" if parent is not None else ""
+
+
+def describe(op: Operation) -> str:
+    """`memory.alloc_tensor %a (in @seed)`: enough to find the op in a file."""
+    names = ", ".join(f"%{r.name_hint}" for r in op.results if r.name_hint)
+    text = f"{op.name} {names}" if names else op.name
+    return text + enclosing_function(op)
+
+
+def _align_up(value: int, alignment: int) -> int:
+    return (value + alignment - 1) // alignment * alignment
+
+
+@dataclass
+class AddressSpace:
+    """First-fit placement of live storages in one scope's address range."""
+
+    base: int
+    live: list[tuple[int, int]] = field(default_factory=list[tuple[int, int]])
+
+    def allocate(self, size: int, alignment: int) -> int:
+        address = _align_up(self.base, alignment)
+        for start, end in self.live:
+            if address + max(size, 1) <= start:
+                break
+            address = max(address, _align_up(end, alignment))
+        self.live.append((address, address + max(size, 1)))
+        self.live.sort()
+        return address
+
+    def free(self, address: int) -> None:
+        self.live = [r for r in self.live if r[0] != address]
+
+
+@dataclass(eq=False)
+class Storage:
+    """Bytes reserved in one scope; the runtime value of a storage SSA value."""
+
+    op: Operation
+    scope: str
+    size: int
+    address: int
+    buffer: np.ndarray
+    killed_by: str | None = None
+    tensors: list[TensorRecord] = field(default_factory=list["TensorRecord"])
+
+
+@dataclass(frozen=True)
+class ByteRange:
+    storage: Storage
+    start: int
+    end: int
+
+    def overlap(self, other: ByteRange) -> tuple[int, int] | None:
+        if other.storage is not self.storage:
+            return None
+        start, end = max(self.start, other.start), min(self.end, other.end)
+        return (start, end) if start < end else None
+
+
+@dataclass(eq=False)
+class TensorRecord:
+    """Which bytes one tensor owns and whether it may still be used."""
+
+    op: Operation
+    ranges: tuple[ByteRange, ...]
+    killed_by: str | None = None
+    overwritten_by: str | None = None
+
+    def check_usable(self) -> None:
+        if self.killed_by is not None:
+            raise ModelError(
+                f"uses the tensor allocated by {describe(self.op)} after it was "
+                f"killed by {self.killed_by}"
+            )
+        if self.overwritten_by is not None:
+            raise ModelError(
+                f"uses the tensor allocated by {describe(self.op)}, but "
+                f"{self.overwritten_by} while it was still live"
+            )
+
+
+@dataclass(eq=False)
+class DiscontiguousTensor:
+    """A tensor whose blocks are found by reading its pointer table's bytes.
+
+    Nothing caches the block addresses: every access decodes the table, so a
+    plan that corrupts the table (or moves a block) shows up as wrong data or
+    as an address outside the data storage.
+    """
+
+    record: TensorRecord
+    table: Storage
+    table_offset: int
+    data: Storage
+    shape: tuple[int, ...]
+    dtype: np.dtype
+    pointer_width: int
+
+    @property
+    def block_bytes(self) -> int:
+        return int(np.prod(self.shape[1:], dtype=np.int64)) * self.dtype.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return self.shape[0] * self.block_bytes
+
+    def block_addresses(self) -> np.ndarray:
+        end = self.table_offset + self.shape[0] * self.pointer_width
+        entry = np.dtype(f"<u{self.pointer_width}")
+        return self.table.buffer[self.table_offset : end].view(entry)
+
+    def block(self, index: int) -> np.ndarray:
+        """Zero-copy view of block `index`, located through the table."""
+        address = int(self.block_addresses()[index])
+        offset = address - self.data.address
+        if offset < 0 or offset + self.block_bytes > self.data.size:
+            raise ModelError(
+                f"pointer table entry {index} holds address {address:#x}, outside "
+                f"the {self.data.size}-byte data storage at {self.data.address:#x}"
+            )
+        if offset % self.dtype.itemsize:
+            raise ModelError(
+                f"pointer table entry {index} holds address {address:#x}, not "
+                f"aligned to the element size {self.dtype.itemsize}"
+            )
+        raw = self.data.buffer[offset : offset + self.block_bytes]
+        return raw.view(self.dtype).reshape(self.shape[1:])
+
+    def gather(self) -> np.ndarray:
+        """A contiguous copy of the whole tensor."""
+        return np.stack([self.block(i) for i in range(self.shape[0])])
+
+    def scatter(self, values: np.ndarray) -> None:
+        """Write a whole tensor's values into its blocks."""
+        values = np.broadcast_to(values, self.shape)
+        for index in range(self.shape[0]):
+            self.block(index)[...] = values[index]
+
+
+Tensor = np.ndarray | DiscontiguousTensor
+"""The runtime value of a memref SSA value."""
+
+
+class MemoryModel:
+    """All storages and tensors of one run, with the checks a plan must pass."""
+
+    def __init__(self, target: Target, stats: Stats):
+        self.target = target
+        self.stats = stats
+        self._spaces: dict[str, AddressSpace] = {}
+        self._in_use: dict[str, int] = {}
+        self._owners: dict[int, tuple[weakref.ref[np.ndarray], TensorRecord]] = {}
+        """id(view) -> (the view, its tensor); an entry dies with its view."""
+
+    def _space(self, scope: str) -> AddressSpace:
+        if scope not in self._spaces:
+            others = sum(1 for s in self._spaces if s not in SCOPE_BASE_ADDRESSES)
+            base = SCOPE_BASE_ADDRESSES.get(
+                scope, OTHER_SCOPES_BASE + others * OTHER_SCOPES_STRIDE
+            )
+            self._spaces[scope] = AddressSpace(base)
+        return self._spaces[scope]
+
+    def allocate_storage(
+        self, op: Operation, scope: str, size: int, alignment: int
+    ) -> Storage:
+        if size < 0:
+            raise ModelError(f"storage size must be non-negative, got {size}")
+        if alignment <= 0 or alignment & (alignment - 1):
+            raise ModelError(f"alignment {alignment} is not a positive power of two")
+        in_use = self._in_use.get(scope, 0)
+        capacity = self.target.capacity(scope)
+        if capacity is not None and in_use + size > capacity:
+            raise ModelError(
+                f'cannot allocate {size} bytes in "{scope}": {in_use} of '
+                f"{capacity} bytes in use"
+            )
+        alignment = max(alignment, self.target.alignment(scope))
+        address = self._space(scope).allocate(size, alignment)
+        self._in_use[scope] = in_use + size
+        self.stats.record_allocation(scope, self._in_use[scope])
+        return Storage(op, scope, size, address, np.zeros(size, dtype=np.uint8))
+
+    def kill_storage(self, storage: Storage, killer: str) -> None:
+        if storage.killed_by is not None:
+            raise ModelError(
+                f"storage allocated by {describe(storage.op)} was already killed by "
+                f"{storage.killed_by}"
+            )
+        storage.killed_by = killer
+        for record in storage.tensors:
+            if record.killed_by is None:
+                record.killed_by = f"{killer}, which killed its storage"
+        storage.tensors.clear()
+        self._space(storage.scope).free(storage.address)
+        self._in_use[storage.scope] -= storage.size
+
+    def check_storage(self, storage: Storage) -> None:
+        if storage.killed_by is not None:
+            raise ModelError(
+                f"uses the storage allocated by {describe(storage.op)} after it was "
+                f"killed by {storage.killed_by}"
+            )
+
+    def _claim(self, op: Operation, ranges: tuple[ByteRange, ...]) -> TensorRecord:
+        """Own `ranges` for a new tensor; live tensors on those bytes lose them."""
+        record = TensorRecord(op, ranges)
+        for storage in dict.fromkeys(r.storage for r in ranges):
+            self.check_storage(storage)
+            survivors: list[TensorRecord] = []
+            for old in storage.tensors:
+                clash = _first_overlap(old.ranges, ranges)
+                if clash is None or old.killed_by is not None:
+                    survivors.append(old)
+                    continue
+                if old.overwritten_by is not None:
+                    continue
+                start, end = clash
+                old.overwritten_by = (
+                    f"{describe(op)} was placed over its bytes [{start}, {end}) of "
+                    f'the "{storage.scope}" storage allocated by {describe(storage.op)}'
+                )
+            storage.tensors[:] = [*survivors, record]
+        return record
+
+    def place_tensor(
+        self,
+        op: Operation,
+        storage: Storage,
+        offset: int,
+        shape: tuple[int, ...],
+        dtype: np.dtype,
+    ) -> np.ndarray:
+        """A tensor at byte `offset` of `storage`, as a zero-copy view."""
+        self.check_storage(storage)
+        nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+        _check_inside(storage, offset, nbytes, "tensor")
+        _check_aligned(storage, offset, dtype.itemsize, "tensor offset", "element size")
+        record = self._claim(op, (ByteRange(storage, offset, offset + nbytes),))
+        view = storage.buffer[offset : offset + nbytes].view(dtype).reshape(shape)
+        self.register_view(view, record)
+        return view
+
+    def place_discontiguous(
+        self,
+        op: Operation,
+        table: Storage,
+        table_offset: int,
+        data: Storage,
+        block_offsets: list[int],
+        shape: tuple[int, ...],
+        dtype: np.dtype,
+        pointer_width: int,
+    ) -> DiscontiguousTensor:
+        """Write the pointer table and return the tensor that reads it."""
+        self.check_storage(table)
+        self.check_storage(data)
+        table_bytes = len(block_offsets) * pointer_width
+        _check_inside(table, table_offset, table_bytes, "pointer table")
+        _check_aligned(table, table_offset, pointer_width, "table offset", "pointer width")
+        block_bytes = int(np.prod(shape[1:], dtype=np.int64)) * dtype.itemsize
+        ranges = [ByteRange(table, table_offset, table_offset + table_bytes)]
+        for index, offset in enumerate(block_offsets):
+            _check_inside(data, offset, block_bytes, f"block {index}")
+            _check_aligned(data, offset, dtype.itemsize, f"block {index} offset", "element size")
+            block = ByteRange(data, offset, offset + block_bytes)
+            for previous, earlier in enumerate(ranges):
+                clash = block.overlap(earlier)
+                if clash is not None:
+                    what = "the pointer table" if previous == 0 else f"block {previous - 1}"
+                    raise ModelError(
+                        f"block {index} at bytes [{block.start}, {block.end}) "
+                        f"overlaps {what} at bytes [{earlier.start}, {earlier.end})"
+                    )
+            ranges.append(block)
+        limit = 1 << (8 * pointer_width)
+        addresses = [data.address + offset for offset in block_offsets]
+        if any(address >= limit for address in addresses):
+            raise ModelError(
+                f"block addresses do not fit in {pointer_width}-byte pointers"
+            )
+        entries = np.array(addresses, dtype=f"<u{pointer_width}")
+        table.buffer[table_offset : table_offset + table_bytes] = entries.view(np.uint8)
+        record = self._claim(op, tuple(ranges))
+        return DiscontiguousTensor(
+            record, table, table_offset, data, shape, dtype, pointer_width
+        )
+
+    def allocate_memref(
+        self,
+        op: Operation,
+        scope: str,
+        shape: tuple[int, ...],
+        dtype: np.dtype,
+        alignment: int,
+    ) -> np.ndarray:
+        """`memref.alloc`: a storage of its own holding one tensor."""
+        if any(dim < 0 for dim in shape):
+            raise ModelError(f"negative dimension in shape {list(shape)}")
+        nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+        storage = self.allocate_storage(op, scope, nbytes, alignment)
+        return self.place_tensor(op, storage, 0, shape, dtype)
+
+    def register_view(self, view: np.ndarray, record: TensorRecord) -> None:
+        key = id(view)
+
+        def forget(_: weakref.ref[np.ndarray]) -> None:
+            self._owners.pop(key, None)
+
+        self._owners[key] = (weakref.ref(view, forget), record)
+
+    def record_of(self, value: object) -> TensorRecord | None:
+        if isinstance(value, DiscontiguousTensor):
+            return value.record
+        entry = self._owners.get(id(value))
+        if entry is None or entry[0]() is not value:
+            return None
+        return entry[1]
+
+    def share_owner(self, view: np.ndarray, source: object) -> np.ndarray:
+        """Let a view (subview, cast, reshape) answer for the tensor it views."""
+        record = self.record_of(source)
+        if record is not None:
+            self.register_view(view, record)
+        return view
+
+    def check_use(self, value: object) -> None:
+        if isinstance(value, Storage):
+            self.check_storage(value)
+            return
+        record = self.record_of(value)
+        if record is not None:
+            record.check_usable()
+
+    def kill(self, value: object, killer: str) -> None:
+        if isinstance(value, Storage):
+            self.kill_storage(value, killer)
+            return
+        record = self.record_of(value)
+        if record is None:
+            raise ModelError("kills a value that no memory op allocated")
+        if record.killed_by is not None:
+            raise ModelError(
+                f"kills the tensor allocated by {describe(record.op)} again: it was "
+                f"killed by {record.killed_by}"
+            )
+        record.killed_by = killer
+        for byte_range in record.ranges:
+            tensors = byte_range.storage.tensors
+            if record in tensors:
+                tensors.remove(record)
+
+    def free_memref(self, value: object, killer: str) -> None:
+        """`memref.dealloc`: kill the storage `memref.alloc` made."""
+        record = self.record_of(value)
+        if record is None:
+            return
+        self.kill_storage(record.ranges[0].storage, killer)
+
+
+def _first_overlap(
+    old: tuple[ByteRange, ...], new: tuple[ByteRange, ...]
+) -> tuple[int, int] | None:
+    for a in old:
+        for b in new:
+            clash = a.overlap(b)
+            if clash is not None:
+                return clash
+    return None
+
+
+def _check_inside(storage: Storage, offset: int, nbytes: int, what: str) -> None:
+    if offset < 0 or offset + nbytes > storage.size:
+        raise ModelError(
+            f"{what} of {nbytes} bytes at offset {offset} does not fit in its "
+            f'{storage.size}-byte "{storage.scope}" storage allocated by '
+            f"{describe(storage.op)}"
+        )
+
+
+def _check_aligned(
+    storage: Storage, offset: int, alignment: int, what: str, unit: str
+) -> None:
+    if (storage.address + offset) % alignment:
+        raise ModelError(
+            f"{what} {offset} is misaligned: address {storage.address + offset:#x} "
+            f"is not a multiple of the {unit} {alignment}"
+        )

@@ -1,0 +1,229 @@
+"""Run one function of a module on the memory model and collect its stats."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+from xdsl.dialects import func, memref, scf
+from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, ModuleOp
+from xdsl.interpreter import Interpreter, PythonValues, impl_callable, register_impls
+from xdsl.interpreters.builtin import BuiltinFunctions
+from xdsl.interpreters.func import FuncFunctions
+from xdsl.interpreters.scf import ScfFunctions
+from xdsl.ir import Attribute, Operation
+from xdsl.traits import CallableOpInterface
+
+from memplan.dialects import memory
+from memplan.interpreter.arith_impl import NumpyArithFunctions, as_array
+from memplan.interpreter.cost import CostModel, OpProfile, profile
+from memplan.interpreter.element_types import numpy_dtype
+from memplan.interpreter.errors import InterpretationError, ModelError
+from memplan.interpreter.linalg_impl import LinalgFunctions
+from memplan.interpreter.memory_impl import MemoryFunctions
+from memplan.interpreter.memref_impl import MemRefFunctions
+from memplan.interpreter.model import (
+    DiscontiguousTensor,
+    MemoryModel,
+    enclosing_function,
+)
+from memplan.interpreter.stats import Stats
+from memplan.targets import Target, get_target
+
+PASS_THROUGH_OPS = (
+    func.CallOp,
+    func.ReturnOp,
+    scf.ForOp,
+    scf.IfOp,
+    scf.WhileOp,
+    scf.YieldOp,
+    scf.ConditionOp,
+    memory.KillOp,
+    memref.DeallocOp,
+    memref.CastOp,
+    memref.SubviewOp,
+    memref.ViewOp,
+    memref.ReinterpretCastOp,
+    memref.CollapseShapeOp,
+    memref.ExpandShapeOp,
+    memref.DimOp,
+)
+"""Ops that pass tensors along without reading or writing them."""
+
+
+@dataclass
+class RunResult:
+    """The function's results (memrefs as contiguous numpy copies) and stats."""
+
+    results: tuple[object, ...]
+    stats: Stats
+
+
+class _Tracker(Interpreter.Listener):
+    """Counts ops, adds up modeled cycles and refuses uses of dead tensors."""
+
+    def __init__(self, model: MemoryModel, cost: CostModel):
+        self.model = model
+        self.cost = cost
+        self.cycles = 0.0
+        self.stack: list[Operation] = []
+        self._profiles: dict[int, OpProfile] = {}
+
+    def will_interpret_op(self, op: Operation, args: PythonValues) -> None:
+        self.stack.append(op)
+        info = self._profiles.get(id(op))
+        if info is None:
+            info = self._profiles[id(op)] = profile(op)
+        if info.kind == "body":
+            return
+        self.model.stats.ops_executed += 1
+        self.cycles += self.cost.cycles(op, info, args)
+        if not isinstance(op, PASS_THROUGH_OPS):
+            for value in args:
+                self.model.check_use(value)
+
+    def did_interpret_op(self, op: Operation, results: PythonValues) -> None:
+        self.stack.pop()
+
+
+class _FrameFuncFunctions(FuncFunctions):
+    """func from xDSL, plus freeing a function's `memref.alloca`s on return."""
+
+    def __init__(self, memrefs: MemRefFunctions):
+        self.memrefs = memrefs
+
+    @impl_callable(func.FuncOp)
+    def call_func(self, interpreter: Interpreter, op: func.FuncOp, args: tuple[Any, ...]):
+        self.memrefs.enter_function()
+        try:
+            return super().call_func(interpreter, op, args)
+        finally:
+            self.memrefs.leave_function(f"the return of @{op.sym_name.data}")
+
+
+_FrameFuncFunctions = register_impls(_FrameFuncFunctions)
+
+
+def _argument(value: object, type_: Attribute, index_bitwidth: int, position: int) -> object:
+    if isinstance(type_, MemRefType):
+        if not isinstance(value, np.ndarray):
+            raise ModelError(f"argument {position} must be a numpy array for {type_}")
+        dtype = numpy_dtype(type_.element_type, index_bitwidth)
+        expected = type_.get_shape()
+        if value.dtype != dtype or len(value.shape) != len(expected) or any(
+            want not in (have, DYNAMIC_INDEX) for have, want in zip(value.shape, expected, strict=True)
+        ):
+            raise ModelError(
+                f"argument {position} is a {value.dtype} array of shape "
+                f"{list(value.shape)}, expected {type_}"
+            )
+        return value
+    return as_array(value, numpy_dtype(type_, index_bitwidth))[()]
+
+
+def _result(value: object) -> object:
+    if isinstance(value, DiscontiguousTensor):
+        return value.gather()
+    if isinstance(value, np.ndarray):
+        return np.array(value, order="C")
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+class Runner:
+    """One interpreter over one module, with its memory model and statistics."""
+
+    def __init__(
+        self,
+        module: ModuleOp,
+        target: Target | None = None,
+        index_bitwidth: Literal[32, 64] = 64,
+    ):
+        self.target = target or get_target()
+        capacity = {name: info.capacity for name, info in self.target.scopes.items()}
+        self.stats = Stats(self.target.name, capacity)
+        self.model = MemoryModel(self.target, self.stats)
+        self.tracker = _Tracker(self.model, CostModel(self.target))
+        self.interpreter = Interpreter(
+            module, index_bitwidth=index_bitwidth, listeners=(self.tracker,)
+        )
+        memrefs = MemRefFunctions(self.model)
+        self.interpreter.register_implementations(_FrameFuncFunctions(memrefs))
+        self.interpreter.register_implementations(ScfFunctions())
+        self.interpreter.register_implementations(NumpyArithFunctions())
+        self.interpreter.register_implementations(BuiltinFunctions())
+        self.interpreter.register_implementations(memrefs, override=True)
+        self.interpreter.register_implementations(LinalgFunctions(self.model))
+        self.interpreter.register_implementations(MemoryFunctions(self.model))
+
+    def function(self, symbol: str) -> Operation:
+        try:
+            op = self.interpreter.get_op_for_symbol(symbol)
+        except Exception:
+            raise InterpretationError(f"no function named @{symbol} in the module") from None
+        if op.get_trait(CallableOpInterface) is None:
+            raise InterpretationError(f"@{symbol} is not a function")
+        return op
+
+    def argument_types(self, symbol: str) -> Sequence[Attribute]:
+        op = self.function(symbol)
+        trait = op.get_trait(CallableOpInterface)
+        assert trait is not None
+        return trait.get_argument_types(op)
+
+    def run(self, symbol: str, args: Sequence[object]) -> RunResult:
+        op = self.function(symbol)
+        types = self.argument_types(symbol)
+        if len(args) != len(types):
+            raise InterpretationError(
+                f"@{symbol} takes {len(types)} argument(s), got {len(args)}"
+            )
+        bits = self.interpreter.index_bitwidth
+        try:
+            inputs = tuple(
+                _argument(value, type_, bits, i)
+                for i, (value, type_) in enumerate(zip(args, types, strict=True))
+            )
+        except ModelError as error:
+            raise InterpretationError(f"@{symbol}: {error}") from None
+        try:
+            with np.errstate(all="ignore"):
+                results = self.interpreter.call_op(op, inputs)
+        except InterpretationError:
+            raise
+        except Exception as error:
+            raise self._located(error) from None
+        for position, value in enumerate(results):
+            try:
+                self.model.check_use(value)
+            except ModelError as error:
+                raise InterpretationError(f"@{symbol} result {position}: {error}") from None
+        self.stats.modeled_cycles = round(self.tracker.cycles)
+        return RunResult(tuple(_result(r) for r in results), self.stats)
+
+    def _located(self, error: Exception) -> InterpretationError:
+        """Name the innermost op that was running when `error` was raised."""
+        message = str(error) if isinstance(error, ModelError) else f"{type(error).__name__}: {error}"
+        if not self.tracker.stack:
+            return InterpretationError(message)
+        op = self.tracker.stack[-1]
+        return InterpretationError(f"{op.name}: {message}{enclosing_function(op)}")
+
+
+def run_function(
+    module: ModuleOp,
+    symbol: str = "main",
+    args: Sequence[object] = (),
+    target: Target | None = None,
+) -> RunResult:
+    """Run `@symbol` of `module` on `target` (default: the default Hexagon).
+
+    Memref arguments are numpy arrays, used in place and treated as
+    DDR-resident (not counted as storages).  Raises `InterpretationError`
+    naming the op when the program breaks a memory rule.
+    """
+    return Runner(module, target).run(symbol, args)
+

@@ -1,0 +1,54 @@
+"""What one run cost: memory footprint per scope, copies, modeled cycles."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class Stats:
+    """Statistics of one run; `to_json` is the `--stats-json` file's content."""
+
+    target: str
+    capacity: dict[str, int | None]
+    peak_bytes: dict[str, int] = field(default_factory=dict[str, int])
+    """Scope -> the most bytes of storages live at once in that scope."""
+    storage_allocations: dict[str, int] = field(default_factory=dict[str, int])
+    """Scope -> how many storages (memory.alloc_storage, memref.alloc) were made."""
+    bytes_copied: dict[str, int] = field(default_factory=dict[str, int])
+    """"src->dst" scope pair -> bytes moved by copy ops."""
+    modeled_cycles: int = 0
+    ops_executed: int = 0
+
+    def record_allocation(self, scope: str, bytes_in_use: int) -> None:
+        self.storage_allocations[scope] = self.storage_allocations.get(scope, 0) + 1
+        self.peak_bytes[scope] = max(self.peak_bytes.get(scope, 0), bytes_in_use)
+
+    def record_copy(self, source_scope: str, target_scope: str, nbytes: int) -> None:
+        key = f"{source_scope}->{target_scope}"
+        self.bytes_copied[key] = self.bytes_copied.get(key, 0) + nbytes
+
+    def to_json(self) -> dict[str, Any]:
+        scopes = sorted(set(self.capacity) | set(self.peak_bytes))
+        return {
+            "target": self.target,
+            "capacity": {s: self.capacity.get(s) for s in scopes},
+            "peak_bytes": dict(sorted(self.peak_bytes.items())),
+            "storage_allocations": dict(sorted(self.storage_allocations.items())),
+            "bytes_copied": dict(sorted(self.bytes_copied.items())),
+            "modeled_cycles": self.modeled_cycles,
+            "ops_executed": self.ops_executed,
+        }
+
+    def summary(self) -> str:
+        """One short human-readable paragraph (the CLI prints it on stderr)."""
+        def pairs(values: dict[str, int]) -> str:
+            return ", ".join(f"{k}={v}" for k, v in sorted(values.items())) or "none"
+
+        return (
+            f"target {self.target}: peak bytes {pairs(self.peak_bytes)}; "
+            f"storages {pairs(self.storage_allocations)}; "
+            f"bytes copied {pairs(self.bytes_copied)}; "
+            f"{self.modeled_cycles} modeled cycles; {self.ops_executed} ops executed"
+        )

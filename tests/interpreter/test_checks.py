@@ -1,0 +1,170 @@
+"""Plans that break a memory rule fail with an error naming the op and numbers."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from interpreter_helpers import Run
+
+from memplan.interpreter import InterpretationError
+from memplan.targets import get_target
+
+VTCM = '!memory.storage<"global.vtcm">'
+
+
+def test_vtcm_capacity_is_enforced_per_target(run: Run):
+    program = f"""
+    func.func @main() {{
+      %s = memory.alloc_storage [262144] : {VTCM}
+      %t = memory.alloc_storage [1] : {VTCM}
+      func.return
+    }}
+    """
+    run(program, target=get_target("hexagon-v68"))
+    with pytest.raises(
+        InterpretationError,
+        match=r'memory.alloc_storage: cannot allocate 1 bytes in "global.vtcm": 262144 of 262144 bytes in use',
+    ):
+        run(program, target=get_target("hexagon-v65"))
+
+
+def test_vtcm_memref_alloc_counts_against_capacity(run: Run):
+    program = """
+    func.func @main() {
+      %a = memref.alloc() : memref<1024xi32, "global.vtcm">
+      func.return
+    }
+    """
+    with pytest.raises(InterpretationError, match=r"memref.alloc: cannot allocate 4096 bytes"):
+        run(program, target=get_target().with_vtcm_size(4095))
+
+
+def test_dynamic_offset_past_storage_end_is_reported(run: Run):
+    program = f"""
+    func.func @main(%off: index) {{
+      %s = memory.alloc_storage [64] : {VTCM}
+      %t = memory.alloc_tensor %s[%off] : {VTCM} to memref<8xi32, "global.vtcm">
+      func.return
+    }}
+    """
+    run(program, 32)
+    with pytest.raises(InterpretationError, match="tensor of 32 bytes at offset 36 does not fit in its 64-byte"):
+        run(program, 36)
+
+
+def test_dynamic_misaligned_offset_is_reported(run: Run):
+    program = f"""
+    func.func @main(%off: index) {{
+      %s = memory.alloc_storage [64] : {VTCM}
+      %t = memory.alloc_tensor %s[%off] : {VTCM} to memref<2xi64, "global.vtcm">
+      func.return
+    }}
+    """
+    with pytest.raises(InterpretationError, match=r"tensor offset 4 is misaligned.*element size 8"):
+        run(program, 4)
+
+
+def test_tensor_over_live_tensor_fails_only_when_the_old_one_is_used(run: Run):
+    program = f"""
+    func.func @main(%use_old: i1) -> i32 {{
+      %c0 = arith.constant 0 : index
+      %s = memory.alloc_storage [64] : {VTCM}
+      %old = memory.alloc_tensor %s[0] : {VTCM} to memref<4xi32, "global.vtcm">
+      %new = memory.alloc_tensor %s[8] : {VTCM} to memref<4xi32, "global.vtcm">
+      %r = scf.if %use_old -> (i32) {{
+        %v = memref.load %old[%c0] : memref<4xi32, "global.vtcm">
+        scf.yield %v : i32
+      }} else {{
+        %v = memref.load %new[%c0] : memref<4xi32, "global.vtcm">
+        scf.yield %v : i32
+      }}
+      func.return %r : i32
+    }}
+    """
+    assert run(program, False).results == (0,)
+    with pytest.raises(
+        InterpretationError,
+        match=r"memref.load: uses the tensor allocated by memory.alloc_tensor %old .* memory.alloc_tensor %new .* bytes \[8, 16\)",
+    ):
+        run(program, True)
+
+
+def test_use_after_dealloc_is_reported(run: Run):
+    program = """
+    func.func @free(%m: memref<4xf32>) {
+      memref.dealloc %m : memref<4xf32>
+      func.return
+    }
+    func.func @main() -> f32 {
+      %c0 = arith.constant 0 : index
+      %m = memref.alloc() : memref<4xf32>
+      func.call @free(%m) : (memref<4xf32>) -> ()
+      %v = memref.load %m[%c0] : memref<4xf32>
+      func.return %v : f32
+    }
+    """
+    with pytest.raises(InterpretationError, match=r"memref.load: uses the tensor allocated by memref.alloc %m .* after it was killed by memref.dealloc"):
+        run(program)
+
+
+def test_out_of_bounds_load_is_reported(run: Run):
+    program = """
+    func.func @main(%m: memref<4xf32>, %i: index) -> f32 {
+      %v = memref.load %m[%i] : memref<4xf32>
+      func.return %v : f32
+    }
+    """
+    with pytest.raises(InterpretationError, match=r"memref.load: index \[-1\] is out of bounds for shape \[4\]"):
+        run(program, np.zeros(4, np.float32), -1)
+
+
+def test_wrong_argument_dtype_is_reported(run: Run):
+    program = """
+    func.func @main(%m: memref<4xf32>) {
+      func.return
+    }
+    """
+    with pytest.raises(InterpretationError, match="argument 0 is a float64 array of shape"):
+        run(program, np.zeros(4))
+
+
+def test_returning_a_killed_tensor_is_reported(run: Run):
+    program = f"""
+    func.func @release(%s: {VTCM}) {{
+      memory.kill %s : {VTCM}
+      func.return
+    }}
+    func.func @main() -> memref<4xi32, "global.vtcm"> {{
+      %s = memory.alloc_storage [64] : {VTCM}
+      %t = memory.alloc_tensor %s[0] : {VTCM} to memref<4xi32, "global.vtcm">
+      func.call @release(%s) : ({VTCM}) -> ()
+      func.return %t : memref<4xi32, "global.vtcm">
+    }}
+    """
+    with pytest.raises(InterpretationError, match=r"@main result 0: uses the tensor allocated by memory.alloc_tensor %t .* after it was killed"):
+        run(program)
+
+
+def test_tensors_reallocated_in_a_loop_after_kills_run_cleanly(run: Run):
+    program = f"""
+    func.func @main(%out: memref<4xi32>) {{
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c3 = arith.constant 3 : index
+      %s = memory.alloc_storage [2048] : {VTCM}
+      scf.for %i = %c0 to %c3 step %c1 {{
+        %t = memory.alloc_tensor %s[0] : {VTCM} to memref<4xi32, "global.vtcm">
+        memory.copy %out, %t : memref<4xi32> to memref<4xi32, "global.vtcm">
+        linalg.add ins(%t, %t : memref<4xi32, "global.vtcm">, memref<4xi32, "global.vtcm">) outs(%t : memref<4xi32, "global.vtcm">)
+        memory.copy %t, %out : memref<4xi32, "global.vtcm"> to memref<4xi32>
+        memory.kill %t : memref<4xi32, "global.vtcm">
+      }}
+      memory.kill %s : {VTCM}
+      func.return
+    }}
+    """
+    out = np.array([1, 2, 3, 4], np.int32)
+    stats = run(program, out).stats
+    np.testing.assert_array_equal(out, [8, 16, 24, 32])
+    assert stats.bytes_copied == {"global->global.vtcm": 48, "global.vtcm->global": 48}
+    assert stats.peak_bytes == {"global.vtcm": 2048}

@@ -1,0 +1,94 @@
+"""Discontiguous tensors really go through a pointer table stored in bytes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from interpreter_helpers import Run
+from xdsl.dialects.builtin import ModuleOp
+
+from memplan.interpreter import InterpretationError
+from memplan.interpreter.errors import ModelError
+from memplan.interpreter.model import MemoryModel
+from memplan.interpreter.stats import Stats
+from memplan.targets import get_target
+
+DISC = 'memref<3x4xi32, #memory.discontiguous, "global.vtcm">'
+
+
+def _model() -> MemoryModel:
+    target = get_target()
+    return MemoryModel(target, Stats(target.name, {}))
+
+
+def _tensor(model: MemoryModel):
+    op = ModuleOp([])
+    table = model.allocate_storage(op, "global", 64, 64)
+    data = model.allocate_storage(op, "global.vtcm", 256, 2048)
+    tensor = model.place_discontiguous(
+        op, table, 8, data, [32, 0, 64], (3, 4), np.dtype(np.int32), 4
+    )
+    return table, data, tensor
+
+
+def test_table_bytes_hold_little_endian_block_addresses():
+    table, data, _ = _tensor(_model())
+    entries = table.buffer[8:20].view("<u4")
+    assert list(entries) == [data.address + 32, data.address, data.address + 64]
+
+
+def test_blocks_are_views_into_the_data_storage():
+    _, data, tensor = _tensor(_model())
+    tensor.scatter(np.arange(12, dtype=np.int32).reshape(3, 4))
+    assert list(data.buffer[32:48].view(np.int32)) == [0, 1, 2, 3]
+    assert list(data.buffer[0:16].view(np.int32)) == [4, 5, 6, 7]
+
+
+def test_rewritten_table_entry_redirects_reads():
+    table, _, tensor = _tensor(_model())
+    tensor.scatter(np.arange(12, dtype=np.int32).reshape(3, 4))
+    table.buffer[12:16] = table.buffer[8:12]
+    np.testing.assert_array_equal(tensor.gather()[1], [0, 1, 2, 3])
+
+
+def test_table_entry_outside_the_data_storage_is_an_error():
+    table, _, tensor = _tensor(_model())
+    table.buffer[8:12] = np.array([0x1234], "<u4").view(np.uint8)
+    with pytest.raises(ModelError, match="entry 0 holds address 0x1234, outside"):
+        tensor.gather()
+
+
+def test_program_reads_back_its_pointer_table(run: Run):
+    program = f"""
+    func.func @main() -> memref<3xi32> {{
+      %tables = memory.alloc_storage [64] : !memory.storage<"global">
+      %data = memory.alloc_storage [2048] : !memory.storage<"global.vtcm">
+      %t = memory.alloc_discontiguous_tensor table %tables[4], blocks %data[512, 0, 1024] : !memory.storage<"global">, !memory.storage<"global.vtcm"> to {DISC}
+      memory.kill %t : {DISC}
+      %raw = memory.alloc_tensor %tables[4] : !memory.storage<"global"> to memref<3xi32>
+      func.return %raw : memref<3xi32>
+    }}
+    """
+    (entries,) = run(program).results
+    assert isinstance(entries, np.ndarray)
+    base = int(entries[1])
+    assert list(entries) == [base + 512, base, base + 1024]
+    assert base % get_target().alignment("global.vtcm") == 0
+
+
+def test_overwriting_a_live_table_makes_the_tensor_unusable(run: Run):
+    program = f"""
+    func.func @main() -> memref<3x4xi32> {{
+      %c0 = arith.constant 0 : i32
+      %tables = memory.alloc_storage [64] : !memory.storage<"global">
+      %data = memory.alloc_storage [2048] : !memory.storage<"global.vtcm">
+      %t = memory.alloc_discontiguous_tensor table %tables[0], blocks %data[512, 0, 1024] : !memory.storage<"global">, !memory.storage<"global.vtcm"> to {DISC}
+      %raw = memory.alloc_tensor %tables[0] : !memory.storage<"global"> to memref<3xi32>
+      linalg.fill ins(%c0 : i32) outs(%raw : memref<3xi32>)
+      %out = memref.alloc() : memref<3x4xi32>
+      memory.copy %t, %out : {DISC} to memref<3x4xi32>
+      func.return %out : memref<3x4xi32>
+    }}
+    """
+    with pytest.raises(InterpretationError, match=r"memory.copy: uses the tensor allocated by memory.alloc_discontiguous_tensor %t .* bytes \[0, 12\)"):
+        run(program)

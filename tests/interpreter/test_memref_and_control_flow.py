@@ -1,0 +1,181 @@
+"""memref views and control flow: views alias their source, loops run."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from interpreter_helpers import Run
+
+from memplan.interpreter import InterpretationError
+from memplan.targets import GLOBAL_SCOPE
+
+
+def test_static_subview_writes_into_its_source(run: Run):
+    program = """
+    func.func @main(%m: memref<4x6xi32>) {
+      %c5 = arith.constant 5 : i32
+      %s = memref.subview %m[1, 1] [2, 3] [1, 2] : memref<4x6xi32> to memref<2x3xi32, strided<[6, 2], offset: 7>>
+      linalg.fill ins(%c5 : i32) outs(%s : memref<2x3xi32, strided<[6, 2], offset: 7>>)
+      func.return
+    }
+    """
+    m = np.zeros((4, 6), np.int32)
+    run(program, m)
+    expected = np.zeros((4, 6), np.int32)
+    expected[1:3, 1:6:2] = 5
+    np.testing.assert_array_equal(m, expected)
+
+
+def test_dynamic_rank_reducing_subview(run: Run):
+    program = """
+    func.func @main(%m: memref<4x6xf32>, %row: index) -> f32 {
+      %c1 = arith.constant 1 : index
+      %s = memref.subview %m[%row, 0] [1, 6] [1, 1] : memref<4x6xf32> to memref<6xf32, strided<[1], offset: ?>>
+      %v = memref.load %s[%c1] : memref<6xf32, strided<[1], offset: ?>>
+      func.return %v : f32
+    }
+    """
+    m = np.arange(24, dtype=np.float32).reshape(4, 6)
+    assert run(program, m, 2).results == (13.0,)
+
+
+def test_view_collapse_and_expand_share_bytes(run: Run):
+    program = """
+    func.func @main() -> memref<2x2xi32> {
+      %c0 = arith.constant 0 : index
+      %c3 = arith.constant 3 : index
+      %c9 = arith.constant 9 : i32
+      %bytes = memref.alloc() : memref<64xi8>
+      %v = memref.view %bytes[%c0][] : memref<64xi8> to memref<4x4xi32>
+      %flat = memref.collapse_shape %v [[0, 1]] : memref<4x4xi32> into memref<16xi32>
+      memref.store %c9, %flat[%c3] : memref<16xi32>
+      %back = memref.expand_shape %flat [[0, 1]] output_shape [8, 2] : memref<16xi32> into memref<8x2xi32>
+      %out = memref.alloc() : memref<2x2xi32>
+      %top = memref.subview %back[0, 0] [2, 2] [1, 1] : memref<8x2xi32> to memref<2x2xi32, strided<[2, 1]>>
+      "memref.copy"(%top, %out) : (memref<2x2xi32, strided<[2, 1]>>, memref<2x2xi32>) -> ()
+      func.return %out : memref<2x2xi32>
+    }
+    """
+    result = run(program)
+    np.testing.assert_array_equal(result.results[0], [[0, 0], [0, 9]])
+    assert result.stats.peak_bytes == {GLOBAL_SCOPE: 64 + 16}
+
+
+def test_global_is_read_and_persists(run: Run):
+    program = """
+    "memref.global"() <{sym_name = "table", sym_visibility = "private", type = memref<3xi32>, initial_value = dense<[1, 2, 3]> : tensor<3xi32>}> : () -> ()
+    func.func @bump() {
+      %g = memref.get_global @table : memref<3xi32>
+      linalg.add ins(%g, %g : memref<3xi32>, memref<3xi32>) outs(%g : memref<3xi32>)
+      func.return
+    }
+    func.func @main() -> memref<3xi32> {
+      func.call @bump() : () -> ()
+      func.call @bump() : () -> ()
+      %g = memref.get_global @table : memref<3xi32>
+      func.return %g : memref<3xi32>
+    }
+    """
+    np.testing.assert_array_equal(run(program).results[0], [4, 8, 12])
+
+
+def test_alloca_is_freed_when_its_function_returns(run: Run):
+    program = """
+    func.func @scratch() {
+      %a = memref.alloca() : memref<256xi32, "global.vtcm">
+      func.return
+    }
+    func.func @main() {
+      func.call @scratch() : () -> ()
+      func.call @scratch() : () -> ()
+      func.return
+    }
+    """
+    stats = run(program).stats
+    assert stats.peak_bytes == {"global.vtcm": 1024}
+    assert stats.storage_allocations == {"global.vtcm": 2}
+
+
+def test_scf_for_with_loads_stores_and_iter_args(run: Run):
+    program = """
+    func.func @main(%m: memref<10xi64>) -> i64 {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c10 = arith.constant 10 : index
+      %zero = arith.constant 0 : i64
+      %sum = scf.for %i = %c0 to %c10 step %c1 iter_args(%acc = %zero) -> (i64) {
+        %x = arith.index_cast %i : index to i64
+        %sq = arith.muli %x, %x : i64
+        memref.store %sq, %m[%i] : memref<10xi64>
+        %next = arith.addi %acc, %sq : i64
+        scf.yield %next : i64
+      }
+      func.return %sum : i64
+    }
+    """
+    m = np.zeros(10, np.int64)
+    assert run(program, m).results == (285,)
+    np.testing.assert_array_equal(m, np.arange(10) ** 2)
+
+
+def test_scf_while_counts_down(run: Run):
+    program = """
+    func.func @main(%n: i32) -> i32 {
+      %one = arith.constant 1 : i32
+      %zero = arith.constant 0 : i32
+      %r:2 = scf.while (%i = %n, %steps = %zero) : (i32, i32) -> (i32, i32) {
+        %more = arith.cmpi sgt, %i, %zero : i32
+        scf.condition(%more) %i, %steps : i32, i32
+      } do {
+      ^bb0(%j: i32, %s: i32):
+        %k = arith.subi %j, %one : i32
+        %t = arith.addi %s, %one : i32
+        scf.yield %k, %t : i32, i32
+      }
+      func.return %r#1 : i32
+    }
+    """
+    assert run(program, 7).results == (7,)
+
+
+def test_scalar_arith_semantics(run: Run):
+    program = """
+    func.func @main(%a: i32, %b: i32) -> (i32, i32, i1, f32, i32, i32, i1) {
+      %q = arith.divsi %a, %b : i32
+      %r = arith.remsi %a, %b : i32
+      %lt = arith.cmpi ult, %a, %b : i32
+      %f = arith.sitofp %a : i32 to f32
+      %big = arith.constant 2147483647 : i32
+      %wrap = arith.addi %big, %b : i32
+      %slt = arith.cmpi slt, %a, %b : i32
+      %minus_one = arith.extsi %slt : i1 to i32
+      %nan = arith.constant 0x7FC00000 : f32
+      %uno = arith.cmpf uno, %f, %nan : f32
+      func.return %q, %r, %lt, %f, %wrap, %minus_one, %uno : i32, i32, i1, f32, i32, i32, i1
+    }
+    """
+    assert run(program, -7, 2).results == (-3, -1, False, -7.0, -2147483647, -1, True)
+
+
+def test_reinterpret_cast_counts_offsets_from_the_allocation(run: Run):
+    program = """
+    func.func @main(%m: memref<4x4xi32>) -> memref<2x2xi32, strided<[1, 4], offset: 5>> {
+      %inner = memref.subview %m[1, 0] [3, 4] [1, 1] : memref<4x4xi32> to memref<3x4xi32, strided<[4, 1], offset: 4>>
+      %t = memref.reinterpret_cast %inner to offset: [5], sizes: [2, 2], strides: [1, 4] : memref<3x4xi32, strided<[4, 1], offset: 4>> to memref<2x2xi32, strided<[1, 4], offset: 5>>
+      func.return %t : memref<2x2xi32, strided<[1, 4], offset: 5>>
+    }
+    """
+    m = np.arange(16, dtype=np.int32).reshape(4, 4)
+    np.testing.assert_array_equal(run(program, m).results[0], [[5, 9], [6, 10]])
+
+
+def test_reinterpret_cast_past_the_allocation_is_an_error(run: Run):
+    program = """
+    func.func @main() {
+      %m = memref.alloc() : memref<8xi32>
+      %t = memref.reinterpret_cast %m to offset: [4], sizes: [5], strides: [1] : memref<8xi32> to memref<5xi32, strided<[1], offset: 4>>
+      func.return
+    }
+    """
+    with pytest.raises(InterpretationError, match=r"memref.reinterpret_cast: offset 4, sizes \[5\], strides \[1\] reach element 8 of an allocation of 8 elements"):
+        run(program)

@@ -1,0 +1,87 @@
+"""Statistics: fields, the cost model's arithmetic, and determinism."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+from interpreter_helpers import EXAMPLES, Run, parse
+
+from memplan.interpreter import run_function
+from memplan.targets import GLOBAL_SCOPE, VTCM_SCOPE, get_target
+
+COPY_TO_VTCM = """
+func.func @main(%x: memref<4x64xi32>) {
+  %s = memory.alloc_storage [1024] : !memory.storage<"global.vtcm">
+  %t = memory.alloc_tensor %s[0] : !memory.storage<"global.vtcm"> to memref<4x64xi32, "global.vtcm">
+  memory.copy %x, %t : memref<4x64xi32> to memref<4x64xi32, "global.vtcm">
+  func.return
+}
+"""
+
+
+def test_stats_json_has_every_field():
+    stats = run_function(parse((EXAMPLES / "seed_vtcm_offsets.mlir").read_text())).stats
+    document = stats.to_json()
+    assert set(document) == {
+        "target", "capacity", "peak_bytes", "storage_allocations",
+        "bytes_copied", "modeled_cycles", "ops_executed",
+    }
+    assert document["target"] == "hexagon-v73"
+    assert document["capacity"] == {GLOBAL_SCOPE: None, VTCM_SCOPE: 8 * 1024 * 1024}
+    assert json.loads(json.dumps(document)) == document
+
+
+def test_runs_are_deterministic():
+    text = (EXAMPLES / "seed_discontiguous.mlir").read_text()
+    first = run_function(parse(text)).stats.to_json()
+    second = run_function(parse(text)).stats.to_json()
+    assert first == second
+
+
+def test_copy_cycles_follow_the_documented_formula(run: Run):
+    target = get_target()
+    stats = run(COPY_TO_VTCM, np.zeros((4, 64), np.int32)).stats
+    ddr, vtcm = target.scope(GLOBAL_SCOPE), target.scope(VTCM_SCOPE)
+    copy = (
+        target.op_overhead_cycles
+        + 1024 / ddr.bytes_per_cycle + 1024 / vtcm.bytes_per_cycle
+        + ddr.latency_cycles + vtcm.latency_cycles
+        + target.copy_setup_cycles + 1024 / target.copy_bytes_per_cycle
+    )
+    assert stats.ops_executed == 4
+    assert stats.modeled_cycles == round(3 * target.op_overhead_cycles + copy)
+    assert stats.bytes_copied == {"global->global.vtcm": 1024}
+    assert stats.peak_bytes == {VTCM_SCOPE: 1024}
+
+
+def test_matmul_cycles_include_multiply_accumulates(run: Run):
+    program = """
+    func.func @main(%a: memref<64x32xf32>, %b: memref<32x16xf32>, %c: memref<64x16xf32>) {
+      linalg.matmul ins(%a, %b : memref<64x32xf32>, memref<32x16xf32>) outs(%c : memref<64x16xf32>)
+      func.return
+    }
+    """
+    target = get_target()
+    arrays = (np.zeros((64, 32), np.float32), np.zeros((32, 16), np.float32), np.zeros((64, 16), np.float32))
+    stats = run(program, *arrays).stats
+    touched = sum(a.nbytes for a in arrays) / target.scope(GLOBAL_SCOPE).bytes_per_cycle
+    matmul = target.op_overhead_cycles + touched + target.scope(GLOBAL_SCOPE).latency_cycles
+    matmul += 64 * 32 * 16 / target.macs_per_cycle
+    assert stats.modeled_cycles == round(matmul + target.op_overhead_cycles)
+
+
+def test_peak_bytes_track_kills():
+    program = """
+    func.func @main() {
+      %a = memory.alloc_storage [3000] : !memory.storage<"global.vtcm">
+      %b = memory.alloc_storage [5000] : !memory.storage<"global.vtcm">
+      memory.kill %a : !memory.storage<"global.vtcm">
+      memory.kill %b : !memory.storage<"global.vtcm">
+      %c = memory.alloc_storage [7000] : !memory.storage<"global.vtcm">
+      func.return
+    }
+    """
+    stats = run_function(parse(program)).stats
+    assert stats.peak_bytes == {VTCM_SCOPE: 8000}
+    assert stats.storage_allocations == {VTCM_SCOPE: 3}
