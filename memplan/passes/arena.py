@@ -1,0 +1,86 @@
+"""Plain arithmetic of `memory-plan`: buffers for tensors, one packed arena per scope.
+
+No IR here: the pass turns tensors into `Buffer`s, this module packs them
+with `memplan.planning` and says why an arena cannot fit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+
+from memplan.passes.rounding import align_up
+from memplan.planning import Buffer, Plan, lower_bound, plan
+
+DEFAULT_TIME_LIMIT = 1.0
+"""Seconds the `best` search may spend on one arena; it starts from the greedy
+plan, so running out of time never makes a plan worse than greedy."""
+
+
+class ArenaTooLarge(ValueError):
+    """No plan of the arena fits the capacity of its scope."""
+
+
+@dataclass(frozen=True)
+class ArenaTensor:
+    """One tensor to place: its key, live points [start, upper), bytes, alignment."""
+
+    key: Hashable
+    start: int
+    upper: int
+    size: int
+    alignment: int
+
+    def buffer(self, index: int) -> Buffer:
+        """The planning buffer; sizes round up to the tensor's alignment."""
+        return Buffer(
+            index,
+            self.start,
+            self.upper,
+            align_up(self.size, self.alignment),
+            self.alignment,
+        )
+
+
+@dataclass(frozen=True)
+class Arena:
+    """A packed arena: its size in bytes and each tensor's byte offset."""
+
+    size: int
+    offsets: dict[Hashable, int]
+
+
+def pack_arena(
+    scope: str,
+    tensors: Sequence[ArenaTensor],
+    capacity: int | None,
+    algorithm: str,
+    time_limit: float | None,
+) -> Arena:
+    """Offsets for `tensors` in one arena, lowest first; fail past `capacity`."""
+    buffers = [tensor.buffer(index) for index, tensor in enumerate(tensors)]
+    limit = DEFAULT_TIME_LIMIT if time_limit is None else time_limit
+    packed = plan(buffers, None, algorithm, limit)
+    if capacity is not None and packed.height > capacity and algorithm == "best":
+        packed = plan(buffers, capacity, algorithm, limit)
+    if capacity is not None and packed.height > capacity:
+        raise ArenaTooLarge(_over_capacity_message(scope, buffers, packed, capacity))
+    offsets = {
+        tensor.key: packed.offsets[index] for index, tensor in enumerate(tensors)
+    }
+    return Arena(packed.height, offsets)
+
+
+def _over_capacity_message(
+    scope: str, buffers: Sequence[Buffer], packed: Plan, capacity: int
+) -> str:
+    return (
+        f'the "{scope}" arena needs {packed.height} bytes with the {packed.algorithm} '
+        f"plan of {len(buffers)} tensors (at least {lower_bound(buffers)} bytes are "
+        f"live at once), over the scope capacity of {capacity} bytes"
+    )
+
+
+def arena_alignment(storage_alignments: Sequence[int], requested: int) -> int:
+    """The arena is aligned at least as well as every storage it replaces."""
+    return max([requested, *storage_alignments])

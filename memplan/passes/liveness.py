@@ -1,0 +1,234 @@
+"""Live ranges of tensors in one function, as plain integer intervals.
+
+Ops are numbered by one pre-order walk of the function body, so an op with
+regions owns the contiguous points [index(op), end(op)] of everything nested
+in it.  A tensor lives from its allocation to its last real use, where:
+
+* a use is any use of the tensor or of an alias of it; `memory.kill` and
+  `memref.dealloc` are not uses (naive code frees everything at the end);
+* aliases are the memref results of any op that takes the tensor (views,
+  subviews, casts, reshapes, calls: a call's memref results may be its
+  arguments), the memref block arguments of regions of an op that takes it,
+  and what `scf.yield` / `scf.condition` forward (loop iter_args and
+  results, `scf.if` results).  What a callee does with a tensor after it
+  returns (capturing it in memory) is not modelled;
+* a use nested in an op with regions counts at that op's end, taken in the
+  innermost block that holds both the allocation and the use: a tensor used
+  inside a loop or a branch lives to the end of that loop or branch;
+* a tensor allocated in a loop lives within one iteration, unless an alias
+  leaves the iteration (a loop result or a block argument of the loop): then
+  it is `carried` and lives over the whole loop.  Within one iteration is
+  enough for a function-level arena: the next iteration allocates it again
+  at the same offset, after every tensor that shared the slot in this
+  iteration died.  A carried tensor has no single slot: the next iteration
+  allocates a new one while the old one is still live, so planners must
+  leave it alone;
+* a tensor returned by `func.return` (directly or through an alias) escapes.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from xdsl.dialects import func, memref, scf
+from xdsl.dialects.builtin import MemRefType
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.traits import IsTerminator
+
+from memplan.dialects.memory import AllocDiscontiguousTensorOp, AllocTensorOp, KillOp
+
+TENSOR_ALLOCATIONS = (AllocTensorOp, AllocDiscontiguousTensorOp, memref.AllocOp)
+"""Ops whose result is a tensor with a live range of its own."""
+
+NOT_USES = (KillOp, memref.DeallocOp)
+"""Ops that end a life rather than use the value."""
+
+RUN_REGIONS_AT_MOST_ONCE = (scf.IfOp, scf.IndexSwitchOp, scf.ExecuteRegionOp)
+"""Region ops that are not loops; every other region op is treated as one."""
+
+
+@dataclass(frozen=True)
+class LiveRange:
+    """Program points [start, end] (inclusive) during which a tensor is live."""
+
+    start: int
+    end: int
+    escapes: bool
+    """Returned from the function: live until the function ends and beyond."""
+    carried: bool
+    """Allocated in a loop and still live in a later iteration."""
+    last_user: Operation | None = field(repr=False)
+    """The op of the allocating block after which the tensor is dead, or None
+    when the range reaches outside that block (loop-carried, escaping, passed
+    to a terminator, or used through a result of an enclosing op)."""
+
+    @property
+    def upper(self) -> int:
+        """The exclusive end, for half-open [start, upper) buffers."""
+        return self.end + 1
+
+
+def forwarded_values(user: Operation, index: int) -> list[SSAValue]:
+    """Values that alias operand `index` of `user` (what it forwards or views)."""
+    if isinstance(user, scf.YieldOp):
+        return _yielded_values(user, index)
+    if isinstance(user, scf.ConditionOp):
+        loop = user.parent_op()
+        assert isinstance(loop, scf.WhileOp)
+        position = index - 1
+        return [loop.after_region.block.args[position], loop.res[position]]
+    if isinstance(user, scf.ForOp):
+        position = index - len(user.operands) + len(user.iter_args)
+        return [user.body.block.args[position + 1], user.res[position]]
+    if isinstance(user, scf.WhileOp):
+        return [user.before_region.block.args[index]]
+    forwarded: list[SSAValue] = [
+        r for r in user.results if isinstance(r.type, MemRefType)
+    ]
+    for region in user.regions:
+        for block in region.blocks:
+            forwarded.extend(a for a in block.args if isinstance(a.type, MemRefType))
+    return forwarded
+
+
+def _yielded_values(yield_op: scf.YieldOp, index: int) -> list[SSAValue]:
+    parent = yield_op.parent_op()
+    if isinstance(parent, scf.ForOp):
+        return [parent.body.block.args[index + 1], parent.res[index]]
+    if isinstance(parent, scf.WhileOp):
+        return [parent.before_region.block.args[index]]
+    if parent is not None and index < len(parent.results):
+        return [parent.results[index]]
+    return []
+
+
+def aliases(value: SSAValue) -> set[SSAValue]:
+    """`value` and every value that may refer to the same memory."""
+    found = {value}
+    pending = [value]
+    while pending:
+        current = pending.pop()
+        for use in current.uses:
+            if isinstance(use.operation, NOT_USES):
+                continue
+            for alias in forwarded_values(use.operation, use.index):
+                if alias not in found:
+                    found.add(alias)
+                    pending.append(alias)
+    return found
+
+
+def is_loop(op: Operation) -> bool:
+    return bool(op.regions) and not isinstance(op, RUN_REGIONS_AT_MOST_ONCE)
+
+
+class FunctionLiveness:
+    """Program points of one function and the live ranges of its tensors."""
+
+    def __init__(self, function: func.FuncOp):
+        self.function = function
+        self.index: dict[Operation, int] = {}
+        self.end: dict[Operation, int] = {}
+        self._block_points: dict[Block, tuple[list[Operation], list[int]]] = {}
+        for block in function.body.blocks:
+            self._number(block)
+        self.last_point = len(self.index) - 1
+
+    def _number(self, block: Block) -> None:
+        for op in block.ops:
+            self.index[op] = len(self.index)
+            for region in op.regions:
+                for inner in region.blocks:
+                    self._number(inner)
+            self.end[op] = len(self.index) - 1
+
+    def tensors(self) -> Iterator[Operation]:
+        """Tensor allocations of the function, in program order."""
+        return (op for op in self.index if isinstance(op, TENSOR_ALLOCATIONS))
+
+    def range_of(self, allocation: Operation) -> LiveRange:
+        """The live range of the tensor that `allocation` defines."""
+        (tensor,) = allocation.results
+        values = aliases(tensor)
+        enclosing = _enclosing_ops(allocation)
+        start = self.index[allocation]
+        end = start
+        escapes = False
+        local = True
+        for value in values:
+            for use in value.uses:
+                user = use.operation
+                if isinstance(user, NOT_USES):
+                    continue
+                escapes |= isinstance(user, func.ReturnOp)
+                anchor = _anchor(user, enclosing)
+                local &= anchor.parent_block() is allocation.parent_block() and not (
+                    anchor.has_trait(IsTerminator)
+                )
+                end = max(end, self.end[anchor])
+        carried = False
+        for loop in _loops_left_by(values, enclosing):
+            start = min(start, self.index[loop])
+            end = max(end, self.end[loop])
+            carried = True
+            local = False
+        if escapes:
+            end = self.last_point
+            local = False
+        last_user = self.op_at(allocation.parent_block(), end) if local else None
+        return LiveRange(start, end, escapes, carried, last_user)
+
+    def op_at(self, block: Block | None, point: int) -> Operation | None:
+        """The op of `block` whose points contain `point`, if any."""
+        if block is None:
+            return None
+        if block not in self._block_points:
+            ops = list(block.ops)
+            self._block_points[block] = (ops, [self.index[op] for op in ops])
+        ops, starts = self._block_points[block]
+        position = bisect_right(starts, point) - 1
+        if position >= 0 and self.end[ops[position]] >= point:
+            return ops[position]
+        return None
+
+
+def _enclosing_ops(op: Operation) -> dict[Block, Operation]:
+    """For each block around `op`, the op of that block that holds `op`."""
+    found: dict[Block, Operation] = {}
+    current: Operation | None = op
+    while current is not None and not isinstance(current, func.FuncOp):
+        block = current.parent_block()
+        if block is None:
+            break
+        found[block] = current
+        current = block.parent_op()
+    return found
+
+
+def _anchor(user: Operation, enclosing: dict[Block, Operation]) -> Operation:
+    """The ancestor of `user` in the innermost block around the allocation."""
+    current = user
+    while current.parent_block() not in enclosing:
+        parent = current.parent_op()
+        assert parent is not None, "a use outside the function of its value"
+        current = parent
+    return current
+
+
+def _loops_left_by(
+    values: Iterable[SSAValue], enclosing: dict[Block, Operation]
+) -> list[Operation]:
+    """Loops around the allocation that an alias leaves (results or block args)."""
+    loops = [op for op in enclosing.values() if is_loop(op)]
+    owners = {_defining_op(value) for value in values}
+    return [loop for loop in loops if loop in owners]
+
+
+def _defining_op(value: SSAValue) -> Operation | None:
+    """The op that defines `value`, or owns the region of a block argument."""
+    owner = value.owner
+    if isinstance(owner, Block):
+        return owner.parent_op()
+    return owner

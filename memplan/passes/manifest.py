@@ -1,0 +1,156 @@
+"""`memory-manifest`: make every heap allocation an explicit storage and tensor.
+
+This is TVM Relay's ManifestAlloc for memrefs.  `memref.alloc` becomes one
+`memory.alloc_storage` (its bytes, in the scope named by the memory space)
+and one `memory.alloc_tensor` at offset 0 whose type is the alloc's type, so
+every use stays valid.  `memref.dealloc` becomes two kills: the tensor's (its
+life ends) and its storage's (its bytes are freed).  Later passes merge
+storages and move tensors; they need both facts separately.
+
+`memref.alloca` is left alone: stack memory is freed by its scope, not by a
+kill, so there is nothing for a planner to decide.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, memref
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    IndexType,
+    IntegerAttr,
+    MemRefType,
+    ModuleOp,
+    NoneAttr,
+)
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.utils.exceptions import PassFailedException, VerifyException
+
+from memplan.dialects.memory import (
+    AllocDiscontiguousTensorOp,
+    AllocStorageOp,
+    AllocTensorOp,
+    KillOp,
+    element_bytes,
+    scope_of,
+)
+from memplan.passes.target_option import resolve_target
+from memplan.targets import DEFAULT_TARGET, Target
+
+
+def _alloc_alignment(alloc: memref.AllocOp, target: Target, scope: str) -> int:
+    if alloc.alignment is None:
+        return target.alignment(scope)
+    assert isinstance(alloc.alignment, IntegerAttr)
+    return alloc.alignment.value.data
+
+
+def _byte_size_ops(
+    alloc: memref.AllocOp, type_: MemRefType
+) -> tuple[list[Operation], int | SSAValue]:
+    """Ops computing the alloc's byte size, and that size (constant or value).
+
+    The static part (element bytes times the static dimensions) is one
+    constant; each dynamic size multiplies it, in order.
+    """
+    static_bytes = element_bytes(type_.element_type)
+    for dim in type_.get_shape():
+        if dim != DYNAMIC_INDEX:
+            static_bytes *= dim
+    if not alloc.dynamic_sizes:
+        return [], static_bytes
+    constant = arith.ConstantOp(IntegerAttr(static_bytes, IndexType()))
+    ops: list[Operation] = [constant]
+    size: SSAValue = constant.result
+    for dynamic_size in alloc.dynamic_sizes:
+        product = arith.MuliOp(size, dynamic_size)
+        ops.append(product)
+        size = product.result
+    return ops, size
+
+
+@dataclass
+class ManifestAlloc(RewritePattern):
+    """`memref.alloc` -> `memory.alloc_storage` + `memory.alloc_tensor` at offset 0."""
+
+    target: Target
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: memref.AllocOp, rewriter: PatternRewriter) -> None:
+        type_ = op.memref.type
+        if not isinstance(type_.layout, NoneAttr):
+            raise PassFailedException(
+                f"memref.alloc of {type_} has the layout {type_.layout}: expected "
+                "the identity layout, the only one a tensor at a byte offset has"
+            )
+        if op.symbol_operands:
+            raise PassFailedException(
+                f"memref.alloc of {type_} has symbol operands: expected none, "
+                "since only the identity layout is supported"
+            )
+        try:
+            scope = scope_of(type_)
+            size_ops, size = _byte_size_ops(op, type_)
+        except VerifyException as error:
+            raise PassFailedException(f"memref.alloc of {type_}: {error}") from None
+        storage = AllocStorageOp(size, scope, _alloc_alignment(op, self.target, scope))
+        tensor = AllocTensorOp(storage, 0, type_, op.dynamic_sizes)
+        rewriter.replace(op, [*size_ops, storage, tensor], [tensor.result])
+
+
+def _tensors_in(storage: SSAValue) -> int:
+    return sum(
+        isinstance(use.operation, AllocTensorOp | AllocDiscontiguousTensorOp)
+        for use in storage.uses
+    )
+
+
+class ManifestDealloc(RewritePattern):
+    """`memref.dealloc` -> `memory.kill` of the tensor, then of its storage."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: memref.DeallocOp, rewriter: PatternRewriter
+    ) -> None:
+        tensor = op.memref
+        owner = tensor.owner
+        if not isinstance(owner, AllocTensorOp):
+            raise PassFailedException(
+                f"memref.dealloc of {tensor.type} frees a value not produced by "
+                "memref.alloc in this function: expected the result of a "
+                "memref.alloc, whose storage the dealloc can kill"
+            )
+        if _tensors_in(owner.storage) > 1:
+            raise PassFailedException(
+                f"memref.dealloc of {tensor.type} frees a tensor whose storage "
+                "holds other tensors: expected a memref.alloc result, alone in "
+                "its storage, so that killing the storage frees only it"
+            )
+        rewriter.replace(op, [KillOp(tensor), KillOp(owner.storage)], [])
+
+
+@dataclass(frozen=True)
+class MemoryManifestPass(ModulePass):
+    """Turn `memref.alloc`/`memref.dealloc` into storages, tensors and kills."""
+
+    name = "memory-manifest"
+
+    target: str = DEFAULT_TARGET
+    """Target whose scope alignments apply to allocs without an `alignment`."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        patterns = GreedyRewritePatternApplier(
+            [ManifestAlloc(resolve_target(self.target)), ManifestDealloc()],
+            dce_enabled=False,
+        )
+        PatternRewriteWalker(patterns).rewrite_module(op)

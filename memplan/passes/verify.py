@@ -1,0 +1,305 @@
+"""`memory-verify`: check a planned module statically, without running it.
+
+Per function, using the live ranges of `memplan.passes.liveness`:
+
+* two tensors whose bytes overlap in one storage while both are live;
+* a tensor (or a block or pointer table of a discontiguous tensor) past the
+  end of its static-size storage, or at an address less aligned than its
+  elements (or than the `alignment` option);
+* a value used (or killed again) after its `memory.kill` in the same block;
+* a scope whose static storages, held from `memory.alloc_storage` to their
+  `memory.kill` (or the end of the function), exceed its capacity at some
+  point.  Dynamic-size storages count as zero bytes, and each function is
+  checked on its own (callers' storages are not added).
+
+Only static offsets are checked.  A clean module is left unchanged; otherwise
+the pass fails with one line per problem, naming the ops.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, ModuleOp
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import PassFailedException
+
+from memplan.dialects.memory import (
+    AllocDiscontiguousTensorOp,
+    AllocStorageOp,
+    AllocTensorOp,
+    KillOp,
+    element_bytes,
+    static_byte_size,
+)
+from memplan.passes.liveness import FunctionLiveness, LiveRange
+from memplan.passes.rounding import is_power_of_two
+from memplan.passes.target_option import resolve_target
+from memplan.targets import DEFAULT_TARGET, Target
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Bytes [start, end) of `storage` that a tensor (or one part of it) uses."""
+
+    tensor: Operation
+    part: str
+    storage: SSAValue
+    start: int
+    end: int
+    alignment: int
+    """Alignment the address of these bytes needs."""
+
+    def describe(self) -> str:
+        return (
+            f"{self.part}bytes [{self.start}, {self.end}) of {describe(self.storage)}"
+        )
+
+
+def describe(value: SSAValue) -> str:
+    """How diagnostics name a value: its SSA name when it has one."""
+    if value.name_hint:
+        return f"%{value.name_hint}"
+    owner = value.owner
+    what = owner.name if isinstance(owner, Operation) else "block argument"
+    return f"an unnamed {what}"
+
+
+def tensor_placements(tensor: Operation, required: int) -> list[Placement]:
+    """The static byte ranges a tensor allocation occupies."""
+    if isinstance(tensor, AllocTensorOp):
+        return _contiguous_placement(tensor, required)
+    if isinstance(tensor, AllocDiscontiguousTensorOp):
+        return _discontiguous_placements(tensor, required)
+    return []
+
+
+def _contiguous_placement(tensor: AllocTensorOp, required: int) -> list[Placement]:
+    type_ = tensor.result.type
+    assert isinstance(type_, MemRefType)
+    offset = tensor.static_offset_bytes()
+    size = static_byte_size(type_)
+    if offset is None or size is None:
+        return []
+    alignment = max(required, element_bytes(type_.element_type))
+    return [Placement(tensor, "", tensor.storage, offset, offset + size, alignment)]
+
+
+def _discontiguous_placements(
+    tensor: AllocDiscontiguousTensorOp, required: int
+) -> list[Placement]:
+    type_ = tensor.result.type
+    assert isinstance(type_, MemRefType)
+    width = tensor.pointer_width.value.data
+    placements: list[Placement] = []
+    table = tensor.static_table_offset_bytes()
+    if table is not None:
+        end = table + type_.get_shape()[0] * width
+        placements.append(
+            Placement(
+                tensor, "pointer table, ", tensor.table_storage, table, end, width
+            )
+        )
+    block_bytes = tensor.block_bytes()
+    alignment = max(required, element_bytes(type_.element_type))
+    for index, offset in enumerate(tensor.static_block_offsets.get_values()):
+        if offset != DYNAMIC_INDEX:
+            placements.append(
+                Placement(
+                    tensor,
+                    f"block {index}, ",
+                    tensor.data_storage,
+                    offset,
+                    offset + block_bytes,
+                    alignment,
+                )
+            )
+    return placements
+
+
+def address_alignment(storage_alignment: int, offset: int) -> int:
+    """The largest power of two that divides the address of storage + offset."""
+    if offset == 0:
+        return storage_alignment
+    return min(storage_alignment, offset & -offset)
+
+
+def _placement_problems(placement: Placement) -> Iterator[str]:
+    owner = placement.storage.owner
+    if not isinstance(owner, AllocStorageOp):
+        return
+    size = owner.static_size_bytes()
+    name = f"{placement.tensor.name} {describe(placement.tensor.results[0])}"
+    if placement.start < 0 or (size is not None and placement.end > size):
+        yield (
+            f"{name} ({placement.describe()}) is out of bounds: expected bytes "
+            f"within [0, {size})"
+        )
+    aligned = address_alignment(owner.alignment.value.data, placement.start)
+    if aligned % placement.alignment:
+        yield (
+            f"{name} ({placement.describe()}, storage aligned to "
+            f"{owner.alignment.value.data}) is only {aligned}-byte aligned: expected "
+            f"a multiple of {placement.alignment} bytes"
+        )
+
+
+def _overlap_problems(
+    placements: list[tuple[Placement, LiveRange]],
+) -> Iterator[str]:
+    """Pairs of live-together tensors sharing bytes, by a sweep over time."""
+    ordered = sorted(placements, key=lambda item: item[1].start)
+    active: list[tuple[int, int, Placement]] = []
+    for number, (placement, live) in enumerate(ordered):
+        while active and active[0][0] < live.start:
+            heapq.heappop(active)
+        for _, _, other in active:
+            if other.tensor is not placement.tensor and (
+                placement.start < other.end and other.start < placement.end
+            ):
+                yield (
+                    f"{placement.tensor.name} {describe(placement.tensor.results[0])} "
+                    f"({placement.describe()}) overlaps "
+                    f"{describe(other.tensor.results[0])} ({other.describe()}) while "
+                    "both are live: expected disjoint bytes or disjoint live ranges"
+                )
+        heapq.heappush(active, (live.end, number, placement))
+
+
+@dataclass(frozen=True)
+class HeldStorage:
+    storage: AllocStorageOp
+    start: int
+    end: int
+    size: int
+
+
+def held_storages(liveness: FunctionLiveness) -> list[HeldStorage]:
+    """Static storages and the points from their allocation to their kill.
+
+    Only a kill in the storage's own block frees it on every path; a storage
+    killed only inside a branch or a loop is held to the end of the function.
+    """
+    held: list[HeldStorage] = []
+    for op in liveness.index:
+        if not isinstance(op, AllocStorageOp):
+            continue
+        size = op.static_size_bytes()
+        if size is None:
+            continue
+        kill_points = [
+            liveness.index[use.operation]
+            for use in op.result.uses
+            if isinstance(use.operation, KillOp)
+            and use.operation.parent_block() is op.parent_block()
+        ]
+        end = min(kill_points) if kill_points else liveness.last_point
+        held.append(HeldStorage(op, liveness.index[op], end, size))
+    return held
+
+
+def _capacity_problems(held: list[HeldStorage], target: Target) -> Iterator[str]:
+    """The first point where each scope holds more than its capacity."""
+    by_scope: defaultdict[str, list[HeldStorage]] = defaultdict(list)
+    for storage in held:
+        by_scope[storage.storage.scope].append(storage)
+    for scope, storages in by_scope.items():
+        capacity = target.capacity(scope)
+        if capacity is None:
+            continue
+        live: list[HeldStorage] = []
+        for storage in sorted(storages, key=lambda s: s.start):
+            live = [s for s in live if s.end >= storage.start] + [storage]
+            total = sum(s.size for s in live)
+            if total > capacity:
+                names = ", ".join(describe(s.storage.result) for s in live)
+                yield (
+                    f'scope "{scope}" holds {total} bytes at memory.alloc_storage '
+                    f"{describe(storage.storage.result)} (live storages: {names}), "
+                    f"over its capacity of {capacity} bytes"
+                )
+                break
+
+
+def _use_after_kill_problems(function: func.FuncOp) -> Iterator[str]:
+    """Uses of a value after its kill in the same block, in one walk per block
+    (the dialect's own check compares op positions pairwise)."""
+    for region_op in function.walk():
+        for region in region_op.regions:
+            for block in region.blocks:
+                killed: set[SSAValue] = set()
+                for op in block.ops:
+                    for inner in op.walk():
+                        for operand in inner.operands:
+                            if operand in killed:
+                                what = (
+                                    "killed again"
+                                    if isinstance(inner, KillOp)
+                                    else f"used by {inner.name}"
+                                )
+                                yield (
+                                    f"{describe(operand)} is {what} after the memory.kill "
+                                    "that ended its life: expected no use after a kill"
+                                )
+                    if isinstance(op, KillOp):
+                        killed.add(op.value)
+
+
+@dataclass(frozen=True)
+class MemoryVerifyPass(ModulePass):
+    """Fail on overlapping live tensors, bad offsets and scopes over capacity."""
+
+    name = "memory-verify"
+
+    target: str = DEFAULT_TARGET
+    """Target that gives scope capacities."""
+
+    capacity: int | None = None
+    """VTCM ("global.vtcm") capacity in bytes, overriding the target's."""
+
+    alignment: int | None = None
+    """Alignment every tensor address needs; default: its element size."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.alignment is not None and not is_power_of_two(self.alignment):
+            raise PassFailedException(
+                f"memory-verify: alignment must be a positive power of two, got {self.alignment}"
+            )
+        target = resolve_target(self.target)
+        if self.capacity is not None:
+            target = target.with_vtcm_size(self.capacity)
+        problems: list[str] = []
+        for function in op.walk():
+            if isinstance(function, func.FuncOp) and function.body.blocks:
+                problems.extend(
+                    f"memory-verify: in @{function.sym_name.data}, {problem}"
+                    for problem in self._function_problems(function, target)
+                )
+        if problems:
+            raise PassFailedException("\n".join(problems))
+
+    def _function_problems(
+        self, function: func.FuncOp, target: Target
+    ) -> Iterator[str]:
+        liveness = FunctionLiveness(function)
+        by_storage: defaultdict[SSAValue, list[tuple[Placement, LiveRange]]] = (
+            defaultdict(list)
+        )
+        for tensor in liveness.tensors():
+            placements = tensor_placements(tensor, self.alignment or 1)
+            if not placements:
+                continue
+            live = liveness.range_of(tensor)
+            for placement in placements:
+                yield from _placement_problems(placement)
+                by_storage[placement.storage].append((placement, live))
+        for placements in by_storage.values():
+            yield from _overlap_problems(placements)
+        yield from _capacity_problems(held_storages(liveness), target)
+        yield from _use_after_kill_problems(function)

@@ -1,0 +1,525 @@
+// RUN: xdsl-opt %s -p memory-plan --split-input-file --verify-diagnostics | filecheck %s
+// RUN: xdsl-opt %s -p 'memory-plan{algorithm=greedy}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=GREEDY
+// RUN: xdsl-opt %s -p 'memory-plan{algorithm=token}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=TOKEN
+// RUN: xdsl-opt %s -p 'memory-plan{algorithm=best time-limit=0.5}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=BEST
+// RUN: xdsl-opt %s -p 'memory-plan{insert-kills=false}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=NOKILL
+// RUN: xdsl-opt %s -p 'memory-plan{tensor-alignment=128 alignment=1024}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=ALIGN
+// RUN: xdsl-opt %s -p 'memory-plan{capacity=1536}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=CAP
+// RUN: xdsl-opt %s -p 'memory-plan{algorithm=nope}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=ALGO
+// RUN: xdsl-opt %s -p 'memory-plan{alignment=48}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=BADALIGN
+// RUN: xdsl-opt %s -p 'memory-plan{time-limit=-1}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=BADTIME
+// RUN: xdsl-opt %s -p 'memory-plan{target=nope}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=TARGET
+// RUN: xdsl-opt %examples/seed_naive.mlir -p memory-manifest,memory-plan,memory-verify | filecheck %s --check-prefix=SEED
+// RUN: xdsl-opt %examples/three_big_vtcm.mlir -p memory-manifest,memory-plan,memory-verify | memplan-run --target hexagon-v73 2>&1 | filecheck %s --check-prefix=THREE
+
+// ALGO: memory-plan: unknown algorithm 'nope', expected one of: token, greedy, best
+// BADALIGN: memory-plan: alignment must be a positive power of two, got 48
+// BADTIME: memory-plan: time-limit must be >= 0 seconds, got -1
+// The seed's five 1024-byte VTCM tensors: at most three are live at once.
+// SEED-LABEL: func.func @seed(
+// SEED-NEXT:    %arena = memory.alloc_storage [3072] align 2048 : !memory.storage<"global.vtcm">
+// SEED-NOT:     memory.alloc_storage
+// SEED-LABEL: func.func @fill_affine(
+
+// Three 3 MiB VTCM tensors, two live at once, run in 6 MiB of the 8 MiB.
+// THREE: peak bytes global=3145728, global.vtcm=6291456
+
+// TARGET: unknown target 'nope'; expected one of: hexagon-v65, hexagon-v66, hexagon-v68, hexagon-v69, hexagon-v73, hexagon-v75
+
+// Straight line: a and b die at the call, so c reuses a's bytes.
+// Without insert-kills only the arena is killed, after the last use.
+// NOKILL-LABEL: func.func @straight_line() {
+// NOKILL-NOT:     memory.kill %a
+// NOKILL:         "test.op"(%b, %c)
+// NOKILL-NEXT:    memory.kill %arena : !memory.storage<"global.vtcm">
+// NOKILL-NEXT:    func.return
+// A 1536-byte VTCM cannot hold the two tensors live at once.
+// CAP: memory-plan: in @straight_line, the "global.vtcm" arena needs 2048 bytes with the best plan of 3 tensors (at least 2048 bytes are live at once), over the scope capacity of 1536 bytes
+// CHECK-LABEL: func.func @straight_line() {
+// CHECK-NEXT:    %arena = memory.alloc_storage [2048] align 2048 : !memory.storage<"global.vtcm">
+// CHECK-NEXT:    %a = memory.alloc_tensor %arena[1024] : !memory.storage<"global.vtcm"> to memref<256xi32, "global.vtcm">
+// CHECK-NEXT:    %b = memory.alloc_tensor %arena[0] : !memory.storage<"global.vtcm"> to memref<256xi32, "global.vtcm">
+// CHECK-NEXT:    "test.op"(%a, %b) : (memref<256xi32, "global.vtcm">, memref<256xi32, "global.vtcm">) -> ()
+// CHECK-NEXT:    memory.kill %a : memref<256xi32, "global.vtcm">
+// CHECK-NEXT:    %c = memory.alloc_tensor %arena[1024] : !memory.storage<"global.vtcm"> to memref<256xi32, "global.vtcm">
+// CHECK-NEXT:    "test.op"(%b, %c) : (memref<256xi32, "global.vtcm">, memref<256xi32, "global.vtcm">) -> ()
+// CHECK-NEXT:    memory.kill %b : memref<256xi32, "global.vtcm">
+// CHECK-NEXT:    memory.kill %c : memref<256xi32, "global.vtcm">
+// CHECK-NEXT:    memory.kill %arena : !memory.storage<"global.vtcm">
+// CHECK-NEXT:    func.return
+// CHECK-NEXT:  }
+
+func.func @straight_line() {
+  %s0 = memory.alloc_storage [1024] align 2048 : !memory.storage<"global.vtcm">
+  %a = memory.alloc_tensor %s0[0] : !memory.storage<"global.vtcm"> to memref<256xi32, "global.vtcm">
+  %s1 = memory.alloc_storage [1024] align 2048 : !memory.storage<"global.vtcm">
+  %b = memory.alloc_tensor %s1[0] : !memory.storage<"global.vtcm"> to memref<256xi32, "global.vtcm">
+  "test.op"(%a, %b) : (memref<256xi32, "global.vtcm">, memref<256xi32, "global.vtcm">) -> ()
+  %s2 = memory.alloc_storage [1024] align 2048 : !memory.storage<"global.vtcm">
+  %c = memory.alloc_tensor %s2[0] : !memory.storage<"global.vtcm"> to memref<256xi32, "global.vtcm">
+  "test.op"(%b, %c) : (memref<256xi32, "global.vtcm">, memref<256xi32, "global.vtcm">) -> ()
+  memory.kill %a : memref<256xi32, "global.vtcm">
+  memory.kill %s0 : !memory.storage<"global.vtcm">
+  memory.kill %b : memref<256xi32, "global.vtcm">
+  memory.kill %s1 : !memory.storage<"global.vtcm">
+  memory.kill %c : memref<256xi32, "global.vtcm">
+  memory.kill %s2 : !memory.storage<"global.vtcm">
+  func.return
+}
+
+// -----
+
+// A tensor used in a branch lives to the end of the scf.if.
+// CHECK-LABEL: func.func @branch(%cond: i1) {
+// CHECK-NEXT:    %arena = memory.alloc_storage [128] : !memory.storage<"global">
+// CHECK-NEXT:    %a = memory.alloc_tensor %arena[0] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:    scf.if %cond {
+// CHECK-NEXT:      %b = memory.alloc_tensor %arena[64] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:      "test.op"(%b) : (memref<16xf32>) -> ()
+// CHECK-NEXT:      memory.kill %b : memref<16xf32>
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      "test.op"(%a) : (memref<16xf32>) -> ()
+// CHECK-NEXT:    }
+// CHECK-NEXT:    memory.kill %a : memref<16xf32>
+// CHECK-NEXT:    %c = memory.alloc_tensor %arena[0] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:    "test.op"(%c) : (memref<16xf32>) -> ()
+// CHECK-NEXT:    memory.kill %c : memref<16xf32>
+// CHECK-NEXT:    memory.kill %arena : !memory.storage<"global">
+// CHECK-NEXT:    func.return
+// CHECK-NEXT:  }
+
+func.func @branch(%cond: i1) {
+  %s0 = memory.alloc_storage [64] : !memory.storage<"global">
+  %a = memory.alloc_tensor %s0[0] : !memory.storage<"global"> to memref<16xf32>
+  scf.if %cond {
+    %s1 = memory.alloc_storage [64] : !memory.storage<"global">
+    %b = memory.alloc_tensor %s1[0] : !memory.storage<"global"> to memref<16xf32>
+    "test.op"(%b) : (memref<16xf32>) -> ()
+  } else {
+    "test.op"(%a) : (memref<16xf32>) -> ()
+  }
+  %s2 = memory.alloc_storage [64] : !memory.storage<"global">
+  %c = memory.alloc_tensor %s2[0] : !memory.storage<"global"> to memref<16xf32>
+  "test.op"(%c) : (memref<16xf32>) -> ()
+  func.return
+}
+
+// -----
+
+// A tensor defined before a loop and used in it lives through the whole
+// loop; one allocated in the body lives within an iteration.
+// CHECK-LABEL: func.func @loop(%n: index) {
+// CHECK-NEXT:    %arena = memory.alloc_storage [128] : !memory.storage<"global">
+// CHECK-NEXT:    %c0 = arith.constant 0 : index
+// CHECK-NEXT:    %c1 = arith.constant 1 : index
+// CHECK-NEXT:    %a = memory.alloc_tensor %arena[0] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:    scf.for %i = %c0 to %n step %c1 {
+// CHECK-NEXT:      "test.op"(%a) : (memref<16xf32>) -> ()
+// CHECK-NEXT:      %t = memory.alloc_tensor %arena[64] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:      "test.op"(%t) : (memref<16xf32>) -> ()
+// CHECK-NEXT:      memory.kill %t : memref<16xf32>
+// CHECK-NEXT:      %u = memory.alloc_tensor %arena[64] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:      "test.op"(%u) : (memref<16xf32>) -> ()
+// CHECK-NEXT:      memory.kill %u : memref<16xf32>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    memory.kill %a : memref<16xf32>
+// CHECK-NEXT:    %d = memory.alloc_tensor %arena[0] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:    "test.op"(%d) : (memref<16xf32>) -> ()
+// CHECK-NEXT:    memory.kill %d : memref<16xf32>
+// CHECK-NEXT:    memory.kill %arena : !memory.storage<"global">
+// CHECK-NEXT:    func.return
+// CHECK-NEXT:  }
+
+func.func @loop(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s0 = memory.alloc_storage [64] : !memory.storage<"global">
+  %a = memory.alloc_tensor %s0[0] : !memory.storage<"global"> to memref<16xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    "test.op"(%a) : (memref<16xf32>) -> ()
+    %s1 = memory.alloc_storage [64] : !memory.storage<"global">
+    %t = memory.alloc_tensor %s1[0] : !memory.storage<"global"> to memref<16xf32>
+    "test.op"(%t) : (memref<16xf32>) -> ()
+    %s2 = memory.alloc_storage [64] : !memory.storage<"global">
+    %u = memory.alloc_tensor %s2[0] : !memory.storage<"global"> to memref<16xf32>
+    "test.op"(%u) : (memref<16xf32>) -> ()
+    memory.kill %s1 : !memory.storage<"global">
+    memory.kill %s2 : !memory.storage<"global">
+  }
+  %s3 = memory.alloc_storage [64] : !memory.storage<"global">
+  %d = memory.alloc_tensor %s3[0] : !memory.storage<"global"> to memref<16xf32>
+  "test.op"(%d) : (memref<16xf32>) -> ()
+  memory.kill %s0 : !memory.storage<"global">
+  memory.kill %s3 : !memory.storage<"global">
+  func.return
+}
+
+// -----
+
+// scf.while: a tensor used in the before region lives through the loop.
+// CHECK-LABEL: func.func @while_loop(%n: index) {
+// CHECK-NEXT:    %arena = memory.alloc_storage [64] : !memory.storage<"global">
+// CHECK-NEXT:    %a = memory.alloc_tensor %arena[0] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:    %r = scf.while (%arg = %n) : (index) -> index {
+// CHECK-NEXT:      %cond = "test.op"(%a, %arg) : (memref<16xf32>, index) -> i1
+// CHECK-NEXT:      scf.condition(%cond) %arg : index
+// CHECK-NEXT:    } do {
+// CHECK-NEXT:    ^bb0(%arg2: index):
+// CHECK-NEXT:      scf.yield %arg2 : index
+// CHECK-NEXT:    }
+// CHECK-NEXT:    memory.kill %a : memref<16xf32>
+// CHECK-NEXT:    %b = memory.alloc_tensor %arena[0] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:    "test.op"(%b) : (memref<16xf32>) -> ()
+// CHECK-NEXT:    memory.kill %b : memref<16xf32>
+// CHECK-NEXT:    memory.kill %arena : !memory.storage<"global">
+// CHECK-NEXT:    func.return
+// CHECK-NEXT:  }
+
+func.func @while_loop(%n: index) {
+  %s0 = memory.alloc_storage [64] : !memory.storage<"global">
+  %a = memory.alloc_tensor %s0[0] : !memory.storage<"global"> to memref<16xf32>
+  %r = scf.while (%arg = %n) : (index) -> index {
+    %cond = "test.op"(%a, %arg) : (memref<16xf32>, index) -> i1
+    scf.condition(%cond) %arg : index
+  } do {
+  ^bb0(%arg2: index):
+    scf.yield %arg2 : index
+  }
+  %s1 = memory.alloc_storage [64] : !memory.storage<"global">
+  %b = memory.alloc_tensor %s1[0] : !memory.storage<"global"> to memref<16xf32>
+  "test.op"(%b) : (memref<16xf32>) -> ()
+  func.return
+}
+
+// -----
+
+// Nested regions: a use in a loop inside a branch extends a to the end of
+// the scf.if, the op of a's block that holds the use.
+// CHECK-LABEL: func.func @nested(%cond: i1, %n: index) {
+// CHECK-NEXT:    %arena = memory.alloc_storage [64] : !memory.storage<"global">
+// CHECK-NEXT:    %c0 = arith.constant 0 : index
+// CHECK-NEXT:    %c1 = arith.constant 1 : index
+// CHECK-NEXT:    %a = memory.alloc_tensor %arena[0] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:    scf.if %cond {
+// CHECK-NEXT:      scf.for %i = %c0 to %n step %c1 {
+// CHECK-NEXT:        "test.op"(%a) : (memref<16xf32>) -> ()
+// CHECK-NEXT:      }
+// CHECK-NEXT:    }
+// CHECK-NEXT:    memory.kill %a : memref<16xf32>
+// CHECK-NEXT:    %b = memory.alloc_tensor %arena[0] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:    "test.op"(%b) : (memref<16xf32>) -> ()
+// CHECK-NEXT:    memory.kill %b : memref<16xf32>
+// CHECK-NEXT:    memory.kill %arena : !memory.storage<"global">
+// CHECK-NEXT:    func.return
+// CHECK-NEXT:  }
+
+func.func @nested(%cond: i1, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s0 = memory.alloc_storage [64] : !memory.storage<"global">
+  %a = memory.alloc_tensor %s0[0] : !memory.storage<"global"> to memref<16xf32>
+  scf.if %cond {
+    scf.for %i = %c0 to %n step %c1 {
+      "test.op"(%a) : (memref<16xf32>) -> ()
+    }
+  }
+  %s1 = memory.alloc_storage [64] : !memory.storage<"global">
+  %b = memory.alloc_tensor %s1[0] : !memory.storage<"global"> to memref<16xf32>
+  "test.op"(%b) : (memref<16xf32>) -> ()
+  func.return
+}
+
+// -----
+
+// Tensors yielded out of a branch live on through the scf.if result; they
+// get no kill of their own (the arena's kill follows the last use).
+// CHECK-LABEL: func.func @yielded_from_branch(%cond: i1) {
+// CHECK-NEXT:    %arena = memory.alloc_storage [128] : !memory.storage<"global">
+// CHECK-NEXT:    %r = scf.if %cond -> (memref<16xf32>) {
+// CHECK-NEXT:      %a = memory.alloc_tensor %arena[0] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:      scf.yield %a : memref<16xf32>
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      %b = memory.alloc_tensor %arena[64] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:      scf.yield %b : memref<16xf32>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    "test.op"(%r) : (memref<16xf32>) -> ()
+// CHECK-NEXT:    %c = memory.alloc_tensor %arena[0] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:    "test.op"(%c) : (memref<16xf32>) -> ()
+// CHECK-NEXT:    memory.kill %c : memref<16xf32>
+// CHECK-NEXT:    memory.kill %arena : !memory.storage<"global">
+// CHECK-NEXT:    func.return
+// CHECK-NEXT:  }
+
+func.func @yielded_from_branch(%cond: i1) {
+  %r = scf.if %cond -> (memref<16xf32>) {
+    %s0 = memory.alloc_storage [64] : !memory.storage<"global">
+    %a = memory.alloc_tensor %s0[0] : !memory.storage<"global"> to memref<16xf32>
+    scf.yield %a : memref<16xf32>
+  } else {
+    %s1 = memory.alloc_storage [64] : !memory.storage<"global">
+    %b = memory.alloc_tensor %s1[0] : !memory.storage<"global"> to memref<16xf32>
+    scf.yield %b : memref<16xf32>
+  }
+  "test.op"(%r) : (memref<16xf32>) -> ()
+  %s2 = memory.alloc_storage [64] : !memory.storage<"global">
+  %c = memory.alloc_tensor %s2[0] : !memory.storage<"global"> to memref<16xf32>
+  "test.op"(%c) : (memref<16xf32>) -> ()
+  func.return
+}
+
+// -----
+
+// A tensor yielded to the next iteration is loop-carried: the next iteration
+// allocates a new one while it is live, so no single offset fits it and its
+// storage is left alone; u, within one iteration, is planned.
+// CHECK-LABEL: func.func @loop_carried(%n: index, %init: memref<16xf32>) {
+// CHECK-NEXT:    %arena = memory.alloc_storage [64] : !memory.storage<"global">
+// CHECK-NEXT:    %c0 = arith.constant 0 : index
+// CHECK-NEXT:    %c1 = arith.constant 1 : index
+// CHECK-NEXT:    %r = scf.for %i = %c0 to %n step %c1 iter_args(%prev = %init) -> (memref<16xf32>) {
+// CHECK-NEXT:      "test.op"(%prev) : (memref<16xf32>) -> ()
+// CHECK-NEXT:      %s0 = memory.alloc_storage [64] : !memory.storage<"global">
+// CHECK-NEXT:      %t = memory.alloc_tensor %s0[0] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:      "test.op"(%t) : (memref<16xf32>) -> ()
+// CHECK-NEXT:      %u = memory.alloc_tensor %arena[0] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:      "test.op"(%u) : (memref<16xf32>) -> ()
+// CHECK-NEXT:      memory.kill %u : memref<16xf32>
+// CHECK-NEXT:      scf.yield %t : memref<16xf32>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    memory.kill %arena : !memory.storage<"global">
+// CHECK-NEXT:    func.return
+// CHECK-NEXT:  }
+
+func.func @loop_carried(%n: index, %init: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%prev = %init) -> (memref<16xf32>) {
+    "test.op"(%prev) : (memref<16xf32>) -> ()
+    %s0 = memory.alloc_storage [64] : !memory.storage<"global">
+    %t = memory.alloc_tensor %s0[0] : !memory.storage<"global"> to memref<16xf32>
+    "test.op"(%t) : (memref<16xf32>) -> ()
+    %s1 = memory.alloc_storage [64] : !memory.storage<"global">
+    %u = memory.alloc_tensor %s1[0] : !memory.storage<"global"> to memref<16xf32>
+    "test.op"(%u) : (memref<16xf32>) -> ()
+    scf.yield %t : memref<16xf32>
+  }
+  func.return
+}
+
+// -----
+
+// Calls and views are uses; a call's memref result may alias its argument.
+// CHECK-LABEL: func.func @calls_and_views() {
+// CHECK-NEXT:    %arena = memory.alloc_storage [128] : !memory.storage<"global">
+// CHECK-NEXT:    %a = memory.alloc_tensor %arena[0] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:    %r = func.call @callee(%a) : (memref<16xf32>) -> memref<4xf32>
+// CHECK-NEXT:    %b = memory.alloc_tensor %arena[64] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:    %v = memref.subview %b[0] [4] [1] : memref<16xf32> to memref<4xf32>
+// CHECK-NEXT:    "test.op"(%r) : (memref<4xf32>) -> ()
+// CHECK-NEXT:    memory.kill %a : memref<16xf32>
+// CHECK-NEXT:    %c = memory.alloc_tensor %arena[0] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:    "test.op"(%v, %c) : (memref<4xf32>, memref<16xf32>) -> ()
+// CHECK-NEXT:    memory.kill %b : memref<16xf32>
+// CHECK-NEXT:    memory.kill %c : memref<16xf32>
+// CHECK-NEXT:    memory.kill %arena : !memory.storage<"global">
+// CHECK-NEXT:    func.return
+// CHECK-NEXT:  }
+
+func.func private @callee(memref<16xf32>) -> memref<4xf32>
+
+func.func @calls_and_views() {
+  %s0 = memory.alloc_storage [64] : !memory.storage<"global">
+  %a = memory.alloc_tensor %s0[0] : !memory.storage<"global"> to memref<16xf32>
+  %r = func.call @callee(%a) : (memref<16xf32>) -> memref<4xf32>
+  %s1 = memory.alloc_storage [64] : !memory.storage<"global">
+  %b = memory.alloc_tensor %s1[0] : !memory.storage<"global"> to memref<16xf32>
+  %v = memref.subview %b[0] [4] [1] : memref<16xf32> to memref<4xf32>
+  "test.op"(%r) : (memref<4xf32>) -> ()
+  %s2 = memory.alloc_storage [64] : !memory.storage<"global">
+  %c = memory.alloc_tensor %s2[0] : !memory.storage<"global"> to memref<16xf32>
+  "test.op"(%v, %c) : (memref<4xf32>, memref<16xf32>) -> ()
+  func.return
+}
+
+// -----
+
+// Returned tensors (also through a cast) and dynamic sizes are left alone.
+// CHECK-LABEL: func.func @escaping_and_dynamic(%n: index) -> memref<?xf32> {
+// CHECK-NEXT:    %arena = memory.alloc_storage [64] : !memory.storage<"global">
+// CHECK-NEXT:    %s0 = memory.alloc_storage [64] : !memory.storage<"global">
+// CHECK-NEXT:    %a = memory.alloc_tensor %s0[0] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:    %cast = "memref.cast"(%a) : (memref<16xf32>) -> memref<?xf32>
+// CHECK-NEXT:    %s1 = memory.alloc_storage [%n] : !memory.storage<"global">
+// CHECK-NEXT:    %b = memory.alloc_tensor %s1[0][%n] : !memory.storage<"global"> to memref<?xf32>
+// CHECK-NEXT:    "test.op"(%b) : (memref<?xf32>) -> ()
+// CHECK-NEXT:    %c = memory.alloc_tensor %arena[0] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:    "test.op"(%c) : (memref<16xf32>) -> ()
+// CHECK-NEXT:    memory.kill %c : memref<16xf32>
+// CHECK-NEXT:    memory.kill %arena : !memory.storage<"global">
+// CHECK-NEXT:    func.return %cast : memref<?xf32>
+// CHECK-NEXT:  }
+
+func.func @escaping_and_dynamic(%n: index) -> memref<?xf32> {
+  %s0 = memory.alloc_storage [64] : !memory.storage<"global">
+  %a = memory.alloc_tensor %s0[0] : !memory.storage<"global"> to memref<16xf32>
+  %cast = "memref.cast"(%a) : (memref<16xf32>) -> memref<?xf32>
+  %s1 = memory.alloc_storage [%n] : !memory.storage<"global">
+  %b = memory.alloc_tensor %s1[0][%n] : !memory.storage<"global"> to memref<?xf32>
+  "test.op"(%b) : (memref<?xf32>) -> ()
+  %s2 = memory.alloc_storage [64] : !memory.storage<"global">
+  %c = memory.alloc_tensor %s2[0] : !memory.storage<"global"> to memref<16xf32>
+  "test.op"(%c) : (memref<16xf32>) -> ()
+  func.return %cast : memref<?xf32>
+}
+
+// -----
+
+// One arena per scope and device.
+// CHECK-LABEL: func.func @scopes() {
+// CHECK-NEXT:    %arena = memory.alloc_storage [64] : !memory.storage<"global">
+// CHECK-NEXT:    %arena_1 = memory.alloc_storage [64] align 2048 : !memory.storage<"global.vtcm">
+// CHECK-NEXT:    %arena_2 = memory.alloc_storage [64] device 1 : !memory.storage<"global">
+// CHECK-NEXT:    %a = memory.alloc_tensor %arena[0] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:    %b = memory.alloc_tensor %arena_1[0] : !memory.storage<"global.vtcm"> to memref<16xf32, "global.vtcm">
+// CHECK-NEXT:    %c = memory.alloc_tensor %arena_2[0] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:    "test.op"(%a, %b, %c) : (memref<16xf32>, memref<16xf32, "global.vtcm">, memref<16xf32>) -> ()
+// CHECK-NEXT:    memory.kill %a : memref<16xf32>
+// CHECK-NEXT:    memory.kill %arena : !memory.storage<"global">
+// CHECK-NEXT:    memory.kill %b : memref<16xf32, "global.vtcm">
+// CHECK-NEXT:    memory.kill %arena_1 : !memory.storage<"global.vtcm">
+// CHECK-NEXT:    memory.kill %c : memref<16xf32>
+// CHECK-NEXT:    memory.kill %arena_2 : !memory.storage<"global">
+// CHECK-NEXT:    func.return
+// CHECK-NEXT:  }
+
+func.func @scopes() {
+  %s0 = memory.alloc_storage [64] : !memory.storage<"global">
+  %a = memory.alloc_tensor %s0[0] : !memory.storage<"global"> to memref<16xf32>
+  %s1 = memory.alloc_storage [64] align 2048 : !memory.storage<"global.vtcm">
+  %b = memory.alloc_tensor %s1[0] : !memory.storage<"global.vtcm"> to memref<16xf32, "global.vtcm">
+  %s2 = memory.alloc_storage [64] device 1 : !memory.storage<"global">
+  %c = memory.alloc_tensor %s2[0] : !memory.storage<"global"> to memref<16xf32>
+  "test.op"(%a, %b, %c) : (memref<16xf32>, memref<16xf32, "global.vtcm">, memref<16xf32>) -> ()
+  func.return
+}
+
+// -----
+
+// Nothing to plan (a storage without tensors, a function argument): the
+// module is unchanged.
+// CHECK-LABEL: func.func @nothing(%x: memref<16xf32>) {
+// CHECK-NEXT:    %s = memory.alloc_storage [64] : !memory.storage<"global">
+// CHECK-NEXT:    "test.op"(%x) : (memref<16xf32>) -> ()
+// CHECK-NEXT:    memory.kill %s : !memory.storage<"global">
+// CHECK-NEXT:    func.return
+// CHECK-NEXT:  }
+
+func.func @nothing(%x: memref<16xf32>) {
+  %s = memory.alloc_storage [64] : !memory.storage<"global">
+  "test.op"(%x) : (memref<16xf32>) -> ()
+  memory.kill %s : !memory.storage<"global">
+  func.return
+}
+
+// -----
+
+// Each algorithm on one trace: TVM token reuse 160 bytes, greedy 128, best 112
+// (the max-live lower bound).
+// TOKEN-LABEL: func.func @algorithms() {
+// TOKEN-NEXT:    %arena = memory.alloc_storage [160] : !memory.storage<"global">
+// GREEDY-LABEL: func.func @algorithms() {
+// GREEDY-NEXT:    %arena = memory.alloc_storage [128] : !memory.storage<"global">
+// BEST-LABEL: func.func @algorithms() {
+// BEST-NEXT:    %arena = memory.alloc_storage [112] : !memory.storage<"global">
+// CHECK-LABEL: func.func @algorithms() {
+// CHECK-NEXT:    %arena = memory.alloc_storage [112] : !memory.storage<"global">
+// CHECK-NEXT:    %a = memory.alloc_tensor %arena[0] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:    "test.op"(%a) : (memref<16xf32>) -> ()
+// CHECK-NEXT:    %b = memory.alloc_tensor %arena[80] : !memory.storage<"global"> to memref<8xf32>
+// CHECK-NEXT:    %c = memory.alloc_tensor %arena[64] : !memory.storage<"global"> to memref<4xf32>
+// CHECK-NEXT:    "test.op"(%a, %b, %c) : (memref<16xf32>, memref<8xf32>, memref<4xf32>) -> ()
+// CHECK-NEXT:    memory.kill %a : memref<16xf32>
+// CHECK-NEXT:    "test.op"(%b, %c) : (memref<8xf32>, memref<4xf32>) -> ()
+// CHECK-NEXT:    %d = memory.alloc_tensor %arena[0] : !memory.storage<"global"> to memref<4xf32>
+// CHECK-NEXT:    "test.op"(%b, %c, %d) : (memref<8xf32>, memref<4xf32>, memref<4xf32>) -> ()
+// CHECK-NEXT:    memory.kill %c : memref<4xf32>
+// CHECK-NEXT:    %e = memory.alloc_tensor %arena[16] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:    "test.op"(%b, %d, %e) : (memref<8xf32>, memref<4xf32>, memref<16xf32>) -> ()
+// CHECK-NEXT:    memory.kill %b : memref<8xf32>
+// CHECK-NEXT:    memory.kill %e : memref<16xf32>
+// CHECK-NEXT:    "test.op"(%d) : (memref<4xf32>) -> ()
+// CHECK-NEXT:    memory.kill %d : memref<4xf32>
+// CHECK-NEXT:    memory.kill %arena : !memory.storage<"global">
+// CHECK-NEXT:    func.return
+// CHECK-NEXT:  }
+
+func.func @algorithms() {
+  %s0 = memory.alloc_storage [64] : !memory.storage<"global">
+  %a = memory.alloc_tensor %s0[0] : !memory.storage<"global"> to memref<16xf32>
+  "test.op"(%a) : (memref<16xf32>) -> ()
+  %s1 = memory.alloc_storage [32] : !memory.storage<"global">
+  %b = memory.alloc_tensor %s1[0] : !memory.storage<"global"> to memref<8xf32>
+  %s2 = memory.alloc_storage [16] : !memory.storage<"global">
+  %c = memory.alloc_tensor %s2[0] : !memory.storage<"global"> to memref<4xf32>
+  "test.op"(%a, %b, %c) : (memref<16xf32>, memref<8xf32>, memref<4xf32>) -> ()
+  "test.op"(%b, %c) : (memref<8xf32>, memref<4xf32>) -> ()
+  %s3 = memory.alloc_storage [16] : !memory.storage<"global">
+  %d = memory.alloc_tensor %s3[0] : !memory.storage<"global"> to memref<4xf32>
+  "test.op"(%b, %c, %d) : (memref<8xf32>, memref<4xf32>, memref<4xf32>) -> ()
+  %s4 = memory.alloc_storage [64] : !memory.storage<"global">
+  %e = memory.alloc_tensor %s4[0] : !memory.storage<"global"> to memref<16xf32>
+  "test.op"(%b, %d, %e) : (memref<8xf32>, memref<4xf32>, memref<16xf32>) -> ()
+  "test.op"(%d) : (memref<4xf32>) -> ()
+  func.return
+}
+
+// -----
+
+// Live together, three 3 MiB VTCM tensors cannot fit the 8 MiB of hexagon-v73.
+// CHECK: memory-plan: in @over_capacity, the "global.vtcm" arena needs 9437184 bytes with the best plan of 3 tensors (at least 9437184 bytes are live at once), over the scope capacity of 8388608 bytes
+
+func.func @over_capacity() {
+  %s0 = memory.alloc_storage [3145728] align 2048 : !memory.storage<"global.vtcm">
+  %a = memory.alloc_tensor %s0[0] : !memory.storage<"global.vtcm"> to memref<786432xi32, "global.vtcm">
+  %s1 = memory.alloc_storage [3145728] align 2048 : !memory.storage<"global.vtcm">
+  %b = memory.alloc_tensor %s1[0] : !memory.storage<"global.vtcm"> to memref<786432xi32, "global.vtcm">
+  %s2 = memory.alloc_storage [3145728] align 2048 : !memory.storage<"global.vtcm">
+  %c = memory.alloc_tensor %s2[0] : !memory.storage<"global.vtcm"> to memref<786432xi32, "global.vtcm">
+  "test.op"(%a, %b, %c) : (memref<786432xi32, "global.vtcm">, memref<786432xi32, "global.vtcm">, memref<786432xi32, "global.vtcm">) -> ()
+  func.return
+}
+
+// -----
+
+// Several tensors of one storage (as memory-coalesce leaves them) are
+// planned one by one; the arena keeps the storage's larger alignment.
+// Tensors inside the arena are aligned to their element size only, unless
+// tensor-alignment asks for more (sizes round up to it too).
+// ALIGN-LABEL: func.func @coalesced_storage() {
+// ALIGN-NEXT:    %arena = memory.alloc_storage [256] align 1024 : !memory.storage<"global">
+// ALIGN-NEXT:    %a = memory.alloc_tensor %arena[128] : !memory.storage<"global"> to memref<16xi8>
+// ALIGN-NEXT:    %b = memory.alloc_tensor %arena[0] : !memory.storage<"global"> to memref<16xi8>
+// CHECK-LABEL: func.func @coalesced_storage() {
+// CHECK-NEXT:    %arena = memory.alloc_storage [32] align 256 : !memory.storage<"global">
+// CHECK-NEXT:    %a = memory.alloc_tensor %arena[16] : !memory.storage<"global"> to memref<16xi8>
+// CHECK-NEXT:    %b = memory.alloc_tensor %arena[0] : !memory.storage<"global"> to memref<16xi8>
+// CHECK-NEXT:    "test.op"(%a) : (memref<16xi8>) -> ()
+// CHECK-NEXT:    memory.kill %a : memref<16xi8>
+// CHECK-NEXT:    %c = memory.alloc_tensor %arena[16] : !memory.storage<"global"> to memref<16xi8>
+// CHECK-NEXT:    "test.op"(%b, %c) : (memref<16xi8>, memref<16xi8>) -> ()
+// CHECK-NEXT:    memory.kill %b : memref<16xi8>
+// CHECK-NEXT:    memory.kill %c : memref<16xi8>
+// CHECK-NEXT:    memory.kill %arena : !memory.storage<"global">
+// CHECK-NEXT:    func.return
+// CHECK-NEXT:  }
+
+func.func @coalesced_storage() {
+  %s = memory.alloc_storage [48] align 256 : !memory.storage<"global">
+  %a = memory.alloc_tensor %s[0] : !memory.storage<"global"> to memref<16xi8>
+  %b = memory.alloc_tensor %s[16] : !memory.storage<"global"> to memref<16xi8>
+  "test.op"(%a) : (memref<16xi8>) -> ()
+  %c = memory.alloc_tensor %s[32] : !memory.storage<"global"> to memref<16xi8>
+  "test.op"(%b, %c) : (memref<16xi8>, memref<16xi8>) -> ()
+  memory.kill %s : !memory.storage<"global">
+  func.return
+}

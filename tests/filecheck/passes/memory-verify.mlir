@@ -1,0 +1,219 @@
+// RUN: xdsl-opt %s -p memory-verify --split-input-file --verify-diagnostics | filecheck %s
+// RUN: xdsl-opt %s -p 'memory-verify{alignment=128}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=ALIGN
+// RUN: xdsl-opt %s -p 'memory-verify{capacity=1536}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=CAP
+// RUN: xdsl-opt %s -p 'memory-verify{target=hexagon-v65}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=V65
+// RUN: xdsl-opt %s -p 'memory-verify{alignment=3}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=BADALIGN
+// RUN: xdsl-opt %s -p 'memory-verify{target=nope}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=TARGET
+
+// BADALIGN: memory-verify: alignment must be a positive power of two, got 3
+// TARGET: unknown target 'nope'; expected one of: hexagon-v65, hexagon-v66, hexagon-v68, hexagon-v69, hexagon-v73, hexagon-v75
+
+// A planned module that reuses bytes only between tensors that are never
+// live together is left unchanged.
+// CHECK-LABEL: func.func @clean() {
+// CHECK-NEXT:    %arena = memory.alloc_storage [2048] align 2048 : !memory.storage<"global.vtcm">
+// CHECK-NEXT:    %a = memory.alloc_tensor %arena[0] : !memory.storage<"global.vtcm"> to memref<256xi32, "global.vtcm">
+// CHECK-NEXT:    %b = memory.alloc_tensor %arena[1024] : !memory.storage<"global.vtcm"> to memref<256xi32, "global.vtcm">
+// CHECK-NEXT:    "test.op"(%a, %b) : (memref<256xi32, "global.vtcm">, memref<256xi32, "global.vtcm">) -> ()
+// CHECK-NEXT:    memory.kill %a : memref<256xi32, "global.vtcm">
+// CHECK-NEXT:    %c = memory.alloc_tensor %arena[0] : !memory.storage<"global.vtcm"> to memref<256xi32, "global.vtcm">
+// CHECK-NEXT:    "test.op"(%b, %c) : (memref<256xi32, "global.vtcm">, memref<256xi32, "global.vtcm">) -> ()
+// CHECK-NEXT:    memory.kill %b : memref<256xi32, "global.vtcm">
+// CHECK-NEXT:    memory.kill %c : memref<256xi32, "global.vtcm">
+// CHECK-NEXT:    memory.kill %arena : !memory.storage<"global.vtcm">
+// CHECK-NEXT:    func.return
+// CHECK-NEXT:  }
+
+func.func @clean() {
+  %arena = memory.alloc_storage [2048] align 2048 : !memory.storage<"global.vtcm">
+  %a = memory.alloc_tensor %arena[0] : !memory.storage<"global.vtcm"> to memref<256xi32, "global.vtcm">
+  %b = memory.alloc_tensor %arena[1024] : !memory.storage<"global.vtcm"> to memref<256xi32, "global.vtcm">
+  "test.op"(%a, %b) : (memref<256xi32, "global.vtcm">, memref<256xi32, "global.vtcm">) -> ()
+  memory.kill %a : memref<256xi32, "global.vtcm">
+  %c = memory.alloc_tensor %arena[0] : !memory.storage<"global.vtcm"> to memref<256xi32, "global.vtcm">
+  "test.op"(%b, %c) : (memref<256xi32, "global.vtcm">, memref<256xi32, "global.vtcm">) -> ()
+  memory.kill %b : memref<256xi32, "global.vtcm">
+  memory.kill %c : memref<256xi32, "global.vtcm">
+  memory.kill %arena : !memory.storage<"global.vtcm">
+  func.return
+}
+
+// -----
+
+// A kill is not a use: a is dead after the first test.op, so c may take its
+// bytes even though a is killed only at the end.
+// CHECK-LABEL: func.func @kill_is_not_a_use() {
+// CHECK-NEXT:    %s = memory.alloc_storage [64] : !memory.storage<"global">
+// CHECK-NEXT:    %a = memory.alloc_tensor %s[0] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:    "test.op"(%a) : (memref<16xf32>) -> ()
+// CHECK-NEXT:    %c = memory.alloc_tensor %s[0] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:    "test.op"(%c) : (memref<16xf32>) -> ()
+// CHECK-NEXT:    memory.kill %a : memref<16xf32>
+// CHECK-NEXT:    memory.kill %c : memref<16xf32>
+// CHECK-NEXT:    memory.kill %s : !memory.storage<"global">
+// CHECK-NEXT:    func.return
+// CHECK-NEXT:  }
+
+func.func @kill_is_not_a_use() {
+  %s = memory.alloc_storage [64] : !memory.storage<"global">
+  %a = memory.alloc_tensor %s[0] : !memory.storage<"global"> to memref<16xf32>
+  "test.op"(%a) : (memref<16xf32>) -> ()
+  %c = memory.alloc_tensor %s[0] : !memory.storage<"global"> to memref<16xf32>
+  "test.op"(%c) : (memref<16xf32>) -> ()
+  memory.kill %a : memref<16xf32>
+  memory.kill %c : memref<16xf32>
+  memory.kill %s : !memory.storage<"global">
+  func.return
+}
+
+// -----
+
+// CHECK: memory-verify: in @overlap, memory.alloc_tensor %c (bytes [512, 1536) of %vtcm) overlaps %a (bytes [0, 1024) of %vtcm) while both are live: expected disjoint bytes or disjoint live ranges
+
+func.func @overlap() {
+  %vtcm = memory.alloc_storage [2048] align 2048 : !memory.storage<"global.vtcm">
+  %a = memory.alloc_tensor %vtcm[0] : !memory.storage<"global.vtcm"> to memref<256xi32, "global.vtcm">
+  %c = memory.alloc_tensor %vtcm[512] : !memory.storage<"global.vtcm"> to memref<256xi32, "global.vtcm">
+  "test.op"(%a, %c) : (memref<256xi32, "global.vtcm">, memref<256xi32, "global.vtcm">) -> ()
+  memory.kill %vtcm : !memory.storage<"global.vtcm">
+  func.return
+}
+
+// -----
+
+// a is used in the loop, so it lives through all of it: t, allocated in the
+// body on a's bytes, overlaps a in the second iteration.
+// CHECK: memory-verify: in @loop, memory.alloc_tensor %t (bytes [0, 64) of %s) overlaps %a (bytes [0, 64) of %s) while both are live: expected disjoint bytes or disjoint live ranges
+
+func.func @loop(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = memory.alloc_storage [64] : !memory.storage<"global">
+  %a = memory.alloc_tensor %s[0] : !memory.storage<"global"> to memref<16xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    "test.op"(%a) : (memref<16xf32>) -> ()
+    %t = memory.alloc_tensor %s[0] : !memory.storage<"global"> to memref<16xf32>
+    "test.op"(%t) : (memref<16xf32>) -> ()
+  }
+  func.return
+}
+
+// -----
+
+// A tensor used in a branch lives to the end of the scf.if, so b may not take
+// a's bytes (branches are not told apart: conservative); c, after it, may.
+// CHECK: memory-verify: in @branch, memory.alloc_tensor %b (bytes [0, 64) of %s) overlaps %a (bytes [0, 64) of %s) while both are live: expected disjoint bytes or disjoint live ranges
+// CHECK-NOT: in @branch, memory.alloc_tensor %c
+
+func.func @branch(%cond: i1) {
+  %s = memory.alloc_storage [64] : !memory.storage<"global">
+  %a = memory.alloc_tensor %s[0] : !memory.storage<"global"> to memref<16xf32>
+  scf.if %cond {
+    %b = memory.alloc_tensor %s[0] : !memory.storage<"global"> to memref<16xf32>
+    "test.op"(%b) : (memref<16xf32>) -> ()
+  } else {
+    "test.op"(%a) : (memref<16xf32>) -> ()
+  }
+  %c = memory.alloc_tensor %s[0] : !memory.storage<"global"> to memref<16xf32>
+  "test.op"(%c) : (memref<16xf32>) -> ()
+  func.return
+}
+
+// -----
+
+// Aliases keep their tensor alive: the subview of a is used after c exists.
+// CHECK: memory-verify: in @alias, memory.alloc_tensor %c (bytes [0, 64) of %s) overlaps %a (bytes [0, 64) of %s) while both are live: expected disjoint bytes or disjoint live ranges
+
+func.func @alias(%x: memref<4xf32>) {
+  %s = memory.alloc_storage [64] : !memory.storage<"global">
+  %a = memory.alloc_tensor %s[0] : !memory.storage<"global"> to memref<16xf32>
+  %v = memref.subview %a[0] [4] [1] : memref<16xf32> to memref<4xf32>
+  %c = memory.alloc_tensor %s[0] : !memory.storage<"global"> to memref<16xf32>
+  "test.op"(%c) : (memref<16xf32>) -> ()
+  memory.copy %v, %x : memref<4xf32> to memref<4xf32>
+  func.return
+}
+
+// -----
+
+// Blocks of a discontiguous tensor are checked like tensors.
+// CHECK: memory-verify: in @discontiguous, memory.alloc_discontiguous_tensor %d (block 2, bytes [768, 1024) of %vtcm) overlaps %a (bytes [0, 1024) of %vtcm) while both are live: expected disjoint bytes or disjoint live ranges
+
+func.func @discontiguous() {
+  %tables = memory.alloc_storage [64] : !memory.storage<"global">
+  %vtcm = memory.alloc_storage [4096] align 2048 : !memory.storage<"global.vtcm">
+  %a = memory.alloc_tensor %vtcm[0] : !memory.storage<"global.vtcm"> to memref<256xi32, "global.vtcm">
+  %d = memory.alloc_discontiguous_tensor table %tables[0], blocks %vtcm[1024, 2048, 768, 3072] : !memory.storage<"global">, !memory.storage<"global.vtcm"> to memref<4x64xi32, #memory.discontiguous, "global.vtcm">
+  "test.op"(%a, %d) : (memref<256xi32, "global.vtcm">, memref<4x64xi32, #memory.discontiguous, "global.vtcm">) -> ()
+  func.return
+}
+
+// -----
+
+// Storages are held from their allocation to their kill; never killed, to
+// the end of the function.  hexagon-v65 has 256 KiB of VTCM: even one is
+// too many.
+// V65: memory-verify: in @over_capacity, scope "global.vtcm" holds 4194304 bytes at memory.alloc_storage %s0 (live storages: %s0), over its capacity of 262144 bytes
+// CHECK: memory-verify: in @over_capacity, scope "global.vtcm" holds 12582912 bytes at memory.alloc_storage %s3 (live storages: %s1, %s2, %s3), over its capacity of 8388608 bytes
+
+func.func @over_capacity() {
+  %s0 = memory.alloc_storage [4194304] align 2048 : !memory.storage<"global.vtcm">
+  memory.kill %s0 : !memory.storage<"global.vtcm">
+  %s1 = memory.alloc_storage [4194304] align 2048 : !memory.storage<"global.vtcm">
+  %s2 = memory.alloc_storage [4194304] align 2048 : !memory.storage<"global.vtcm">
+  %s3 = memory.alloc_storage [4194304] align 2048 : !memory.storage<"global.vtcm">
+  func.return
+}
+
+// -----
+
+// A kill inside a branch frees the storage on one path only: it is held to
+// the end of the function, over a 1536-byte VTCM.
+// CAP: memory-verify: in @kill_in_branch, scope "global.vtcm" holds 2048 bytes at memory.alloc_storage %s1 (live storages: %s0, %s1), over its capacity of 1536 bytes
+// CHECK-LABEL: func.func @kill_in_branch(%cond: i1) {
+// CHECK-NEXT:    %s0 = memory.alloc_storage [1024] align 2048 : !memory.storage<"global.vtcm">
+// CHECK-NEXT:    scf.if %cond {
+// CHECK-NEXT:      memory.kill %s0 : !memory.storage<"global.vtcm">
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %s1 = memory.alloc_storage [1024] align 2048 : !memory.storage<"global.vtcm">
+// CHECK-NEXT:    memory.kill %s1 : !memory.storage<"global.vtcm">
+// CHECK-NEXT:    func.return
+// CHECK-NEXT:  }
+
+func.func @kill_in_branch(%cond: i1) {
+  %s0 = memory.alloc_storage [1024] align 2048 : !memory.storage<"global.vtcm">
+  scf.if %cond {
+    memory.kill %s0 : !memory.storage<"global.vtcm">
+  }
+  %s1 = memory.alloc_storage [1024] align 2048 : !memory.storage<"global.vtcm">
+  memory.kill %s1 : !memory.storage<"global.vtcm">
+  func.return
+}
+
+// -----
+
+// HVX wants 128-byte aligned vectors: alignment=128 checks every tensor
+// address (storage alignment and offset together).
+// ALIGN-NOT: in @alignment, memory.alloc_tensor %c
+// ALIGN: memory-verify: in @alignment, memory.alloc_tensor %a (bytes [64, 128) of %vtcm, storage aligned to 2048) is only 64-byte aligned: expected a multiple of 128 bytes
+// ALIGN-NEXT: memory-verify: in @alignment, memory.alloc_tensor %b (bytes [0, 64) of %ddr, storage aligned to 64) is only 64-byte aligned: expected a multiple of 128 bytes
+// ALIGN-NOT: in @alignment, memory.alloc_tensor %c
+// CHECK-LABEL: func.func @alignment() {
+// CHECK-NEXT:    %vtcm = memory.alloc_storage [4096] align 2048 : !memory.storage<"global.vtcm">
+// CHECK-NEXT:    %a = memory.alloc_tensor %vtcm[64] : !memory.storage<"global.vtcm"> to memref<16xi32, "global.vtcm">
+// CHECK-NEXT:    %ddr = memory.alloc_storage [4096] : !memory.storage<"global">
+// CHECK-NEXT:    %b = memory.alloc_tensor %ddr[0] : !memory.storage<"global"> to memref<16xi32>
+// CHECK-NEXT:    %c = memory.alloc_tensor %vtcm[128] : !memory.storage<"global.vtcm"> to memref<16xi32, "global.vtcm">
+// CHECK-NEXT:    "test.op"(%a, %b, %c) : (memref<16xi32, "global.vtcm">, memref<16xi32>, memref<16xi32, "global.vtcm">) -> ()
+// CHECK-NEXT:    func.return
+// CHECK-NEXT:  }
+
+func.func @alignment() {
+  %vtcm = memory.alloc_storage [4096] align 2048 : !memory.storage<"global.vtcm">
+  %a = memory.alloc_tensor %vtcm[64] : !memory.storage<"global.vtcm"> to memref<16xi32, "global.vtcm">
+  %ddr = memory.alloc_storage [4096] : !memory.storage<"global">
+  %b = memory.alloc_tensor %ddr[0] : !memory.storage<"global"> to memref<16xi32>
+  %c = memory.alloc_tensor %vtcm[128] : !memory.storage<"global.vtcm"> to memref<16xi32, "global.vtcm">
+  "test.op"(%a, %b, %c) : (memref<16xi32, "global.vtcm">, memref<16xi32>, memref<16xi32, "global.vtcm">) -> ()
+  func.return
+}

@@ -1,0 +1,306 @@
+"""Random memref programs for the meaning-preserved property test.
+
+A program is a `@main` without arguments that `memref.alloc`s small tensors
+(f32 or i32) in DDR and VTCM, initializes each one at once (linalg.fill, or
+linalg.generic over linalg.index), combines them with linalg add/sub/mul/
+copy/matmul, nests `scf.if` (constant or computed condition) and `scf.for`
+(2 or 3 iterations) regions, deallocates each tensor early (after its last
+use), late (at the end of its block) or never, and returns one or two DDR
+tensors.  Every tensor is written before it is read, so a plan that reuses
+memory can only change the results by being wrong.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from hypothesis import strategies as st
+
+SHAPES: tuple[tuple[int, ...], ...] = ((8,), (2, 4), (4, 4))
+ELEMENTS = ("f32", "i32")
+SCOPES = ("global", "global.vtcm")
+TRIP_COUNTS = (2, 3)
+MAX_DEPTH = 2
+
+Draw = Callable[[st.SearchStrategy[Any]], Any]
+
+
+@dataclass(frozen=True)
+class Tensor:
+    name: str
+    shape: tuple[int, ...]
+    element: str
+    scope: str
+
+    @property
+    def type(self) -> str:
+        dims = "x".join(str(d) for d in self.shape)
+        space = "" if self.scope == "global" else f', "{self.scope}"'
+        return f"memref<{dims}x{self.element}{space}>"
+
+
+@dataclass
+class Statement:
+    """Lines of one statement and the tensors it touches (for dealloc placement)."""
+
+    lines: list[str]
+    uses: set[str] = field(default_factory=set)
+
+
+@dataclass
+class Names:
+    count: int = 0
+
+    def fresh(self, prefix: str) -> str:
+        self.count += 1
+        return f"%{prefix}{self.count}"
+
+
+def _constant(element: str, value: int) -> str:
+    return f"{value}.0 : f32" if element == "f32" else f"{value} : i32"
+
+
+def _fill(draw: Draw, names: Names, tensor: Tensor) -> list[str]:
+    value = names.fresh("v")
+    literal = _constant(tensor.element, draw(st.integers(-3, 3)))
+    return [
+        f"{value} = arith.constant {literal}",
+        f"linalg.fill ins({value} : {tensor.element}) outs({tensor.name} : {tensor.type})",
+    ]
+
+
+def _generic_from_index(draw: Draw, names: Names, tensor: Tensor) -> list[str]:
+    """out[i, j] = i * a + j * b + c: values that depend on the position, so a
+    tensor read from the wrong bytes shows."""
+    rank = len(tensor.shape)
+    dims = ", ".join(f"d{k}" for k in range(rank))
+    parallel = ", ".join('"parallel"' for _ in range(rank))
+    a, b, c = draw(st.tuples(st.integers(1, 5), st.integers(-2, 2), st.integers(-4, 4)))
+    lines = [
+        f"linalg.generic {{indexing_maps = [affine_map<({dims}) -> ({dims})>], "
+        f"iterator_types = [{parallel}]}} outs({tensor.name} : {tensor.type}) {{",
+        f"^bb0(%out: {tensor.element}):",
+    ]
+    terms: list[str] = []
+    for k, factor in enumerate((a, b)[:rank]):
+        index, scale, term = names.fresh("i"), names.fresh("k"), names.fresh("t")
+        lines += [
+            f"  {index} = linalg.index {k} : index",
+            f"  {scale} = arith.constant {factor} : index",
+            f"  {term} = arith.muli {index}, {scale} : index",
+        ]
+        terms.append(term)
+    running = names.fresh("k")
+    lines.append(f"  {running} = arith.constant {c} : index")
+    for term in terms:
+        total = names.fresh("s")
+        lines.append(f"  {total} = arith.addi {running}, {term} : index")
+        running = total
+    value = names.fresh("e")
+    lines.append(f"  {value} = arith.index_cast {running} : index to i32")
+    if tensor.element == "f32":
+        as_float = names.fresh("f")
+        lines.append(f"  {as_float} = arith.sitofp {value} : i32 to f32")
+        value = as_float
+    lines += [f"  linalg.yield {value} : {tensor.element}", "}"]
+    return lines
+
+
+@dataclass
+class BlockWriter:
+    """Writes the statements of one block; `outer` are tensors of enclosing blocks."""
+
+    draw: Draw
+    names: Names
+    outer: list[Tensor]
+    depth: int
+    branches: bool
+    local: list[Tensor] = field(default_factory=list)
+    statements: list[Statement] = field(default_factory=list)
+
+    @property
+    def live(self) -> list[Tensor]:
+        return self.outer + self.local
+
+    def alloc(self, shape: tuple[int, ...], element: str, scope: str) -> Tensor:
+        tensor = Tensor(self.names.fresh("m"), shape, element, scope)
+        init = self.draw(st.sampled_from([_fill, _generic_from_index]))
+        lines = [f"{tensor.name} = memref.alloc() : {tensor.type}"]
+        lines += init(self.draw, self.names, tensor)
+        self.statements.append(Statement(lines, {tensor.name}))
+        self.local.append(tensor)
+        return tensor
+
+    def random_alloc(self) -> Tensor:
+        return self.alloc(
+            self.draw(st.sampled_from(SHAPES)),
+            self.draw(st.sampled_from(ELEMENTS)),
+            self.draw(st.sampled_from(SCOPES)),
+        )
+
+    def operand(
+        self, shape: tuple[int, ...], element: str, exclude: set[str]
+    ) -> Tensor:
+        """A live tensor of this shape and element type, allocated if needed."""
+        candidates = [
+            t
+            for t in self.live
+            if t.shape == shape and t.element == element and t.name not in exclude
+        ]
+        if candidates and self.draw(st.booleans()):
+            return self.draw(st.sampled_from(candidates))
+        return self.alloc(shape, element, self.draw(st.sampled_from(SCOPES)))
+
+    def elementwise(self) -> None:
+        out = self.draw(st.sampled_from(self.live))
+        lhs = self.operand(out.shape, out.element, {out.name})
+        rhs = self.operand(out.shape, out.element, {out.name})
+        op = self.draw(st.sampled_from(["add", "sub", "mul"]))
+        line = (
+            f"linalg.{op} ins({lhs.name}, {rhs.name} : {lhs.type}, {rhs.type}) "
+            f"outs({out.name} : {out.type})"
+        )
+        self.statements.append(Statement([line], {out.name, lhs.name, rhs.name}))
+
+    def copy(self) -> None:
+        out = self.draw(st.sampled_from(self.live))
+        source = self.operand(out.shape, out.element, {out.name})
+        line = f"linalg.copy ins({source.name} : {source.type}) outs({out.name} : {out.type})"
+        self.statements.append(Statement([line], {out.name, source.name}))
+
+    def matmul(self) -> None:
+        outs = [t for t in self.live if len(t.shape) == 2]
+        if not outs:
+            return
+        out = self.draw(st.sampled_from(outs))
+        rows, cols = out.shape
+        lhs = self.operand((rows, 4), out.element, {out.name})
+        rhs = self.operand((4, cols), out.element, {out.name, lhs.name})
+        line = (
+            f"linalg.matmul ins({lhs.name}, {rhs.name} : {lhs.type}, {rhs.type}) "
+            f"outs({out.name} : {out.type})"
+        )
+        self.statements.append(Statement([line], {out.name, lhs.name, rhs.name}))
+
+    def condition(self) -> tuple[list[str], set[str], str]:
+        """Lines computing an i1, the tensors they read, and the i1's name."""
+        cond = self.names.fresh("cond")
+        if self.draw(st.booleans()):
+            return (
+                [
+                    f"{cond} = arith.constant {self.draw(st.sampled_from(['true', 'false']))}"
+                ],
+                set(),
+                cond,
+            )
+        tensor = self.draw(st.sampled_from(self.live))
+        indices = ", ".join("%c0" for _ in tensor.shape)
+        value, zero = self.names.fresh("x"), self.names.fresh("z")
+        compare = "arith.cmpf ogt" if tensor.element == "f32" else "arith.cmpi sgt"
+        lines = [
+            f"{value} = memref.load {tensor.name}[{indices}] : {tensor.type}",
+            f"{zero} = arith.constant {_constant(tensor.element, 0)}",
+            f"{cond} = {compare}, {value}, {zero} : {tensor.element}",
+        ]
+        return lines, {tensor.name}, cond
+
+    def nested(self) -> BlockWriter:
+        return BlockWriter(
+            self.draw, self.names, self.live, self.depth + 1, self.branches
+        )
+
+    def if_region(self) -> None:
+        lines, uses, cond = self.condition()
+        then_block, else_block = self.nested(), self.nested()
+        then_block.fill()
+        lines.append(f"scf.if {cond} {{")
+        lines += _indent(then_block.finish())
+        if self.draw(st.booleans()):
+            else_block.fill()
+            lines.append("} else {")
+            lines += _indent(else_block.finish())
+        lines.append("}")
+        self.statements.append(
+            Statement(lines, uses | then_block.outer_uses() | else_block.outer_uses())
+        )
+
+    def for_region(self) -> None:
+        body = self.nested()
+        body.fill()
+        trips = self.draw(st.sampled_from(TRIP_COUNTS))
+        iv = self.names.fresh("iv")
+        lines = [f"scf.for {iv} = %c0 to %c{trips} step %c1 {{"]
+        lines += _indent(body.finish())
+        lines.append("}")
+        self.statements.append(Statement(lines, body.outer_uses()))
+
+    def fill(self) -> None:
+        """Draw a few statements (at least one allocation, so `live` is not empty)."""
+        if not self.live:
+            self.random_alloc()
+        kinds: list[Callable[[], object]] = [
+            self.random_alloc,
+            self.elementwise,
+            self.elementwise,
+            self.copy,
+            self.matmul,
+        ]
+        if self.depth < MAX_DEPTH:
+            kinds.append(self.for_region)
+            if self.branches:
+                kinds.append(self.if_region)
+        for _ in range(self.draw(st.integers(1, 5))):
+            self.draw(st.sampled_from(kinds))()
+
+    def outer_uses(self) -> set[str]:
+        local = {t.name for t in self.local}
+        return {name for s in self.statements for name in s.uses} - local
+
+    def finish(self, keep: frozenset[str] = frozenset()) -> list[str]:
+        """The block's lines, with the deallocs of local tensors not in `keep`."""
+        statements = list(self.statements)
+        late: list[str] = []
+        for tensor in self.local:
+            if tensor.name in keep:
+                continue
+            dealloc = f"memref.dealloc {tensor.name} : {tensor.type}"
+            policy = self.draw(st.sampled_from(["early", "late", "never"]))
+            if policy == "early":
+                last = max(i for i, s in enumerate(statements) if tensor.name in s.uses)
+                statements.insert(last + 1, Statement([dealloc]))
+            elif policy == "late":
+                late.append(dealloc)
+        return [line for s in statements for line in s.lines] + late
+
+
+def _indent(lines: list[str]) -> list[str]:
+    return ["  " + line for line in lines]
+
+
+@st.composite
+def programs(draw: Draw, branches: bool = True) -> str:
+    """MLIR text of a random `@main` returning one or two DDR tensors;
+    `branches=False` leaves out `scf.if`, so every allocation executes."""
+    names = Names()
+    body = BlockWriter(draw, names, [], 0, branches)
+    results = [
+        body.alloc(
+            draw(st.sampled_from(SHAPES)), draw(st.sampled_from(ELEMENTS)), "global"
+        )
+        for _ in range(draw(st.integers(1, 2)))
+    ]
+    body.fill()
+    lines = body.finish(keep=frozenset(t.name for t in results))
+    values = ", ".join(t.name for t in results)
+    types = ", ".join(t.type for t in results)
+    constants = [f"%c{k} = arith.constant {k} : index" for k in (0, 1, *TRIP_COUNTS)]
+    return "\n".join(
+        [
+            f"func.func @main() -> ({types}) {{",
+            *_indent(constants + lines),
+            f"  func.return {values} : {types}",
+            "}",
+        ]
+    )

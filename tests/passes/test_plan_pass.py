@@ -1,0 +1,169 @@
+"""memory-plan end to end: the examples, and random programs run before and after."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from xdsl.context import Context
+from xdsl.dialects import func, get_all_dialects
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.parser import Parser
+from xdsl.utils.exceptions import PassFailedException
+
+from memplan.dialects.memory import AllocStorageOp, Memory
+from memplan.interpreter import InterpretationError, run_function
+from memplan.passes.manifest import MemoryManifestPass
+from memplan.passes.plan import MemoryPlanPass
+from memplan.passes.verify import MemoryVerifyPass
+from memplan.planning import ALGORITHMS
+from memplan.targets import MIB, VTCM_SCOPE, get_target
+
+EXAMPLES = Path(__file__).parents[2] / "examples"
+V73 = get_target("hexagon-v73")
+
+
+def context() -> Context:
+    ctx = Context(allow_unregistered=True)
+    for name, factory in get_all_dialects().items():
+        ctx.register_dialect(name, factory)
+    ctx.load_dialect(Memory)
+    return ctx
+
+
+def parse(source: str) -> ModuleOp:
+    module = Parser(context(), source).parse_module()
+    module.verify()
+    return module
+
+
+def planned(source: str, plan: MemoryPlanPass | None = None) -> ModuleOp:
+    """`source` after memory-manifest and memory-plan, verified."""
+    module = parse(source)
+    MemoryManifestPass().apply(context(), module)
+    (plan or MemoryPlanPass()).apply(context(), module)
+    module.verify()
+    return module
+
+
+def storages(module: ModuleOp, function: str) -> list[AllocStorageOp]:
+    body = next(
+        op
+        for op in module.walk()
+        if isinstance(op, func.FuncOp) and op.sym_name.data == function
+    )
+    return [op for op in body.walk() if isinstance(op, AllocStorageOp)]
+
+
+def test_seed_plans_to_one_3072_byte_vtcm_storage_and_computes_the_same():
+    source = (EXAMPLES / "seed_naive.mlir").read_text()
+    module = planned(source)
+    (arena,) = [s for s in storages(module, "seed") if s.scope == VTCM_SCOPE]
+    assert arena.static_size_bytes() == 3 * 1024
+    before = run_function(parse(source), target=V73)
+    after = run_function(module, target=V73)
+    hand_planned = run_function(
+        parse((EXAMPLES / "seed_vtcm_offsets.mlir").read_text()), target=V73
+    )
+    np.testing.assert_array_equal(after.results[0], before.results[0])
+    np.testing.assert_array_equal(after.results[0], hand_planned.results[0])
+    assert after.stats.peak_bytes[VTCM_SCOPE] == 3072
+    assert hand_planned.stats.peak_bytes[VTCM_SCOPE] == 4096
+
+
+def test_three_big_vtcm_tensors_fail_unplanned_and_run_planned_in_6_mib():
+    source = (EXAMPLES / "three_big_vtcm.mlir").read_text()
+    with pytest.raises(
+        InterpretationError, match=r'cannot allocate 3145728 bytes in "global\.vtcm"'
+    ):
+        run_function(parse(source), target=V73)
+    result = run_function(planned(source), target=V73)
+    assert result.stats.peak_bytes[VTCM_SCOPE] <= 6 * MIB
+    assert (np.asarray(result.results[0]) == 4).all()
+
+
+@pytest.mark.parametrize("example", ["seed_naive.mlir", "three_big_vtcm.mlir"])
+@pytest.mark.parametrize("algorithm", sorted(ALGORITHMS))
+def test_planned_examples_pass_memory_verify(example: str, algorithm: str):
+    module = planned(
+        (EXAMPLES / example).read_text(), MemoryPlanPass(algorithm=algorithm)
+    )
+    MemoryVerifyPass().apply(context(), module)
+
+
+def test_over_capacity_names_scope_sizes_and_lower_bound():
+    source = (EXAMPLES / "three_big_vtcm.mlir").read_text()
+    with pytest.raises(PassFailedException) as failure:
+        planned(source, MemoryPlanPass(capacity=5 * MIB))
+    message = str(failure.value)
+    assert '"global.vtcm"' in message
+    assert f"needs {6 * MIB} bytes" in message
+    assert f"at least {6 * MIB} bytes are live at once" in message
+    assert f"capacity of {5 * MIB} bytes" in message
+
+
+def test_planning_twice_keeps_the_arena_size():
+    once = planned((EXAMPLES / "seed_naive.mlir").read_text())
+    size = [s.static_size_bytes() for s in storages(once, "seed")]
+    MemoryPlanPass().apply(context(), once)
+    assert [s.static_size_bytes() for s in storages(once, "seed")] == size
+
+
+def random_program(rows: list[int], last_uses: list[int]) -> str:
+    """Tensor i (rows[i] x 16 i32 in VTCM) is allocated at step i, filled with
+    i + 1, and read (first and last element) at every step up to last_uses[i].
+    The reads are summed and returned: any plan that lets two live tensors
+    share bytes changes the sum or trips the interpreter."""
+    lines = ["func.func @main() -> i32 {", "  %sum0 = arith.constant 0 : i32"]
+    zero, total = "%c0", "%sum0"
+    lines.append(f"  {zero} = arith.constant 0 : index")
+    reads = 0
+    for step, row_count in enumerate(rows):
+        type_ = f'memref<{row_count}x16xi32, "global.vtcm">'
+        lines += [
+            f"  %v{step} = arith.constant {step + 1} : i32",
+            f"  %t{step} = memref.alloc() : {type_}",
+            f"  linalg.fill ins(%v{step} : i32) outs(%t{step} : {type_})",
+            f"  %last{step} = arith.constant {row_count - 1} : index",
+            f"  %c15_{step} = arith.constant 15 : index",
+        ]
+        for tensor in range(step + 1):
+            if last_uses[tensor] >= step:
+                tensor_type = f'memref<{rows[tensor]}x16xi32, "global.vtcm">'
+                for row, column in ((zero, zero), (f"%last{tensor}", f"%c15_{tensor}")):
+                    lines.append(
+                        f"  %r{reads} = memref.load %t{tensor}[{row}, {column}] : {tensor_type}"
+                    )
+                    lines.append(
+                        f"  %sum{reads + 1} = arith.addi {total}, %r{reads} : i32"
+                    )
+                    total = f"%sum{reads + 1}"
+                    reads += 1
+    for tensor, row_count in enumerate(rows):
+        lines.append(
+            f'  memref.dealloc %t{tensor} : memref<{row_count}x16xi32, "global.vtcm">'
+        )
+    lines += [f"  func.return {total} : i32", "}"]
+    return "\n".join(lines)
+
+
+@st.composite
+def programs(draw: st.DrawFn) -> str:
+    count = draw(st.integers(2, 7))
+    rows = draw(st.lists(st.sampled_from([1, 2, 4]), min_size=count, max_size=count))
+    last_uses = [draw(st.integers(step, count - 1)) for step in range(count)]
+    return random_program(rows, last_uses)
+
+
+@settings(max_examples=25, deadline=None)
+@given(source=programs(), algorithm=st.sampled_from(sorted(ALGORITHMS)))
+def test_plan_keeps_results_and_never_raises_the_peak(source: str, algorithm: str):
+    before = run_function(parse(source), target=V73)
+    module = planned(source, MemoryPlanPass(algorithm=algorithm))
+    MemoryVerifyPass().apply(context(), module)
+    after = run_function(module, target=V73)
+    assert after.results == before.results
+    assert after.stats.peak_bytes[VTCM_SCOPE] <= before.stats.peak_bytes[VTCM_SCOPE]
