@@ -498,7 +498,10 @@ class AllocDiscontiguousTensorOp(IRDLOperation):
 class KillOp(IRDLOperation):
     """End the life of a tensor or a storage (TVM `R.vm.kill_object`).
 
-    Killing a storage frees its bytes; no later op may use a killed value.
+    Killing a storage frees its bytes and ends its tensors. No later op may use
+    a killed value; that is a data-flow property, so `memory-verify` checks it
+    statically (in one walk per block) and `memplan-run` at run time, rather
+    than a per-op verifier that would compare op positions pairwise.
     """
 
     name = "memory.kill"
@@ -509,39 +512,6 @@ class KillOp(IRDLOperation):
 
     def __init__(self, value: SSAValue | Operation):
         super().__init__(operands=[value])
-
-    def verify_(self) -> None:
-        block = self.parent_block()
-        if block is None:
-            return
-        killed = [self.value]
-        if isinstance(self.value.type, StorageType):
-            killed += [
-                use.operation.results[0]
-                for use in self.value.uses
-                if isinstance(use.operation, AllocTensorOp | AllocDiscontiguousTensorOp)
-            ]
-        for value in killed:
-            for use in value.uses:
-                later = block.find_ancestor_op_in_block(use.operation)
-                if later is None or later is self or not self.is_before_in_block(later):
-                    continue
-                raise VerifyException(
-                    self._use_after_kill_message(value, use.operation)
-                )
-
-    def _use_after_kill_message(self, value: SSAValue, user: Operation) -> str:
-        if value is not self.value:
-            return (
-                f"storage is killed while a tensor in it is still used by {user.name}: "
-                "expected the storage kill after the last use of its tensors"
-            )
-        if isinstance(user, KillOp):
-            return "value is killed twice: expected a single memory.kill"
-        return (
-            f"value is used by {user.name} after it is killed: expected the kill "
-            "after the last use"
-        )
 
 
 @irdl_op_definition

@@ -35,6 +35,7 @@ from memplan.dialects.memory import (
     AllocStorageOp,
     AllocTensorOp,
     KillOp,
+    StorageType,
     element_bytes,
     static_byte_size,
 )
@@ -228,8 +229,8 @@ def _capacity_problems(held: list[HeldStorage], target: Target) -> Iterator[str]
 
 
 def _use_after_kill_problems(function: func.FuncOp) -> Iterator[str]:
-    """Uses of a value after its kill in the same block, in one walk per block
-    (the dialect's own check compares op positions pairwise)."""
+    """Uses of a value after its kill (or its storage's kill) in the same
+    block, in one walk per block."""
     for region_op in function.walk():
         for region in region_op.regions:
             for block in region.blocks:
@@ -248,7 +249,19 @@ def _use_after_kill_problems(function: func.FuncOp) -> Iterator[str]:
                                     "that ended its life: expected no use after a kill"
                                 )
                     if isinstance(op, KillOp):
-                        killed.add(op.value)
+                        killed.update(_values_ended_by(op))
+
+
+def _values_ended_by(kill: KillOp) -> list[SSAValue]:
+    """The killed value and, for a storage, every tensor placed in it."""
+    ended = [kill.value]
+    if isinstance(kill.value.type, StorageType):
+        ended += [
+            use.operation.results[0]
+            for use in kill.value.uses
+            if isinstance(use.operation, AllocTensorOp | AllocDiscontiguousTensorOp)
+        ]
+    return ended
 
 
 @dataclass(frozen=True)

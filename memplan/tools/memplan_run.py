@@ -26,7 +26,16 @@ from memplan.interpreter.linalg_extra import run_dialects
 from memplan.interpreter.runner import Runner
 from memplan.targets import DEFAULT_TARGET, TARGETS, get_target
 
-_SIZE_SUFFIXES = {"": 1, "b": 1, "k": 1024, "kb": 1000, "kib": 1024, "m": 1024**2, "mb": 1000**2, "mib": 1024**2}
+_SIZE_SUFFIXES = {
+    "": 1,
+    "b": 1,
+    "k": 1024,
+    "kb": 1000,
+    "kib": 1024,
+    "m": 1024**2,
+    "mb": 1000**2,
+    "mib": 1024**2,
+}
 
 
 def parse_byte_size(text: str) -> int:
@@ -53,7 +62,9 @@ class MemplanRunMain(xDSLRunMain):
     """xDSL's runner, executing on memplan's memory model."""
 
     def __init__(self, args: Sequence[str] | None = None):
-        super().__init__(description="Run a function on memplan's memory model", args=args)
+        super().__init__(
+            description="Run a function on memplan's memory model", args=args
+        )
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser):
         super().register_all_arguments(arg_parser)
@@ -77,10 +88,14 @@ class MemplanRunMain(xDSLRunMain):
             "--stats-json", metavar="PATH", help="write the run statistics as JSON"
         )
         arg_parser.add_argument(
-            "--output", metavar="PATH.npz", help="save the results as result0, result1, ..."
+            "--output",
+            metavar="PATH.npz",
+            help="save the results as result0, result1, ...",
         )
         arg_parser.add_argument(
-            "--no-stats", action="store_true", help="do not print the statistics summary"
+            "--no-stats",
+            action="store_true",
+            help="do not print the statistics summary",
         )
 
     def register_all_dialects(self):
@@ -111,7 +126,9 @@ class MemplanRunMain(xDSLRunMain):
                 try:
                     target = with_cost_overrides(target, json.load(file))
                 except ValueError as error:
-                    raise InterpretationError(f"--cost-model {self.args.cost_model}: {error}") from None
+                    raise InterpretationError(
+                        f"--cost-model {self.args.cost_model}: {error}"
+                    ) from None
         stream, extension = self.get_input_stream()
         try:
             module = self.parse_chunk(stream, extension)
@@ -125,7 +142,11 @@ class MemplanRunMain(xDSLRunMain):
         runner = Runner(module, target, self.args.index_bitwidth)
         result = runner.run(self.args.symbol, self._arguments(runner))
         if self.args.output:
-            np.savez(self.args.output, allow_pickle=False, **{f"result{i}": np.asarray(r) for i, r in enumerate(result.results)})
+            np.savez(
+                self.args.output,
+                allow_pickle=False,
+                **{f"result{i}": np.asarray(r) for i, r in enumerate(result.results)},
+            )
         stats = result.stats.to_json()
         if self.args.stats_json:
             with open(self.args.stats_json, "w") as file:
@@ -140,9 +161,12 @@ class MemplanRunMain(xDSLRunMain):
 
     def _arguments(self, runner: Runner) -> list[object]:
         parser = Parser(self.ctx, self.args.args, "args")
-        attributes = parser.parse_optional_undelimited_comma_separated_list(
-            parser.parse_optional_attribute, parser.parse_attribute
-        ) or []
+        attributes = (
+            parser.parse_optional_undelimited_comma_separated_list(
+                parser.parse_optional_attribute, parser.parse_attribute
+            )
+            or []
+        )
         types = runner.argument_types(self.args.symbol)
         if len(attributes) != len(types):
             raise InterpretationError(

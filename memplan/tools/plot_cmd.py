@@ -1,7 +1,9 @@
 """`memplan plot`: draw a plan, time on x and address on y, one box per buffer.
 
 matplotlib is the optional `plot` extra; without it the command says so and
-exits 2.  A trace without an `offset` column is planned first.
+exits 2.  A trace without an `offset` column is planned first.  A planned
+`.mlir` module is drawn as it is: one function's tensors in one scope, with
+live ranges from the liveness analysis of `memory-plan`.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from pathlib import Path
 from types import ModuleType
 
 from memplan.planning import Buffer, BufferId, lower_bound, validate
+from memplan.targets import VTCM_SCOPE
+from memplan.tools.module_trace import ModuleTraceError, module_trace, read_module
 from memplan.tools.plan_cmd import (
     EXIT_OK,
     UsageError,
@@ -22,6 +26,8 @@ from memplan.tools.plan_cmd import (
 )
 
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
+LABELLED_BUFFERS = 40
+"""Up to this many buffers, each box carries its id."""
 
 
 def _load_pyplot() -> ModuleType:
@@ -59,6 +65,15 @@ def draw(
                 linewidth=0.3,
             )
         )
+        if len(buffers) <= LABELLED_BUFFERS:
+            axes.text(
+                (buffer.lower + buffer.upper) / 2,
+                offsets[buffer.id] + buffer.size / 2,
+                str(buffer.id),
+                ha="center",
+                va="center",
+                fontsize=8,
+            )
     height = max((offsets[b.id] + b.size for b in buffers), default=0)
     bound = lower_bound(buffers)
     axes.axhline(bound, color="grey", linestyle="--", label=f"lower bound {bound}")
@@ -77,6 +92,25 @@ def draw(
     pyplot.close(figure)
 
 
+Drawing = tuple[Sequence[Buffer], Mapping[BufferId, int], str]
+
+
+def _planned_trace(args: argparse.Namespace) -> Drawing:
+    trace = load_trace(args)
+    if trace.offsets is not None:
+        return trace.buffers, trace.offsets, f"{trace.path.name} (offsets from file)"
+    result = run_planner(args, trace)
+    return trace.buffers, result.offsets, f"{trace.path.name} ({result.algorithm})"
+
+
+def _planned_module(args: argparse.Namespace) -> Drawing:
+    try:
+        found = module_trace(read_module(args.trace), args.scope, args.function)
+    except ModuleTraceError as error:
+        raise UsageError(str(error)) from None
+    return found.buffers, found.offsets, f"{args.trace.name}: {found.title}"
+
+
 def run(args: argparse.Namespace) -> int:
     check_planning_arguments(args)
     if args.output.suffix not in PLOT_SUFFIXES:
@@ -84,19 +118,15 @@ def run(args: argparse.Namespace) -> int:
             f"argument -o/--output: expected a {', '.join(PLOT_SUFFIXES)} file"
         )
     pyplot = _load_pyplot()
-    trace = load_trace(args)
-    offsets = trace.offsets
-    title = f"{trace.path.name} (offsets from file)"
-    if offsets is None:
-        result = run_planner(args, trace)
-        offsets = result.offsets
-        title = f"{trace.path.name} ({result.algorithm})"
+    if args.trace.suffix == ".mlir":
+        buffers, offsets, title = _planned_module(args)
     else:
-        problem = validate(trace.buffers, offsets)
-        if problem is not None:
-            raise UsageError(f"{trace.path}: invalid plan: {problem}")
+        buffers, offsets, title = _planned_trace(args)
+    problem = validate(buffers, offsets)
+    if problem is not None:
+        raise UsageError(f"{args.trace}: invalid plan: {problem}")
     try:
-        draw(pyplot, trace.buffers, offsets, args.capacity, title, args.output)
+        draw(pyplot, buffers, offsets, args.capacity, title, args.output)
     except OSError as error:
         raise UsageError(
             f"argument -o/--output: cannot write {args.output}: {error.strerror}"
@@ -111,5 +141,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     add_planning_arguments(parser)
     parser.add_argument(
         "-o", "--output", type=Path, required=True, help="plan.png or plan.svg"
+    )
+    parser.add_argument(
+        "--scope",
+        default=VTCM_SCOPE,
+        help=f"for a .mlir module: the scope to draw (default: {VTCM_SCOPE})",
+    )
+    parser.add_argument(
+        "--function",
+        help="for a .mlir module: the function to draw (default: the first with tensors in the scope)",
     )
     parser.set_defaults(run=run)

@@ -131,16 +131,6 @@ def test_kill_and_copy_build_on_tensors():
     assert 'memory.kill %0 : !memory.storage<"global.vtcm">' in text
 
 
-def test_kill_rejects_use_after_kill():
-    storage = AllocStorageOp(64)
-    tensor = AllocTensorOp(storage, 0, MemRefType(i32, [4]))
-    kill = KillOp(tensor)
-    user = OpaqueOp(operands=[tensor.results[0]])
-    module = ModuleOp([storage, tensor, kill, user])
-    with pytest.raises(VerifyException, match=r"used by test\.op after it is killed"):
-        module.verify()
-
-
 def test_scope_of_treats_missing_memory_space_as_global():
     assert scope_of(MemRefType(i32, [4])) == "global"
     assert scope_of(MemRefType(i32, [4], memory_space=StringAttr("global"))) == "global"

@@ -217,3 +217,26 @@ func.func @alignment() {
   "test.op"(%a, %b, %c) : (memref<16xi32, "global.vtcm">, memref<16xi32>, memref<16xi32, "global.vtcm">) -> ()
   func.return
 }
+
+// -----
+
+// A killed tensor used again, a second kill, and a tensor used after its
+// storage was killed.
+// CHECK: memory-verify: in @use_after_kill, %a is used by test.op after the memory.kill that ended its life: expected no use after a kill
+// CHECK-NEXT: memory-verify: in @use_after_kill, %a is killed again after the memory.kill that ended its life: expected no use after a kill
+// CHECK-NEXT: memory-verify: in @use_after_kill, %b is used by test.op after the memory.kill that ended its life: expected no use after a kill
+
+func.func @use_after_kill() {
+  %s = memory.alloc_storage [2048] : !memory.storage<"global">
+  %a = memory.alloc_tensor %s[0] : !memory.storage<"global"> to memref<256xi32>
+  %b = memory.alloc_tensor %s[1024] : !memory.storage<"global"> to memref<256xi32>
+  memory.kill %a : memref<256xi32>
+  scf.execute_region {
+    "test.op"(%a) : (memref<256xi32>) -> ()
+    scf.yield
+  }
+  memory.kill %a : memref<256xi32>
+  memory.kill %s : !memory.storage<"global">
+  "test.op"(%b) : (memref<256xi32>) -> ()
+  func.return
+}

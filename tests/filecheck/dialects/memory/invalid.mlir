@@ -188,34 +188,6 @@
 
 // -----
 
-%s = memory.alloc_storage [64] : !memory.storage<"global">
-%a = memory.alloc_tensor %s[0] : !memory.storage<"global"> to memref<4xi32>
-memory.kill %a : memref<4xi32>
-"test.op"(%a) : (memref<4xi32>) -> ()
-
-// CHECK: value is used by test.op after it is killed: expected the kill after the last use
-
-// -----
-
-%s = memory.alloc_storage [64] : !memory.storage<"global">
-memory.kill %s : !memory.storage<"global">
-memory.kill %s : !memory.storage<"global">
-
-// CHECK: value is killed twice: expected a single memory.kill
-
-// -----
-
-%s = memory.alloc_storage [64] : !memory.storage<"global">
-%a = memory.alloc_tensor %s[0] : !memory.storage<"global"> to memref<4xi32>
-memory.kill %s : !memory.storage<"global">
-"test.op"() ({
-  "test.op"(%a) : (memref<4xi32>) -> ()
-}) : () -> ()
-
-// CHECK: storage is killed while a tensor in it is still used by test.op: expected the storage kill after the last use of its tensors
-
-// -----
-
 %x = "test.op"() : () -> memref<4x64xi32>
 %y = "test.op"() : () -> memref<64x4xi32>
 memory.copy %x, %y : memref<4x64xi32> to memref<64x4xi32>

@@ -1,0 +1,82 @@
+"""`memplan plot` on a planned .mlir module: tensors become buffers at their offsets."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memplan.tools.memplan_main import main
+from memplan.tools.module_trace import ModuleTraceError, module_trace, read_module
+
+PLANNED = """
+func.func @f() {
+  %arena = memory.alloc_storage [2048] align 2048 : !memory.storage<"global.vtcm">
+  %a = memory.alloc_tensor %arena[0] : !memory.storage<"global.vtcm"> to memref<256xi32, "global.vtcm">
+  %b = memory.alloc_tensor %arena[1024] : !memory.storage<"global.vtcm"> to memref<256xi32, "global.vtcm">
+  "test.op"(%a, %b) : (memref<256xi32, "global.vtcm">, memref<256xi32, "global.vtcm">) -> ()
+  %c = memory.alloc_tensor %arena[0] : !memory.storage<"global.vtcm"> to memref<128xi32, "global.vtcm">
+  "test.op"(%b, %c) : (memref<256xi32, "global.vtcm">, memref<128xi32, "global.vtcm">) -> ()
+  %ddr = memory.alloc_storage [64] : !memory.storage<"global">
+  %d = memory.alloc_tensor %ddr[0] : !memory.storage<"global"> to memref<16xi32>
+  "test.op"(%d) : (memref<16xi32>) -> ()
+  memory.kill %arena : !memory.storage<"global.vtcm">
+  func.return
+}
+"""
+
+
+@pytest.fixture
+def planned(tmp_path: Path) -> Path:
+    path = tmp_path / "planned.mlir"
+    path.write_text(PLANNED)
+    return path
+
+
+def test_tensors_of_the_scope_become_buffers_with_their_offsets(planned: Path) -> None:
+    trace = module_trace(read_module(planned), "global.vtcm", None)
+    assert trace.offsets == {"%a": 0, "%b": 1024, "%c": 0}
+    sizes = {b.id: b.size for b in trace.buffers}
+    assert sizes == {"%a": 1024, "%b": 1024, "%c": 512}
+    live = {b.id: (b.lower, b.upper) for b in trace.buffers}
+    assert live["%a"][1] <= live["%c"][0], "a dies before c is allocated over it"
+    assert "@f" in trace.title and "2048 bytes" in trace.title
+
+
+def test_other_scope_is_drawn_on_request(planned: Path) -> None:
+    trace = module_trace(read_module(planned), "global", "f")
+    assert trace.offsets == {"%d": 0}
+
+
+def test_unknown_function_is_named(planned: Path) -> None:
+    with pytest.raises(ModuleTraceError, match="no function @g"):
+        module_trace(read_module(planned), "global.vtcm", "g")
+
+
+def test_cli_draws_a_planned_module(planned: Path, tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    output = tmp_path / "plan.png"
+    assert main(["plot", str(planned), "-o", str(output)]) == 0
+    assert output.stat().st_size > 0
+
+
+def test_cli_rejects_a_module_with_nothing_in_the_scope(
+    planned: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("matplotlib")
+    code = main(["plot", str(planned), "-o", str(tmp_path / "p.png"), "--scope", "x"])
+    assert code == 2
+    assert 'no tensor at a static offset of a static storage in scope "x"' in (
+        capsys.readouterr().err
+    )
+
+
+def test_cli_reports_a_parse_error_without_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("matplotlib")
+    bad = tmp_path / "bad.mlir"
+    bad.write_text("%x = memory.alloc_storage [64] : !memory.storage<\n")
+    assert main(["plot", str(bad), "-o", str(tmp_path / "p.png")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("memplan plot: error: ") and "bad.mlir" in err
