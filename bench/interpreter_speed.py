@@ -46,10 +46,14 @@ def program_text(size: int) -> str:
         lines.append(f"  {out} = memref.alloc() : {t}")
         if i == MATMUL_AT:
             lines.append(f"  linalg.fill ins(%zero : f32) outs({out} : {t})")
-            lines.append(f"  linalg.matmul ins({previous}, %x : {t}, {t}) outs({out} : {t})")
+            lines.append(
+                f"  linalg.matmul ins({previous}, %x : {t}, {t}) outs({out} : {t})"
+            )
         else:
             op = "add" if i % 2 == 0 else "mul"
-            lines.append(f"  linalg.{op} ins({previous}, %x : {t}, {t}) outs({out} : {t})")
+            lines.append(
+                f"  linalg.{op} ins({previous}, %x : {t}, {t}) outs({out} : {t})"
+            )
         if previous != "%y":
             lines.append(f"  memref.dealloc {previous} : {t}")
         previous = out
@@ -113,7 +117,13 @@ def cli_seconds(path: Path, size: int) -> float:
     splat = f"dense<0.5> : tensor<{size}x{size}xf32>"
     start = time.perf_counter()
     subprocess.run(
-        [str(Path(sys.executable).with_name("memplan-run")), str(path), "--no-stats", "--args", f"{splat}, {splat}"],
+        [
+            str(Path(sys.executable).with_name("memplan-run")),
+            str(path),
+            "--no-stats",
+            "--args",
+            f"{splat}, {splat}",
+        ],
         check=True,
         stdout=subprocess.DEVNULL,
     )
@@ -125,7 +135,12 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=512)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--xdsl-sizes", default="64,128,256")
-    parser.add_argument("--xdsl-limit", type=float, default=30.0, help="skip larger xdsl-run sizes after one slower than this")
+    parser.add_argument(
+        "--xdsl-limit",
+        type=float,
+        default=30.0,
+        help="skip larger xdsl-run sizes after one slower than this",
+    )
     parser.add_argument("--write", type=Path, help="write the markdown table here")
     options = parser.parse_args()
 
@@ -140,7 +155,9 @@ def main() -> None:
     actual = run_function(module, "main", (x, y)).results[0]
     assert isinstance(actual, np.ndarray)
     np.testing.assert_allclose(actual, expected, rtol=1e-3, atol=1e-3)
-    memplan_seconds = best_of(options.repeats, lambda: run_function(module, "main", (x, y)))
+    memplan_seconds = best_of(
+        options.repeats, lambda: run_function(module, "main", (x, y))
+    )
     numpy_seconds = best_of(options.repeats, lambda: numpy_program(x, y))
     program_path = Path(f"/tmp/memplan_bench_{n}.mlir")
     program_path.write_text(text)
@@ -162,11 +179,24 @@ def main() -> None:
         module = parse(add_program(size))
         ours = best_of(options.repeats, lambda module=module: run_function(module))
         theirs = xdsl_seconds(module)
-        per_op.append(f"| {size}x{size} f32 | {theirs * 1e3:.1f} ms | {ours * 1e3:.3f} ms | {theirs / ours:,.0f}x |")
+        per_op.append(
+            f"| {size}x{size} f32 | {theirs * 1e3:.1f} ms | {ours * 1e3:.3f} ms | {theirs / ours:,.0f}x |"
+        )
         if theirs > options.xdsl_limit:
             break
 
-    report = "\n".join(["## 20-op program", "", *rows, "", "## One op against stock xdsl-run", "", *per_op, ""])
+    report = "\n".join(
+        [
+            "## 20-op program",
+            "",
+            *rows,
+            "",
+            "## One op against stock xdsl-run",
+            "",
+            *per_op,
+            "",
+        ]
+    )
     print(report)
     if options.write:
         options.write.write_text(report)

@@ -120,10 +120,21 @@ def _bitcast(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
 
 def _select(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
     dtype = _result_dtype(op, bits)
-    return np.where(as_array(args[0], np.dtype(np.bool_)), as_array(args[1], dtype), as_array(args[2], dtype))
+    return np.where(
+        as_array(args[0], np.dtype(np.bool_)),
+        as_array(args[1], dtype),
+        as_array(args[2], dtype),
+    )
 
 
-_SIGNED_COMPARE = {0: np.equal, 1: np.not_equal, 2: np.less, 3: np.less_equal, 4: np.greater, 5: np.greater_equal}
+_SIGNED_COMPARE = {
+    0: np.equal,
+    1: np.not_equal,
+    2: np.less,
+    3: np.less_equal,
+    4: np.greater,
+    5: np.greater_equal,
+}
 _UNSIGNED_COMPARE = {6: np.less, 7: np.less_equal, 8: np.greater, 9: np.greater_equal}
 
 
@@ -140,7 +151,14 @@ def _cmpi(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
     return _UNSIGNED_COMPARE[predicate](lhs, rhs)
 
 
-_FLOAT_COMPARE = {1: np.equal, 2: np.greater, 3: np.greater_equal, 4: np.less, 5: np.less_equal, 6: np.not_equal}
+_FLOAT_COMPARE = {
+    1: np.equal,
+    2: np.greater,
+    3: np.greater_equal,
+    4: np.less,
+    5: np.less_equal,
+    6: np.not_equal,
+}
 
 
 def _cmpf(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:

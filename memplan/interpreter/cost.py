@@ -79,13 +79,21 @@ def _shape(value: object) -> tuple[int, ...]:
     return tuple(getattr(value, "shape", ()))
 
 
-def multiply_accumulates(op: LinalgStructuredOperation, args: tuple[object, ...]) -> int:
+def multiply_accumulates(
+    op: LinalgStructuredOperation, args: tuple[object, ...]
+) -> int:
     """MACs of a contraction: the size of its iteration space."""
     return prod(loop_ranges(op, [_shape(a) for a in args]))
 
 
 TARGET_COST_FIELDS = frozenset(
-    {"op_overhead_cycles", "vector_bytes", "copy_setup_cycles", "copy_bytes_per_cycle", "macs_per_cycle"}
+    {
+        "op_overhead_cycles",
+        "vector_bytes",
+        "copy_setup_cycles",
+        "copy_bytes_per_cycle",
+        "macs_per_cycle",
+    }
 )
 SCOPE_COST_FIELDS = frozenset({"bytes_per_cycle", "latency_cycles"})
 
@@ -129,7 +137,9 @@ class CostModel:
         for index, scope in info.memref_operands:
             value = args[index]
             nbytes = (
-                _element_bytes(value) if info.kind == "access" else self._rounded(_nbytes(value))
+                _element_bytes(value)
+                if info.kind == "access"
+                else self._rounded(_nbytes(value))
             )
             cycles += nbytes / target.scope(scope).bytes_per_cycle
             touched.add(scope)

@@ -14,9 +14,25 @@ from xdsl.ir import Attribute
 
 from memplan.interpreter.errors import ModelError
 
-_SIGNED = {1: np.dtype(np.bool_), 8: np.dtype(np.int8), 16: np.dtype(np.int16), 32: np.dtype(np.int32), 64: np.dtype(np.int64)}
-_UNSIGNED = {1: np.dtype(np.bool_), 8: np.dtype(np.uint8), 16: np.dtype(np.uint16), 32: np.dtype(np.uint32), 64: np.dtype(np.uint64)}
-_FLOATS = {Float16Type: np.dtype(np.float16), Float32Type: np.dtype(np.float32), Float64Type: np.dtype(np.float64)}
+_SIGNED = {
+    1: np.dtype(np.bool_),
+    8: np.dtype(np.int8),
+    16: np.dtype(np.int16),
+    32: np.dtype(np.int32),
+    64: np.dtype(np.int64),
+}
+_UNSIGNED = {
+    1: np.dtype(np.bool_),
+    8: np.dtype(np.uint8),
+    16: np.dtype(np.uint16),
+    32: np.dtype(np.uint32),
+    64: np.dtype(np.uint64),
+}
+_FLOATS = {
+    Float16Type: np.dtype(np.float16),
+    Float32Type: np.dtype(np.float32),
+    Float64Type: np.dtype(np.float64),
+}
 
 
 def _bitwidth(type_: Attribute, index_bitwidth: int) -> int:

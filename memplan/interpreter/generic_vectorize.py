@@ -48,13 +48,17 @@ MAX_SLICE_ELEMENTS = 1 << 22
 """Largest part of an iteration space evaluated at once (4 Mi elements)."""
 
 
-def loop_ranges(op: LinalgStructuredOperation, shapes: Sequence[tuple[int, ...]]) -> tuple[int, ...]:
+def loop_ranges(
+    op: LinalgStructuredOperation, shapes: Sequence[tuple[int, ...]]
+) -> tuple[int, ...]:
     """The iteration space of `op` given its operands' runtime shapes."""
     flat = [dim for shape in shapes for dim in shape]
     return tuple(op.get_shapes_to_loops_map().eval(flat, []))
 
 
-def loop_space_view(value: object, indexing_map: AffineMap, rank: int) -> np.ndarray | None:
+def loop_space_view(
+    value: object, indexing_map: AffineMap, rank: int
+) -> np.ndarray | None:
     """A view V of rank `rank` with V[i] == value[map(i)], or None if no view can say it."""
     array = np.asarray(value)
     if array.ndim == 0:
@@ -123,7 +127,9 @@ class _Slice:
             return view
         index = tuple(
             slice(None) if extent == 1 else slice(start, start + size)
-            for start, size, extent in zip(self.origin, self.shape, view.shape, strict=True)
+            for start, size, extent in zip(
+                self.origin, self.shape, view.shape, strict=True
+            )
         )
         return view[index]
 
@@ -138,7 +144,9 @@ def _slices(ranges: tuple[int, ...], parallel_axes: Sequence[int]) -> Iterator[_
     step = max(1, MAX_SLICE_ELEMENTS // (total // ranges[axis]))
     for start in range(0, ranges[axis], step):
         origin = tuple(start if d == axis else 0 for d in range(len(ranges)))
-        shape = tuple(min(step, r - start) if d == axis else r for d, r in enumerate(ranges))
+        shape = tuple(
+            min(step, r - start) if d == axis else r for d, r in enumerate(ranges)
+        )
         yield _Slice(origin, shape)
 
 
@@ -165,10 +173,14 @@ def _evaluate_body(
             shape = [1] * len(box.shape)
             shape[dim] = box.shape[dim]
             start = box.origin[dim]
-            indices = np.arange(start, start + box.shape[dim], dtype=f"int{interpreter.index_bitwidth}")
+            indices = np.arange(
+                start, start + box.shape[dim], dtype=f"int{interpreter.index_bitwidth}"
+            )
             values[op.result] = indices.reshape(shape)
         else:
-            values[op.results[0]] = evaluate(op, [lookup(o) for o in op.operands], interpreter.index_bitwidth)
+            values[op.results[0]] = evaluate(
+                op, [lookup(o) for o in op.operands], interpreter.index_bitwidth
+            )
     return [lookup(v) for v in wanted]
 
 
@@ -184,7 +196,10 @@ def run_vectorized(
     num_inputs = len(op.inputs)
     ranges = loop_ranges(op, [np.shape(o) for o in operands])
     maps = [m.data for m in op.get_indexing_maps()]
-    views = [loop_space_view(value, m, len(ranges)) for value, m in zip(operands, maps, strict=True)]
+    views = [
+        loop_space_view(value, m, len(ranges))
+        for value, m in zip(operands, maps, strict=True)
+    ]
     if any(v is None for v in views):
         return False
     arguments = [v for v in views if v is not None]
@@ -204,7 +219,9 @@ def run_vectorized(
         if reduction_axes:
             _fold(interpreter, block, part, box, reductions, reduction_axes, num_inputs)
         else:
-            results = _evaluate_body(interpreter, block, part, box, set(), yield_op.operands)
+            results = _evaluate_body(
+                interpreter, block, part, box, set(), yield_op.operands
+            )
             for out, result in zip(part[num_inputs:], results, strict=True):
                 np.copyto(out, result, casting="unsafe")
     return True

@@ -41,7 +41,9 @@ class DivOp(ElementwiseOperation):
         )
 
     @classmethod
-    def get_hidden_region(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> Region:
+    def get_hidden_region(
+        cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
+    ) -> Region:
         arg_types = cls.body_arg_types((*inputs, *outputs))
         div = arith.DivfOp if isinstance(arg_types[-1], AnyFloat) else arith.DivSIOp
 
@@ -74,7 +76,9 @@ class BatchMatmulOp(NamedOperation):
         )
 
     @classmethod
-    def get_hidden_region(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> Region:
+    def get_hidden_region(
+        cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
+    ) -> Region:
         arg_types = cls.body_arg_types((*inputs, *outputs))
         add, mul = (
             (arith.AddfOp, arith.MulfOp)

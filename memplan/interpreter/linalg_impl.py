@@ -97,42 +97,56 @@ class LinalgFunctions(InterpreterFunctions):
         return ()
 
     @impl(linalg.FillOp)
-    def run_fill(self, interpreter: Interpreter, op: linalg.FillOp, args: PythonValues) -> PythonValues:
+    def run_fill(
+        self, interpreter: Interpreter, op: linalg.FillOp, args: PythonValues
+    ) -> PythonValues:
         _memref_outputs(op)
         value, output = args
         _store(output, np.asarray(value).astype(output.dtype))
         return ()
 
     @impl(linalg.CopyOp)
-    def run_copy(self, interpreter: Interpreter, op: linalg.CopyOp, args: PythonValues) -> PythonValues:
+    def run_copy(
+        self, interpreter: Interpreter, op: linalg.CopyOp, args: PythonValues
+    ) -> PythonValues:
         _memref_outputs(op)
         source_type, target_type = op.inputs[0].type, op.outputs[0].type
-        assert isinstance(source_type, MemRefType) and isinstance(target_type, MemRefType)
+        assert isinstance(source_type, MemRefType) and isinstance(
+            target_type, MemRefType
+        )
         copy_tensor(self.model, source_type, target_type, args[0], args[1])
         return ()
 
     @impl(linalg.TransposeOp)
-    def run_transpose(self, interpreter: Interpreter, op: linalg.TransposeOp, args: PythonValues) -> PythonValues:
+    def run_transpose(
+        self, interpreter: Interpreter, op: linalg.TransposeOp, args: PythonValues
+    ) -> PythonValues:
         _memref_outputs(op)
         source, output = args
         _store(output, np.transpose(read_tensor(source), op.permutation.get_values()))
         return ()
 
     @impl(linalg.BroadcastOp)
-    def run_broadcast(self, interpreter: Interpreter, op: linalg.BroadcastOp, args: PythonValues) -> PythonValues:
+    def run_broadcast(
+        self, interpreter: Interpreter, op: linalg.BroadcastOp, args: PythonValues
+    ) -> PythonValues:
         _memref_outputs(op)
         source, output = args
         _store(output, np.expand_dims(read_tensor(source), op.dimensions.get_values()))
         return ()
 
     @impl(linalg.MatmulOp)
-    def run_matmul(self, interpreter: Interpreter, op: linalg.MatmulOp, args: PythonValues) -> PythonValues:
+    def run_matmul(
+        self, interpreter: Interpreter, op: linalg.MatmulOp, args: PythonValues
+    ) -> PythonValues:
         if tuple(m.data for m in op.indexing_maps) != MATMUL_MAPS:
             return self.run_structured(interpreter, op, args)
         return self._matmul(op, args)
 
     @impl(BatchMatmulOp)
-    def run_batch_matmul(self, interpreter: Interpreter, op: BatchMatmulOp, args: PythonValues) -> PythonValues:
+    def run_batch_matmul(
+        self, interpreter: Interpreter, op: BatchMatmulOp, args: PythonValues
+    ) -> PythonValues:
         return self._matmul(op, args)
 
     def _matmul(self, op: Operation, args: PythonValues) -> PythonValues:
@@ -151,29 +165,40 @@ class LinalgFunctions(InterpreterFunctions):
         return ()
 
     @impl(linalg.ReduceOp)
-    def run_reduce(self, interpreter: Interpreter, op: linalg.ReduceOp, args: PythonValues) -> PythonValues:
+    def run_reduce(
+        self, interpreter: Interpreter, op: linalg.ReduceOp, args: PythonValues
+    ) -> PythonValues:
         _memref_outputs(op)
         source, output = args
         body = op.region.block
         combiner = body.first_op
         ufunc = REDUCTION_UFUNCS.get(type(combiner)) if combiner is not None else None
         if combiner is None or ufunc is None or combiner.next_op is not body.last_op:
-            raise ModelError("linalg.reduce supports one combining op (addf, maxsi, ...) in its body")
+            raise ModelError(
+                "linalg.reduce supports one combining op (addf, maxsi, ...) in its body"
+            )
         values = read_tensor(source).astype(output.dtype, copy=False)
         folded = ufunc.reduce(values, axis=tuple(op.dimensions.get_values()))
         _store(output, ufunc(read_tensor(output), folded))
         return ()
 
     @impl(linalg.GenericOp)
-    def run_generic(self, interpreter: Interpreter, op: linalg.GenericOp, args: PythonValues) -> PythonValues:
+    def run_generic(
+        self, interpreter: Interpreter, op: linalg.GenericOp, args: PythonValues
+    ) -> PythonValues:
         return self.run_structured(interpreter, op, args)
 
     def run_structured(
-        self, interpreter: Interpreter, op: LinalgStructuredOperation, args: PythonValues
+        self,
+        interpreter: Interpreter,
+        op: LinalgStructuredOperation,
+        args: PythonValues,
     ) -> PythonValues:
         """Any structured op: vectorized when possible, else element by element."""
         _memref_outputs(op)
-        operands = [read_tensor(value) if hasattr(value, "shape") else value for value in args]
+        operands = [
+            read_tensor(value) if hasattr(value, "shape") else value for value in args
+        ]
         outputs = operands[len(op.inputs) :]
         if not run_vectorized(interpreter, op, operands):
             self._run_elementwise(interpreter, op, operands)
@@ -183,7 +208,10 @@ class LinalgFunctions(InterpreterFunctions):
         return ()
 
     def _run_elementwise(
-        self, interpreter: Interpreter, op: LinalgStructuredOperation, operands: Sequence[Any]
+        self,
+        interpreter: Interpreter,
+        op: LinalgStructuredOperation,
+        operands: Sequence[Any],
     ) -> None:
         maps = [m.data for m in op.get_indexing_maps()]
         ranges = loop_ranges(op, [np.shape(o) for o in operands])
@@ -194,14 +222,20 @@ class LinalgFunctions(InterpreterFunctions):
                 for value, m in zip(operands, maps, strict=True)
             ]
             self._indices.append(index)
-            results = interpreter.run_ssacfg_region(op.body, tuple(scalars), "linalg body")
+            results = interpreter.run_ssacfg_region(
+                op.body, tuple(scalars), "linalg body"
+            )
             self._indices.pop()
-            for value, m, result in zip(operands[num_inputs:], maps[num_inputs:], results, strict=True):
+            for value, m, result in zip(
+                operands[num_inputs:], maps[num_inputs:], results, strict=True
+            ):
                 assert isinstance(value, np.ndarray)
                 value[m.eval(index, ())] = result
 
     @impl(linalg.IndexOp)
-    def run_index(self, interpreter: Interpreter, op: linalg.IndexOp, args: PythonValues) -> PythonValues:
+    def run_index(
+        self, interpreter: Interpreter, op: linalg.IndexOp, args: PythonValues
+    ) -> PythonValues:
         return (self._indices[-1][op.dim.value.data],)
 
     @impl_terminator(linalg.YieldOp)
@@ -212,14 +246,24 @@ class LinalgFunctions(InterpreterFunctions):
 
 
 def _named_elementwise(op_type: type[Operation]):
-    def run(self: LinalgFunctions, interpreter: Interpreter, op: Operation, args: PythonValues) -> PythonValues:
+    def run(
+        self: LinalgFunctions,
+        interpreter: Interpreter,
+        op: Operation,
+        args: PythonValues,
+    ) -> PythonValues:
         return self._elementwise(op, args)
 
     return impl(op_type)(run)
 
 
 def _named_structured(op_type: type[LinalgStructuredOperation]):
-    def run(self: LinalgFunctions, interpreter: Interpreter, op: LinalgStructuredOperation, args: PythonValues) -> PythonValues:
+    def run(
+        self: LinalgFunctions,
+        interpreter: Interpreter,
+        op: LinalgStructuredOperation,
+        args: PythonValues,
+    ) -> PythonValues:
         return self.run_structured(interpreter, op, args)
 
     return impl(op_type)(run)

@@ -55,7 +55,13 @@ def write_tensor(target: Tensor, values: np.ndarray) -> None:
         np.copyto(target, values, casting="unsafe")
 
 
-def copy_tensor(model: MemoryModel, source_type: MemRefType, target_type: MemRefType, source: Tensor, target: Tensor) -> None:
+def copy_tensor(
+    model: MemoryModel,
+    source_type: MemRefType,
+    target_type: MemRefType,
+    source: Tensor,
+    target: Tensor,
+) -> None:
     """Copy whole tensors of equal shape and count the bytes per scope pair."""
     if tuple(source.shape) != tuple(target.shape):
         raise ModelError(
@@ -90,7 +96,9 @@ class MemoryFunctions(InterpreterFunctions):
         storage = args[0]
         assert isinstance(storage, Storage)
         offset_count = len(op.dynamic_offset)
-        (offset,) = merge_static(op.static_offset.get_values(), args[1 : 1 + offset_count])
+        (offset,) = merge_static(
+            op.static_offset.get_values(), args[1 : 1 + offset_count]
+        )
         result_type = op.result.type
         assert isinstance(result_type, MemRefType)
         shape = runtime_shape(result_type, args[1 + offset_count :])
@@ -106,7 +114,9 @@ class MemoryFunctions(InterpreterFunctions):
     ) -> PythonValues:
         table_dynamic = len(op.dynamic_table_offset)
         table, *rest = args
-        (table_offset,) = merge_static(op.static_table_offset.get_values(), rest[:table_dynamic])
+        (table_offset,) = merge_static(
+            op.static_table_offset.get_values(), rest[:table_dynamic]
+        )
         data, *block_args = rest[table_dynamic:]
         assert isinstance(table, Storage) and isinstance(data, Storage)
         blocks = merge_static(op.static_block_offsets.get_values(), block_args)
@@ -116,7 +126,13 @@ class MemoryFunctions(InterpreterFunctions):
         dtype = numpy_dtype(result_type.element_type, interpreter.index_bitwidth)
         return (
             self.model.place_discontiguous(
-                op, table, table_offset, data, blocks, shape, dtype,
+                op,
+                table,
+                table_offset,
+                data,
+                blocks,
+                shape,
+                dtype,
                 op.pointer_width.value.data,
             ),
         )
@@ -133,6 +149,8 @@ class MemoryFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: memory.CopyOp, args: PythonValues
     ) -> PythonValues:
         source_type, target_type = op.source.type, op.target.type
-        assert isinstance(source_type, MemRefType) and isinstance(target_type, MemRefType)
+        assert isinstance(source_type, MemRefType) and isinstance(
+            target_type, MemRefType
+        )
         copy_tensor(self.model, source_type, target_type, args[0], args[1])
         return ()

@@ -41,11 +41,15 @@ def _check_indices(shape: tuple[int, ...], indices: Sequence[Any]) -> tuple[int,
     if len(index) != len(shape) or any(
         not 0 <= i < d for i, d in zip(index, shape, strict=True)
     ):
-        raise ModelError(f"index {list(index)} is out of bounds for shape {list(shape)}")
+        raise ModelError(
+            f"index {list(index)} is out of bounds for shape {list(shape)}"
+        )
     return index
 
 
-def _element(value: Tensor, index: tuple[int, ...]) -> tuple[np.ndarray, tuple[int, ...]]:
+def _element(
+    value: Tensor, index: tuple[int, ...]
+) -> tuple[np.ndarray, tuple[int, ...]]:
     """The array holding element `index` and the index within it."""
     if isinstance(value, DiscontiguousTensor):
         return value.block(index[0]), index[1:]
@@ -83,7 +87,12 @@ class MemRefFunctions(InterpreterFunctions):
         self._globals: dict[str, np.ndarray] = {}
         self._frames: list[list[np.ndarray]] = []
 
-    def _allocate(self, interpreter: Interpreter, op: memref.AllocOp | memref.AllocaOp, args: PythonValues) -> np.ndarray:
+    def _allocate(
+        self,
+        interpreter: Interpreter,
+        op: memref.AllocOp | memref.AllocaOp,
+        args: PythonValues,
+    ) -> np.ndarray:
         type_ = _memref_type(op.memref.type)
         shape = runtime_shape(type_, args[: len(op.dynamic_sizes)])
         dtype = numpy_dtype(type_.element_type, interpreter.index_bitwidth)
@@ -91,11 +100,15 @@ class MemRefFunctions(InterpreterFunctions):
         return self.model.allocate_memref(op, scope_of(type_), shape, dtype, alignment)
 
     @impl(memref.AllocOp)
-    def run_alloc(self, interpreter: Interpreter, op: memref.AllocOp, args: PythonValues) -> PythonValues:
+    def run_alloc(
+        self, interpreter: Interpreter, op: memref.AllocOp, args: PythonValues
+    ) -> PythonValues:
         return (self._allocate(interpreter, op, args),)
 
     @impl(memref.AllocaOp)
-    def run_alloca(self, interpreter: Interpreter, op: memref.AllocaOp, args: PythonValues) -> PythonValues:
+    def run_alloca(
+        self, interpreter: Interpreter, op: memref.AllocaOp, args: PythonValues
+    ) -> PythonValues:
         array = self._allocate(interpreter, op, args)
         if self._frames:
             self._frames[-1].append(array)
@@ -112,7 +125,9 @@ class MemRefFunctions(InterpreterFunctions):
                 self.model.free_memref(array, killer)
 
     @impl(memref.DeallocOp)
-    def run_dealloc(self, interpreter: Interpreter, op: memref.DeallocOp, args: PythonValues) -> PythonValues:
+    def run_dealloc(
+        self, interpreter: Interpreter, op: memref.DeallocOp, args: PythonValues
+    ) -> PythonValues:
         record = self.model.record_of(args[0])
         if record is not None:
             if not isinstance(record.op, memref.AllocOp):
@@ -124,30 +139,46 @@ class MemRefFunctions(InterpreterFunctions):
         return ()
 
     @impl(memref.LoadOp)
-    def run_load(self, interpreter: Interpreter, op: memref.LoadOp, args: PythonValues) -> PythonValues:
+    def run_load(
+        self, interpreter: Interpreter, op: memref.LoadOp, args: PythonValues
+    ) -> PythonValues:
         value, *indices = args
         array, index = _element(value, _check_indices(tuple(value.shape), indices))
         return (array[index],)
 
     @impl(memref.StoreOp)
-    def run_store(self, interpreter: Interpreter, op: memref.StoreOp, args: PythonValues) -> PythonValues:
+    def run_store(
+        self, interpreter: Interpreter, op: memref.StoreOp, args: PythonValues
+    ) -> PythonValues:
         element, value, *indices = args
         array, index = _element(value, _check_indices(tuple(value.shape), indices))
         array[index] = np.asarray(element).astype(array.dtype)
         return ()
 
     @impl(memref.CopyOp)
-    def run_copy(self, interpreter: Interpreter, op: memref.CopyOp, args: PythonValues) -> PythonValues:
-        copy_tensor(self.model, _memref_type(op.source.type), _memref_type(op.destination.type), args[0], args[1])
+    def run_copy(
+        self, interpreter: Interpreter, op: memref.CopyOp, args: PythonValues
+    ) -> PythonValues:
+        copy_tensor(
+            self.model,
+            _memref_type(op.source.type),
+            _memref_type(op.destination.type),
+            args[0],
+            args[1],
+        )
         return ()
 
     @impl(memref.DimOp)
-    def run_dim(self, interpreter: Interpreter, op: memref.DimOp, args: PythonValues) -> PythonValues:
+    def run_dim(
+        self, interpreter: Interpreter, op: memref.DimOp, args: PythonValues
+    ) -> PythonValues:
         value, dim = args
         return (int(value.shape[int(dim)]),)
 
     @impl(memref.CastOp)
-    def run_cast(self, interpreter: Interpreter, op: memref.CastOp, args: PythonValues) -> PythonValues:
+    def run_cast(
+        self, interpreter: Interpreter, op: memref.CastOp, args: PythonValues
+    ) -> PythonValues:
         (value,) = args
         target = _memref_type(op.dest.type)
         for have, want in zip(value.shape, target.get_shape(), strict=True):
@@ -158,9 +189,15 @@ class MemRefFunctions(InterpreterFunctions):
         return (value,)
 
     @impl(memref.ViewOp)
-    def run_view(self, interpreter: Interpreter, op: memref.ViewOp, args: PythonValues) -> PythonValues:
+    def run_view(
+        self, interpreter: Interpreter, op: memref.ViewOp, args: PythonValues
+    ) -> PythonValues:
         source, shift, *sizes = args
-        if not isinstance(source, np.ndarray) or source.dtype.itemsize != 1 or source.ndim != 1:
+        if (
+            not isinstance(source, np.ndarray)
+            or source.dtype.itemsize != 1
+            or source.ndim != 1
+        ):
             raise ModelError("memref.view needs a 1-D i8 source memref")
         target = _memref_type(op.result.type)
         shape = runtime_shape(target, sizes)
@@ -180,15 +217,24 @@ class MemRefFunctions(InterpreterFunctions):
         return (self.model.share_owner(view, source),)
 
     @impl(memref.SubviewOp)
-    def run_subview(self, interpreter: Interpreter, op: memref.SubviewOp, args: PythonValues) -> PythonValues:
+    def run_subview(
+        self, interpreter: Interpreter, op: memref.SubviewOp, args: PythonValues
+    ) -> PythonValues:
         source = args[0]
         if not isinstance(source, np.ndarray):
             raise ModelError("subviews of discontiguous tensors are not supported")
         offsets, sizes, strides = _offsets_sizes_strides(op, args[1:])
         slices: list[slice] = []
-        for dim, (offset, size, stride) in enumerate(zip(offsets, sizes, strides, strict=True)):
+        for dim, (offset, size, stride) in enumerate(
+            zip(offsets, sizes, strides, strict=True)
+        ):
             last = offset + (size - 1) * stride
-            if size < 0 or stride <= 0 or offset < 0 or (size and last >= source.shape[dim]):
+            if (
+                size < 0
+                or stride <= 0
+                or offset < 0
+                or (size and last >= source.shape[dim])
+            ):
                 raise ModelError(
                     f"subview offset {offset}, size {size}, stride {stride} is out of "
                     f"bounds for dimension {dim} of size {source.shape[dim]}"
@@ -197,25 +243,37 @@ class MemRefFunctions(InterpreterFunctions):
         view = source[tuple(slices)]
         result_rank = len(_memref_type(op.result.type).get_shape())
         if result_rank != view.ndim:
-            view = _no_copy_reshape(view, _drop_unit_dims(view.shape, _memref_type(op.result.type)))
+            view = _no_copy_reshape(
+                view, _drop_unit_dims(view.shape, _memref_type(op.result.type))
+            )
         return (self.model.share_owner(view, source),)
 
     @impl(memref.ReinterpretCastOp)
-    def run_reinterpret_cast(self, interpreter: Interpreter, op: memref.ReinterpretCastOp, args: PythonValues) -> PythonValues:
+    def run_reinterpret_cast(
+        self, interpreter: Interpreter, op: memref.ReinterpretCastOp, args: PythonValues
+    ) -> PythonValues:
         source = args[0]
         if not isinstance(source, np.ndarray):
             raise ModelError("reinterpreting a discontiguous tensor is not supported")
         (offset,), sizes, strides = _offsets_sizes_strides(op, args[1:])
         base = self._allocation_of(source)
-        last = offset + sum((size - 1) * stride for size, stride in zip(sizes, strides, strict=True))
-        if offset < 0 or any(s < 0 for s in strides) or (all(sizes) and last >= base.size):
+        last = offset + sum(
+            (size - 1) * stride for size, stride in zip(sizes, strides, strict=True)
+        )
+        if (
+            offset < 0
+            or any(s < 0 for s in strides)
+            or (all(sizes) and last >= base.size)
+        ):
             raise ModelError(
                 f"offset {offset}, sizes {sizes}, strides {strides} reach element "
                 f"{last} of an allocation of {base.size} elements"
             )
         itemsize = base.itemsize
         view = np.lib.stride_tricks.as_strided(
-            base[offset:], shape=tuple(sizes), strides=tuple(s * itemsize for s in strides)
+            base[offset:],
+            shape=tuple(sizes),
+            strides=tuple(s * itemsize for s in strides),
         )
         return (self.model.share_owner(view, source),)
 
@@ -237,12 +295,20 @@ class MemRefFunctions(InterpreterFunctions):
         return raw.view(value.dtype)
 
     @impl(memref.CollapseShapeOp)
-    def run_collapse_shape(self, interpreter: Interpreter, op: memref.CollapseShapeOp, args: PythonValues) -> PythonValues:
+    def run_collapse_shape(
+        self, interpreter: Interpreter, op: memref.CollapseShapeOp, args: PythonValues
+    ) -> PythonValues:
         shape = _memref_type(op.result.type).get_shape()
-        return (self._reshape(args[0], tuple(-1 if d == DYNAMIC_INDEX else d for d in shape)),)
+        return (
+            self._reshape(
+                args[0], tuple(-1 if d == DYNAMIC_INDEX else d for d in shape)
+            ),
+        )
 
     @impl(memref.ExpandShapeOp)
-    def run_expand_shape(self, interpreter: Interpreter, op: memref.ExpandShapeOp, args: PythonValues) -> PythonValues:
+    def run_expand_shape(
+        self, interpreter: Interpreter, op: memref.ExpandShapeOp, args: PythonValues
+    ) -> PythonValues:
         shape = merge_static(op.static_output_shape.get_values(), args[1:])
         return (self._reshape(args[0], tuple(shape)),)
 
@@ -252,7 +318,9 @@ class MemRefFunctions(InterpreterFunctions):
         return self.model.share_owner(_no_copy_reshape(source, shape), source)
 
     @impl(memref.GetGlobalOp)
-    def run_get_global(self, interpreter: Interpreter, op: memref.GetGlobalOp, args: PythonValues) -> PythonValues:
+    def run_get_global(
+        self, interpreter: Interpreter, op: memref.GetGlobalOp, args: PythonValues
+    ) -> PythonValues:
         name = op.name_.root_reference.data
         if name not in self._globals:
             definition = SymbolTable.lookup_symbol(op, op.name_)
@@ -270,7 +338,9 @@ class MemRefFunctions(InterpreterFunctions):
         return (self._globals[name],)
 
     @impl_attr(MemRefType)
-    def dense_memref_argument(self, interpreter: Interpreter, attr: Attribute, type_: MemRefType) -> np.ndarray:
+    def dense_memref_argument(
+        self, interpreter: Interpreter, attr: Attribute, type_: MemRefType
+    ) -> np.ndarray:
         """A `--args` dense literal as a numpy array (DDR-resident, unowned)."""
         if not isinstance(attr, DenseIntOrFPElementsAttr):
             raise ModelError(f"memref argument {attr} must be a dense literal")

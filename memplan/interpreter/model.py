@@ -292,17 +292,25 @@ class MemoryModel:
         self.check_storage(data)
         table_bytes = len(block_offsets) * pointer_width
         _check_inside(table, table_offset, table_bytes, "pointer table")
-        _check_aligned(table, table_offset, pointer_width, "table offset", "pointer width")
+        _check_aligned(
+            table, table_offset, pointer_width, "table offset", "pointer width"
+        )
         block_bytes = int(np.prod(shape[1:], dtype=np.int64)) * dtype.itemsize
         ranges = [ByteRange(table, table_offset, table_offset + table_bytes)]
         for index, offset in enumerate(block_offsets):
             _check_inside(data, offset, block_bytes, f"block {index}")
-            _check_aligned(data, offset, dtype.itemsize, f"block {index} offset", "element size")
+            _check_aligned(
+                data, offset, dtype.itemsize, f"block {index} offset", "element size"
+            )
             block = ByteRange(data, offset, offset + block_bytes)
             for previous, earlier in enumerate(ranges):
                 clash = block.overlap(earlier)
                 if clash is not None:
-                    what = "the pointer table" if previous == 0 else f"block {previous - 1}"
+                    what = (
+                        "the pointer table"
+                        if previous == 0
+                        else f"block {previous - 1}"
+                    )
                     raise ModelError(
                         f"block {index} at bytes [{block.start}, {block.end}) "
                         f"overlaps {what} at bytes [{earlier.start}, {earlier.end})"

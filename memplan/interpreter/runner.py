@@ -95,7 +95,9 @@ class _FrameFuncFunctions(FuncFunctions):
         self.memrefs = memrefs
 
     @impl_callable(func.FuncOp)
-    def call_func(self, interpreter: Interpreter, op: func.FuncOp, args: tuple[Any, ...]):
+    def call_func(
+        self, interpreter: Interpreter, op: func.FuncOp, args: tuple[Any, ...]
+    ):
         self.memrefs.enter_function()
         try:
             return super().call_func(interpreter, op, args)
@@ -106,14 +108,21 @@ class _FrameFuncFunctions(FuncFunctions):
 _FrameFuncFunctions = register_impls(_FrameFuncFunctions)
 
 
-def _argument(value: object, type_: Attribute, index_bitwidth: int, position: int) -> object:
+def _argument(
+    value: object, type_: Attribute, index_bitwidth: int, position: int
+) -> object:
     if isinstance(type_, MemRefType):
         if not isinstance(value, np.ndarray):
             raise ModelError(f"argument {position} must be a numpy array for {type_}")
         dtype = numpy_dtype(type_.element_type, index_bitwidth)
         expected = type_.get_shape()
-        if value.dtype != dtype or len(value.shape) != len(expected) or any(
-            want not in (have, DYNAMIC_INDEX) for have, want in zip(value.shape, expected, strict=True)
+        if (
+            value.dtype != dtype
+            or len(value.shape) != len(expected)
+            or any(
+                want not in (have, DYNAMIC_INDEX)
+                for have, want in zip(value.shape, expected, strict=True)
+            )
         ):
             raise ModelError(
                 f"argument {position} is a {value.dtype} array of shape "
@@ -163,7 +172,9 @@ class Runner:
         try:
             op = self.interpreter.get_op_for_symbol(symbol)
         except Exception:
-            raise InterpretationError(f"no function named @{symbol} in the module") from None
+            raise InterpretationError(
+                f"no function named @{symbol} in the module"
+            ) from None
         if op.get_trait(CallableOpInterface) is None:
             raise InterpretationError(f"@{symbol} is not a function")
         return op
@@ -200,13 +211,19 @@ class Runner:
             try:
                 self.model.check_use(value)
             except ModelError as error:
-                raise InterpretationError(f"@{symbol} result {position}: {error}") from None
+                raise InterpretationError(
+                    f"@{symbol} result {position}: {error}"
+                ) from None
         self.stats.modeled_cycles = round(self.tracker.cycles)
         return RunResult(tuple(_result(r) for r in results), self.stats)
 
     def _located(self, error: Exception) -> InterpretationError:
         """Name the innermost op that was running when `error` was raised."""
-        message = str(error) if isinstance(error, ModelError) else f"{type(error).__name__}: {error}"
+        message = (
+            str(error)
+            if isinstance(error, ModelError)
+            else f"{type(error).__name__}: {error}"
+        )
         if not self.tracker.stack:
             return InterpretationError(message)
         op = self.tracker.stack[-1]
@@ -226,4 +243,3 @@ def run_function(
     naming the op when the program breaks a memory rule.
     """
     return Runner(module, target).run(symbol, args)
-

@@ -43,6 +43,7 @@ class Stats:
 
     def summary(self) -> str:
         """One short human-readable paragraph (the CLI prints it on stderr)."""
+
         def pairs(values: dict[str, int]) -> str:
             return ", ".join(f"{k}={v}" for k, v in sorted(values.items())) or "none"
 

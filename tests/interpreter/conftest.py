@@ -11,7 +11,9 @@ from memplan.targets import Target
 
 @pytest.fixture
 def run() -> Run:
-    def _run(text: str, *args: object, symbol: str = "main", target: Target | None = None) -> RunResult:
+    def _run(
+        text: str, *args: object, symbol: str = "main", target: Target | None = None
+    ) -> RunResult:
         return run_function(parse(text), symbol, args, target)
 
     return _run

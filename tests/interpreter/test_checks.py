@@ -35,7 +35,9 @@ def test_vtcm_memref_alloc_counts_against_capacity(run: Run):
       func.return
     }
     """
-    with pytest.raises(InterpretationError, match=r"memref.alloc: cannot allocate 4096 bytes"):
+    with pytest.raises(
+        InterpretationError, match=r"memref.alloc: cannot allocate 4096 bytes"
+    ):
         run(program, target=get_target().with_vtcm_size(4095))
 
 
@@ -48,7 +50,10 @@ def test_dynamic_offset_past_storage_end_is_reported(run: Run):
     }}
     """
     run(program, 32)
-    with pytest.raises(InterpretationError, match="tensor of 32 bytes at offset 36 does not fit in its 64-byte"):
+    with pytest.raises(
+        InterpretationError,
+        match="tensor of 32 bytes at offset 36 does not fit in its 64-byte",
+    ):
         run(program, 36)
 
 
@@ -60,7 +65,9 @@ def test_dynamic_misaligned_offset_is_reported(run: Run):
       func.return
     }}
     """
-    with pytest.raises(InterpretationError, match=r"tensor offset 4 is misaligned.*element size 8"):
+    with pytest.raises(
+        InterpretationError, match=r"tensor offset 4 is misaligned.*element size 8"
+    ):
         run(program, 4)
 
 
@@ -103,7 +110,10 @@ def test_use_after_dealloc_is_reported(run: Run):
       func.return %v : f32
     }
     """
-    with pytest.raises(InterpretationError, match=r"memref.load: uses the tensor allocated by memref.alloc %m .* after it was killed by memref.dealloc"):
+    with pytest.raises(
+        InterpretationError,
+        match=r"memref.load: uses the tensor allocated by memref.alloc %m .* after it was killed by memref.dealloc",
+    ):
         run(program)
 
 
@@ -114,7 +124,10 @@ def test_out_of_bounds_load_is_reported(run: Run):
       func.return %v : f32
     }
     """
-    with pytest.raises(InterpretationError, match=r"memref.load: index \[-1\] is out of bounds for shape \[4\]"):
+    with pytest.raises(
+        InterpretationError,
+        match=r"memref.load: index \[-1\] is out of bounds for shape \[4\]",
+    ):
         run(program, np.zeros(4, np.float32), -1)
 
 
@@ -124,7 +137,9 @@ def test_wrong_argument_dtype_is_reported(run: Run):
       func.return
     }
     """
-    with pytest.raises(InterpretationError, match="argument 0 is a float64 array of shape"):
+    with pytest.raises(
+        InterpretationError, match="argument 0 is a float64 array of shape"
+    ):
         run(program, np.zeros(4))
 
 
@@ -141,7 +156,10 @@ def test_returning_a_killed_tensor_is_reported(run: Run):
       func.return %t : memref<4xi32, "global.vtcm">
     }}
     """
-    with pytest.raises(InterpretationError, match=r"@main result 0: uses the tensor allocated by memory.alloc_tensor %t .* after it was killed"):
+    with pytest.raises(
+        InterpretationError,
+        match=r"@main result 0: uses the tensor allocated by memory.alloc_tensor %t .* after it was killed",
+    ):
         run(program)
 
 

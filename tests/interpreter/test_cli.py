@@ -32,7 +32,19 @@ def test_prints_results_and_stats_summary(capsys: pytest.CaptureFixture[str]):
 
 def test_stats_json_and_npz_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
     stats_path, output_path = tmp_path / "stats.json", tmp_path / "out.npz"
-    assert main([SEED, "--stats-json", str(stats_path), "--output", str(output_path), "--no-stats"]) == 0
+    assert (
+        main(
+            [
+                SEED,
+                "--stats-json",
+                str(stats_path),
+                "--output",
+                str(output_path),
+                "--no-stats",
+            ]
+        )
+        == 0
+    )
     assert capsys.readouterr().err == ""
     stats = json.loads(stats_path.read_text())
     assert stats["peak_bytes"]["global.vtcm"] == 4096
@@ -47,11 +59,25 @@ def test_stats_json_and_npz_output(tmp_path: Path, capsys: pytest.CaptureFixture
 def test_args_and_symbol(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
     path = tmp_path / "scalar.mlir"
     path.write_text(SCALAR.replace("@main", "@add"))
-    assert main([str(path), "--symbol", "add", "--args", "2147483647 : i32, 1 : i32", "--no-stats"]) == 0
+    assert (
+        main(
+            [
+                str(path),
+                "--symbol",
+                "add",
+                "--args",
+                "2147483647 : i32, 1 : i32",
+                "--no-stats",
+            ]
+        )
+        == 0
+    )
     assert capsys.readouterr().out == "result: -2147483648\n"
 
 
-def test_reads_stdin(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):
+def test_reads_stdin(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+):
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(SCALAR.encode())))
     assert main(["-", "--args", "3 : i32, 4 : i32", "--no-stats"]) == 0
     assert capsys.readouterr().out == "result: 7\n"
@@ -60,7 +86,9 @@ def test_reads_stdin(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixt
 def test_small_vtcm_size_makes_the_seed_fail(capsys: pytest.CaptureFixture[str]):
     assert main([SEED, "--vtcm-size", "2KiB"]) == 1
     err = capsys.readouterr().err
-    assert err.startswith('memplan-run: error: memory.alloc_storage: cannot allocate 4096 bytes in "global.vtcm": 0 of 2048')
+    assert err.startswith(
+        'memplan-run: error: memory.alloc_storage: cannot allocate 4096 bytes in "global.vtcm": 0 of 2048'
+    )
     assert "Traceback" not in err
 
 
@@ -79,7 +107,13 @@ def test_bad_vtcm_size_names_the_flag(capsys: pytest.CaptureFixture[str]):
 
 @pytest.mark.parametrize(
     ("text", "size"),
-    [("4096", 4096), ("256KiB", 256 * 1024), ("2MiB", 2 * 1024 * 1024), ("4M", 4 * 1024 * 1024), ("1kb", 1000)],
+    [
+        ("4096", 4096),
+        ("256KiB", 256 * 1024),
+        ("2MiB", 2 * 1024 * 1024),
+        ("4M", 4 * 1024 * 1024),
+        ("1kb", 1000),
+    ],
 )
 def test_byte_sizes(text: str, size: int):
     assert parse_byte_size(text) == size
@@ -87,12 +121,17 @@ def test_byte_sizes(text: str, size: int):
 
 def test_missing_file_is_a_clean_error(capsys: pytest.CaptureFixture[str]):
     assert main(["/nonexistent/program.mlir"]) == 1
-    assert capsys.readouterr().err.startswith("memplan-run: error: [Errno 2] No such file or directory")
+    assert capsys.readouterr().err.startswith(
+        "memplan-run: error: [Errno 2] No such file or directory"
+    )
 
 
 def test_unknown_symbol_is_a_clean_error(capsys: pytest.CaptureFixture[str]):
     assert main([SEED, "--symbol", "nope"]) == 1
-    assert capsys.readouterr().err == "memplan-run: error: no function named @nope in the module\n"
+    assert (
+        capsys.readouterr().err
+        == "memplan-run: error: no function named @nope in the module\n"
+    )
 
 
 def test_verbose_prints_the_stats_json(capsys: pytest.CaptureFixture[str]):
@@ -102,7 +141,9 @@ def test_verbose_prints_the_stats_json(capsys: pytest.CaptureFixture[str]):
     assert stats["capacity"]["global.vtcm"] == 4 * 1024 * 1024
 
 
-def test_verifier_failure_is_a_clean_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+def test_verifier_failure_is_a_clean_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
     path = tmp_path / "bad.mlir"
     path.write_text(
         'func.func @main() {\n  %s = memory.alloc_storage [16] : !memory.storage<"global">\n'
@@ -110,22 +151,40 @@ def test_verifier_failure_is_a_clean_error(tmp_path: Path, capsys: pytest.Captur
     )
     assert main([str(path)]) == 1
     err = capsys.readouterr().err
-    assert err.startswith("memplan-run: error: tensor of 16 bytes at offset 8 ends at byte 24")
+    assert err.startswith(
+        "memplan-run: error: tensor of 16 bytes at offset 8 ends at byte 24"
+    )
     assert "Traceback" not in err
 
 
-def test_cost_model_overrides_change_cycles(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+def test_cost_model_overrides_change_cycles(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
     default, cheap = tmp_path / "default.json", tmp_path / "cheap.json"
     costs = tmp_path / "costs.json"
-    costs.write_text(json.dumps({"op_overhead_cycles": 0, "scopes": {"global": {"latency_cycles": 0}}}))
+    costs.write_text(
+        json.dumps(
+            {"op_overhead_cycles": 0, "scopes": {"global": {"latency_cycles": 0}}}
+        )
+    )
     assert main([SEED, "--no-stats", "--stats-json", str(default)]) == 0
-    assert main([SEED, "--no-stats", "--stats-json", str(cheap), "--cost-model", str(costs)]) == 0
-    default_stats, cheap_stats = json.loads(default.read_text()), json.loads(cheap.read_text())
+    assert (
+        main(
+            [SEED, "--no-stats", "--stats-json", str(cheap), "--cost-model", str(costs)]
+        )
+        == 0
+    )
+    default_stats, cheap_stats = (
+        json.loads(default.read_text()),
+        json.loads(cheap.read_text()),
+    )
     assert cheap_stats["modeled_cycles"] < default_stats["modeled_cycles"]
     assert cheap_stats["peak_bytes"] == default_stats["peak_bytes"]
 
 
-def test_unknown_cost_parameter_is_a_clean_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+def test_unknown_cost_parameter_is_a_clean_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
     costs = tmp_path / "costs.json"
     costs.write_text(json.dumps({"warp_speed": 9}))
     assert main([SEED, "--cost-model", str(costs)]) == 1

@@ -90,5 +90,8 @@ def test_overwriting_a_live_table_makes_the_tensor_unusable(run: Run):
       func.return %out : memref<3x4xi32>
     }}
     """
-    with pytest.raises(InterpretationError, match=r"memory.copy: uses the tensor allocated by memory.alloc_discontiguous_tensor %t .* bytes \[0, 12\)"):
+    with pytest.raises(
+        InterpretationError,
+        match=r"memory.copy: uses the tensor allocated by memory.alloc_discontiguous_tensor %t .* bytes \[0, 12\)",
+    ):
         run(program)

@@ -98,7 +98,10 @@ def test_transpose_matches_numpy(run: Run):
       func.return
     }
     """
-    a, c = RNG.standard_normal((2, 3, 4), dtype=np.float32), np.zeros((4, 2, 3), np.float32)
+    a, c = (
+        RNG.standard_normal((2, 3, 4), dtype=np.float32),
+        np.zeros((4, 2, 3), np.float32),
+    )
     run(program, a, c)
     np.testing.assert_array_equal(c, np.transpose(a, (2, 0, 1)))
 
@@ -250,7 +253,11 @@ def test_div_is_true_for_floats_and_truncating_for_integers(run: Run):
     c = np.zeros_like(a)
     run(_binary_program("div", "memref<3xf32>"), a, b, c)
     np.testing.assert_array_equal(c, a / b)
-    ai, bi, ci = np.array([7, -7, 9], np.int32), np.array([2, 2, -4], np.int32), np.zeros(3, np.int32)
+    ai, bi, ci = (
+        np.array([7, -7, 9], np.int32),
+        np.array([2, 2, -4], np.int32),
+        np.zeros(3, np.int32),
+    )
     run(_binary_program("div", "memref<3xi32>"), ai, bi, ci)
     np.testing.assert_array_equal(ci, [3, -3, -2])
 
@@ -284,7 +291,9 @@ def test_matmul_with_transposed_operand_map(run: Run):
     np.testing.assert_allclose(c, a.T @ b, rtol=1e-5)
 
 
-@pytest.mark.parametrize(("name", "function"), [("exp", np.exp), ("log", np.log), ("sqrt", np.sqrt)])
+@pytest.mark.parametrize(
+    ("name", "function"), [("exp", np.exp), ("log", np.log), ("sqrt", np.sqrt)]
+)
 def test_unary_op_matches_numpy(run: Run, name: str, function: np.ufunc):
     program = f"""
     func.func @main(%a: memref<8xf32>, %c: memref<8xf32>) {{
@@ -325,14 +334,21 @@ def test_conv_and_pooling_run_through_their_bodies(run: Run):
     """
     image = np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4)
     kernel = RNG.standard_normal((1, 1, 3, 3), dtype=np.float32)
-    conv, pooled = np.zeros((1, 1, 2, 2), np.float32), np.full((1, 1, 2, 2), -np.inf, np.float32)
+    conv, pooled = (
+        np.zeros((1, 1, 2, 2), np.float32),
+        np.full((1, 1, 2, 2), -np.inf, np.float32),
+    )
     run(program, image, kernel, conv, np.zeros((2, 2), np.float32), pooled)
     windows = np.lib.stride_tricks.sliding_window_view(image[0, 0], (3, 3))
-    np.testing.assert_allclose(conv[0, 0], np.einsum("ijkl,kl->ij", windows, kernel[0, 0]), rtol=1e-5)
+    np.testing.assert_allclose(
+        conv[0, 0], np.einsum("ijkl,kl->ij", windows, kernel[0, 0]), rtol=1e-5
+    )
     np.testing.assert_array_equal(pooled[0, 0], [[5, 7], [13, 15]])
 
 
-def test_large_generic_is_evaluated_in_slices(run: Run, monkeypatch: pytest.MonkeyPatch):
+def test_large_generic_is_evaluated_in_slices(
+    run: Run, monkeypatch: pytest.MonkeyPatch
+):
     monkeypatch.setattr(generic_vectorize, "MAX_SLICE_ELEMENTS", 7)
     program = """
     #a = affine_map<(m, n, k) -> (m, k)>
@@ -387,4 +403,6 @@ def test_matmul_and_generic_write_through_pointer_tables(run: Run):
     }}
     """
     a, b = RNG.standard_normal((2, 4, 4), dtype=np.float32)
-    np.testing.assert_allclose(run(program, a, b).results[0], 2 * (a @ b), rtol=1e-5)
+    np.testing.assert_allclose(
+        np.asarray(run(program, a, b).results[0]), 2 * (a @ b), rtol=1e-5
+    )

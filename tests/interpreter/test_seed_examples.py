@@ -26,7 +26,10 @@ def test_vtcm_offsets_seed_uses_one_vtcm_storage_of_4096_bytes():
     stats = run_function(parse((EXAMPLES / "seed_vtcm_offsets.mlir").read_text())).stats
     assert stats.storage_allocations["global.vtcm"] == 1
     assert stats.peak_bytes["global.vtcm"] == 4096
-    assert stats.bytes_copied == {"global->global.vtcm": 3 * 1024, "global.vtcm->global": 1024}
+    assert stats.bytes_copied == {
+        "global->global.vtcm": 3 * 1024,
+        "global.vtcm->global": 1024,
+    }
 
 
 def test_discontiguous_seed_returns_sum():

@@ -24,8 +24,13 @@ def test_stats_json_has_every_field():
     stats = run_function(parse((EXAMPLES / "seed_vtcm_offsets.mlir").read_text())).stats
     document = stats.to_json()
     assert set(document) == {
-        "target", "capacity", "peak_bytes", "storage_allocations",
-        "bytes_copied", "modeled_cycles", "ops_executed",
+        "target",
+        "capacity",
+        "peak_bytes",
+        "storage_allocations",
+        "bytes_copied",
+        "modeled_cycles",
+        "ops_executed",
     }
     assert document["target"] == "hexagon-v73"
     assert document["capacity"] == {GLOBAL_SCOPE: None, VTCM_SCOPE: 8 * 1024 * 1024}
@@ -45,9 +50,12 @@ def test_copy_cycles_follow_the_documented_formula(run: Run):
     ddr, vtcm = target.scope(GLOBAL_SCOPE), target.scope(VTCM_SCOPE)
     copy = (
         target.op_overhead_cycles
-        + 1024 / ddr.bytes_per_cycle + 1024 / vtcm.bytes_per_cycle
-        + ddr.latency_cycles + vtcm.latency_cycles
-        + target.copy_setup_cycles + 1024 / target.copy_bytes_per_cycle
+        + 1024 / ddr.bytes_per_cycle
+        + 1024 / vtcm.bytes_per_cycle
+        + ddr.latency_cycles
+        + vtcm.latency_cycles
+        + target.copy_setup_cycles
+        + 1024 / target.copy_bytes_per_cycle
     )
     assert stats.ops_executed == 4
     assert stats.modeled_cycles == round(3 * target.op_overhead_cycles + copy)
@@ -63,10 +71,16 @@ def test_matmul_cycles_include_multiply_accumulates(run: Run):
     }
     """
     target = get_target()
-    arrays = (np.zeros((64, 32), np.float32), np.zeros((32, 16), np.float32), np.zeros((64, 16), np.float32))
+    arrays = (
+        np.zeros((64, 32), np.float32),
+        np.zeros((32, 16), np.float32),
+        np.zeros((64, 16), np.float32),
+    )
     stats = run(program, *arrays).stats
     touched = sum(a.nbytes for a in arrays) / target.scope(GLOBAL_SCOPE).bytes_per_cycle
-    matmul = target.op_overhead_cycles + touched + target.scope(GLOBAL_SCOPE).latency_cycles
+    matmul = (
+        target.op_overhead_cycles + touched + target.scope(GLOBAL_SCOPE).latency_cycles
+    )
     matmul += 64 * 32 * 16 / target.macs_per_cycle
     assert stats.modeled_cycles == round(matmul + target.op_overhead_cycles)
 
