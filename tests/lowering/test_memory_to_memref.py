@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from xdsl.context import Context
-from xdsl.dialects import get_all_dialects
 from xdsl.parser import Parser
 
+from memplan.context import memplan_context
 from memplan.interpreter import run_function
 from memplan.lowering.memory_to_memref import ConvertMemoryToMemrefPass
-from memplan.universe import DIALECTS
 
 PROGRAM = """
 func.func @main(%n: index, %shift: index) -> memref<?xf32> {
@@ -37,18 +35,11 @@ func.func @main(%n: index, %shift: index) -> memref<?xf32> {
 """
 
 
-def _context() -> Context:
-    ctx = Context()
-    for name, factory in {**get_all_dialects(), **DIALECTS}.items():
-        ctx.register_dialect(name, factory)
-    return ctx
-
-
 @pytest.mark.parametrize(("n", "shift"), [(1, 0), (5, 16), (16, 64)])
 def test_lowered_module_computes_the_same_with_the_same_footprint(
     n: int, shift: int
 ) -> None:
-    ctx = _context()
+    ctx = memplan_context()
     module = Parser(ctx, PROGRAM).parse_module()
     lowered = module.clone()
     ConvertMemoryToMemrefPass().apply(ctx, lowered)

@@ -5,14 +5,13 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.dialects.func import Func
 from xdsl.parser import Parser
 from xdsl.passes import PassPipeline
 from xdsl.utils.exceptions import PassFailedException
 
-from memplan.dialects.memory import AllocTensorOp, Memory
+from memplan.context import memplan_context
+from memplan.dialects.memory import AllocTensorOp
 from memplan.passes.coalesce import MemoryCoalescePass
 from memplan.passes.rounding import align_up, is_power_of_two, pack_in_order
 from memplan.universe import PASSES
@@ -45,13 +44,6 @@ def test_is_power_of_two() -> None:
     assert [n for n in range(-2, 17) if is_power_of_two(n)] == [1, 2, 4, 8, 16]
 
 
-def _context() -> Context:
-    ctx = Context()
-    ctx.load_dialect(Func)
-    ctx.load_dialect(Memory)
-    return ctx
-
-
 PROGRAM = """
 func.func @f() {
   %a = memory.alloc_storage [12] align 8 : !memory.storage<"global.vtcm">
@@ -67,7 +59,7 @@ func.func @f() {
 
 
 def _coalesced(spec: str) -> ModuleOp:
-    ctx = _context()
+    ctx = memplan_context()
     ctx.allow_unregistered = True
     module = Parser(ctx, PROGRAM).parse_module()
     PassPipeline.parse_spec(PASSES, spec).apply(ctx, module)
@@ -116,6 +108,6 @@ def test_coalescing_twice_changes_nothing() -> None:
 def test_impossible_options_fail_the_pass(
     coalesce: MemoryCoalescePass, message: str
 ) -> None:
-    module = Parser(_context(), "func.func @f() { func.return }").parse_module()
+    module = Parser(memplan_context(), "func.func @f() { func.return }").parse_module()
     with pytest.raises(PassFailedException, match=message):
-        coalesce.apply(_context(), module)
+        coalesce.apply(memplan_context(), module)

@@ -6,16 +6,12 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from xdsl.context import Context
-from xdsl.dialects.arith import Arith
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.dialects.func import Func
-from xdsl.dialects.linalg import Linalg
-from xdsl.dialects.memref import MemRef
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import PassFailedException
 
-from memplan.dialects.memory import AllocStorageOp, AllocTensorOp, Memory
+from memplan.context import memplan_context
+from memplan.dialects.memory import AllocStorageOp, AllocTensorOp
 from memplan.interpreter import run_function
 from memplan.passes.manifest import MemoryManifestPass
 from memplan.targets import get_target
@@ -23,15 +19,8 @@ from memplan.targets import get_target
 ELEMENT_BYTES = {"i1": 1, "i8": 1, "i32": 4, "f16": 2, "f32": 4, "f64": 8, "index": 8}
 
 
-def _context() -> Context:
-    ctx = Context()
-    for dialect in (Arith, Func, Linalg, MemRef, Memory):
-        ctx.load_dialect(dialect)
-    return ctx
-
-
 def _manifested(text: str, manifest: MemoryManifestPass | None = None) -> ModuleOp:
-    ctx = _context()
+    ctx = memplan_context()
     module = Parser(ctx, text).parse_module()
     (manifest or MemoryManifestPass()).apply(ctx, module)
     module.verify()
@@ -80,7 +69,9 @@ func.func @main(%m: index, %n: index) -> memref<?x3x?xf32> {
 
 @pytest.mark.parametrize(("m", "n"), [(1, 1), (2, 5), (4, 0)])
 def test_dynamic_sizes_are_computed_at_run_time(m: int, n: int) -> None:
-    original = run_function(Parser(_context(), DYNAMIC).parse_module(), args=(m, n))
+    original = run_function(
+        Parser(memplan_context(), DYNAMIC).parse_module(), args=(m, n)
+    )
     manifested = run_function(_manifested(DYNAMIC), args=(m, n))
     (want,), (got,) = original.results, manifested.results
     assert isinstance(want, np.ndarray) and isinstance(got, np.ndarray)

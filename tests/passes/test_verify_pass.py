@@ -4,23 +4,18 @@ from __future__ import annotations
 
 import pytest
 from xdsl.context import Context
-from xdsl.dialects import get_all_dialects
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import PassFailedException
 
-from memplan.dialects.memory import Memory
+from memplan.context import memplan_context
 from memplan.passes.verify import MemoryVerifyPass, address_alignment
 
 STORAGE = '!memory.storage<"global.vtcm">'
 
 
 def context() -> Context:
-    ctx = Context(allow_unregistered=True)
-    for name, factory in get_all_dialects().items():
-        ctx.register_dialect(name, factory)
-    ctx.load_dialect(Memory)
-    return ctx
+    return memplan_context(allow_unregistered=True)
 
 
 def parse_unverified(source: str) -> ModuleOp:
@@ -28,9 +23,9 @@ def parse_unverified(source: str) -> ModuleOp:
     return Parser(context(), source).parse_module()
 
 
-def problems(source: str, **options: int) -> list[str]:
+def problems(source: str) -> list[str]:
     try:
-        MemoryVerifyPass(**options).apply(context(), parse_unverified(source))
+        MemoryVerifyPass().apply(context(), parse_unverified(source))
     except PassFailedException as failure:
         return str(failure).splitlines()
     return []
