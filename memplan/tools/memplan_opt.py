@@ -1,0 +1,57 @@
+"""`memplan-opt`: stock `xdsl-opt` that reports bad input as one clean line.
+
+`xdsl-opt` already loads memplan's dialect and passes through the
+`xdsl.universe` entry point; this command adds no pass and changes no
+output.  It only turns what `xdsl-opt` raises as a Python traceback (a
+malformed file, an op that does not verify, a pass that fails, an unknown
+pass or option, a missing file) into `memplan-opt: error: ...` on stderr
+with exit status 1.  With `--verify-diagnostics` it behaves as `xdsl-opt`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import sys
+import warnings
+
+from xdsl.utils.exceptions import DiagnosticException, ParseError
+from xdsl.xdsl_opt_main import xDSLOptMain
+
+EXIT_ERROR = 1
+
+
+def main() -> int:
+    warnings.filterwarnings("default", category=DeprecationWarning)
+    try:
+        xDSLOptMain().run()
+    except (ParseError, DiagnosticException, ValueError, OSError) as error:
+        print(f"memplan-opt: error: {_one_message(error)}", file=sys.stderr)
+        return EXIT_ERROR
+    return 0
+
+
+def _one_message(error: Exception) -> str:
+    if isinstance(error, OSError) and error.filename is not None:
+        return f"cannot read {error.filename}: {error.strerror}"
+    message = str(error).strip()
+    op_text = _failing_op_text(error)
+    if op_text is None:
+        return message
+    name = re.search(r'"([\w.]+)"', op_text)
+    prefix = f"{name.group(1)}: " if name else ""
+    return f"{prefix}{message}\n  in: {op_text.strip()}"
+
+
+def _failing_op_text(error: Exception) -> str | None:
+    """The op xDSL underlined (`^^^`) in the module it attached to a verify error."""
+    for note in getattr(error, "__notes__", ()):
+        lines = str(note).splitlines()
+        for above, line in itertools.pairwise(lines):
+            if line.strip().startswith("^"):
+                return above
+    return None
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+%s = memory.alloc_storage [64 : !memory.storage<"global">

@@ -1,0 +1,39 @@
+// memplan-opt is xdsl-opt with one clean error line (and exit 1) instead of a
+// Python traceback for bad input.
+
+// RUN: memplan-opt %s -p memory-manifest,memory-plan | filecheck %s --check-prefix=OK
+// RUN: not memplan-opt %s -p 'memory-plan{algorithm=foo}' 2>&1 | filecheck %s --check-prefix=ALGO
+// RUN: not memplan-opt %s -p 'memory-plan{nope=1}' 2>&1 | filecheck %s --check-prefix=OPTION
+// RUN: not memplan-opt %s -p no-such-pass 2>&1 | filecheck %s --check-prefix=UNKNOWN
+// RUN: not memplan-opt %s -p 'memory-manifest,memory-plan{capacity=1024}' 2>&1 | filecheck %s --check-prefix=CAPACITY
+// RUN: not memplan-opt %s.missing 2>&1 | filecheck %s --check-prefix=MISSING
+// RUN: not memplan-opt %S/Inputs/bad-alignment.mlir 2>&1 | filecheck %s --check-prefix=VERIFY
+// RUN: not memplan-opt < %S/Inputs/unbalanced.mlir 2>&1 | filecheck %s --check-prefix=PARSE
+
+func.func @f() {
+  %a = memref.alloc() : memref<256xi32, "global.vtcm">
+  %b = memref.alloc() : memref<256xi32, "global.vtcm">
+  "test.op"(%a, %b) : (memref<256xi32, "global.vtcm">, memref<256xi32, "global.vtcm">) -> ()
+  memref.dealloc %a : memref<256xi32, "global.vtcm">
+  memref.dealloc %b : memref<256xi32, "global.vtcm">
+  func.return
+}
+
+// OK: memory.alloc_storage [2048] align 2048 : !memory.storage<"global.vtcm">
+// ALGO-NOT: Traceback
+// ALGO: memplan-opt: error: memory-plan: unknown algorithm 'foo', expected one of: token, greedy, best
+// OPTION-NOT: Traceback
+// OPTION: memplan-opt: error: Provided arguments ["nope"] not found in expected arguments
+// UNKNOWN-NOT: Traceback
+// UNKNOWN: memplan-opt: error: Unrecognized passes: ['no-such-pass']
+// CAPACITY-NOT: Traceback
+// CAPACITY: memplan-opt: error: memory-plan: in @f, the "global.vtcm" arena needs 2048 bytes
+// CAPACITY-SAME: over the scope capacity of 1024 bytes
+// MISSING-NOT: Traceback
+// MISSING: memplan-opt: error: cannot read {{.*}}errors.mlir.missing: No such file or directory
+// VERIFY-NOT: Traceback
+// VERIFY: memplan-opt: error: memory.alloc_storage: alignment must be a positive power of two, got 3
+// VERIFY-NEXT: in: %s = "memory.alloc_storage"()
+// PARSE-NOT: Traceback
+// PARSE: memplan-opt: error: stdin:1:31
+// PARSE: ']' expected
