@@ -106,7 +106,9 @@ def pass_seconds(source: str, algorithm: str) -> tuple[float, float, int]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        description="Time memory-manifest,memory-plan against parse + print."
+    )
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 50000])
     parser.add_argument("--algorithms", nargs="+", default=["greedy", "best", "token"])
     parser.add_argument(
