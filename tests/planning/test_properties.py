@@ -5,6 +5,7 @@ from hypothesis import strategies as st
 from packing_strategies import brute_force_height, examples, traces
 
 from memplan.planning import ALGORITHMS, Buffer, lower_bound, plan, validate
+from memplan.planning import best as best_module
 
 
 @settings(max_examples=examples(60, 1000), deadline=None)
@@ -45,3 +46,43 @@ def test_best_fits_a_capacity_exactly_when_the_optimum_does(
     fits = brute_force_height(buffers) <= capacity
     assert (result.height <= capacity) == fits
     assert result.optimal == fits
+
+
+@settings(max_examples=examples(60, 1000), deadline=None)
+@given(traces(max_buffers=3, max_time=5), st.integers(1, 2))
+def test_best_reaches_the_optimum_with_identical_buffers(
+    buffers: list[Buffer], copies: int
+) -> None:
+    # Twins (same lifetime, size, alignment) are placed in a fixed order by the
+    # search; that symmetry breaking must not lose the optimum.
+    twins = [
+        Buffer(f"{b.id}.{k}", b.lower, b.upper, b.size, b.alignment)
+        for b in buffers
+        for k in range(copies)
+    ]
+    result = plan(twins, algorithm="best", time_limit=5)
+    assert validate(twins, result.offsets) is None
+    assert result.height == brute_force_height(twins)
+    assert result.optimal
+
+
+@settings(max_examples=examples(100, 2000), deadline=None)
+@given(traces(max_buffers=6, max_time=6), st.one_of(st.none(), st.integers(0, 40)))
+def test_slice_by_slice_search_is_exact_too(
+    buffers: list[Buffer], capacity: int | None
+) -> None:
+    # Large traces are searched one independent time slice at a time; force
+    # that path on tiny traces, where brute force knows the answer.
+    threshold = best_module.SLICE_MIN_BUFFERS
+    best_module.SLICE_MIN_BUFFERS = 0
+    try:
+        result = plan(buffers, capacity=capacity, time_limit=5)
+    finally:
+        best_module.SLICE_MIN_BUFFERS = threshold
+    assert validate(buffers, result.offsets) is None
+    optimum = brute_force_height(buffers)
+    if capacity is None:
+        assert result.height == optimum and result.optimal
+    else:
+        assert (result.height <= capacity) == (optimum <= capacity)
+        assert result.height == optimum or result.height <= capacity
