@@ -24,6 +24,14 @@ in it.  A tensor lives from its allocation to its last real use, where:
   allocates a new one while the old one is still live, so planners must
   leave it alone;
 * a tensor returned by `func.return` (directly or through an alias) escapes.
+
+Planning units (`FunctionLiveness.unit_of`): code that may not run plans its
+own memory.  A unit is the function body or one block of a conditional op
+(`scf.if` then/else, `scf.index_switch` cases and default).  A tensor belongs
+to the innermost unit whose block holds its allocation and every use of its
+aliases, other than the block's terminator: a tensor yielded out of a branch
+belongs to an enclosing unit.  Loops are not units: what they allocate
+belongs to the unit around them.
 """
 
 from __future__ import annotations
@@ -47,6 +55,9 @@ NOT_USES = (KillOp, memref.DeallocOp)
 
 RUN_REGIONS_AT_MOST_ONCE = (scf.IfOp, scf.IndexSwitchOp, scf.ExecuteRegionOp)
 """Region ops that are not loops; every other region op is treated as one."""
+
+CONDITIONAL_REGIONS = (scf.IfOp, scf.IndexSwitchOp)
+"""Region ops whose blocks may not run at all: each block is a planning unit."""
 
 
 @dataclass(frozen=True)
@@ -180,6 +191,31 @@ class FunctionLiveness:
         last_user = self.op_at(allocation.parent_block(), end) if local else None
         return LiveRange(start, end, escapes, carried, last_user)
 
+    def unit_of(self, allocation: Operation) -> Block:
+        """The planning unit of the tensor that `allocation` defines: the
+        innermost function body or block of an `scf.if` / `scf.index_switch`
+        that holds the allocation and every use of the tensor's aliases other
+        than the block's terminator."""
+        (tensor,) = allocation.results
+        users = [
+            use.operation
+            for value in aliases(tensor)
+            for use in value.uses
+            if not isinstance(use.operation, NOT_USES)
+        ]
+        entry = self.function.body.blocks.first
+        assert entry is not None
+        for block in _unit_blocks_around(allocation):
+            if all(_strictly_inside(user, block) for user in users):
+                return block
+        return entry
+
+    def unit_of_op(self, op: Operation) -> Block:
+        """The innermost planning unit block around `op`."""
+        entry = self.function.body.blocks.first
+        assert entry is not None
+        return next(_unit_blocks_around(op), entry)
+
     def op_at(self, block: Block | None, point: int) -> Operation | None:
         """The op of `block` whose points contain `point`, if any."""
         if block is None:
@@ -192,6 +228,31 @@ class FunctionLiveness:
         if position >= 0 and self.end[ops[position]] >= point:
             return ops[position]
         return None
+
+
+def is_unit_block(block: Block) -> bool:
+    """A block of a conditional op: a planning unit of its own."""
+    return isinstance(block.parent_op(), CONDITIONAL_REGIONS)
+
+
+def _unit_blocks_around(op: Operation) -> Iterator[Block]:
+    """Blocks of conditional ops around `op`, innermost first."""
+    block = op.parent_block()
+    while block is not None and not isinstance(block.parent_op(), func.FuncOp):
+        if is_unit_block(block):
+            yield block
+        parent = block.parent_op()
+        block = parent.parent_block() if parent is not None else None
+
+
+def _strictly_inside(user: Operation, block: Block) -> bool:
+    """`user` is in `block` or nested in it, and is not its terminator."""
+    current: Operation | None = user
+    while current is not None:
+        if current.parent_block() is block:
+            return not (current is user and user.has_trait(IsTerminator))
+        current = current.parent_op()
+    return False
 
 
 def _enclosing_ops(op: Operation) -> dict[Block, Operation]:

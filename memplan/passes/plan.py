@@ -1,25 +1,33 @@
-"""`memory-plan`: reuse memory by liveness, one packed arena per scope.
+"""`memory-plan`: reuse memory by liveness, packed arenas per planning unit.
 
-Per function and per (scope, device), every plannable tensor moves into one
-arena storage allocated at function entry; tensors whose live ranges
-(see `memplan.passes.liveness`) are disjoint may share bytes.  A tensor is
-plannable when its storage is a static-size `memory.alloc_storage` of the
-same function whose only users are `memory.alloc_tensor`s at static offsets
-with static shapes, and kills; and no tensor of that storage escapes or is
-carried from one loop iteration to the next.  Everything else (dynamic sizes
-or offsets, discontiguous tensors, storages passed to calls, returned or
-loop-carried tensors, functions of several blocks) is left as it is.
+Code that may not run plans its own memory: tensors are grouped by planning
+unit (the function body, or a block of an `scf.if` / `scf.index_switch`,
+see `FunctionLiveness.unit_of`; loops belong to the unit around them),
+scope and device.  Within a group, the tensors whose live ranges (see
+`memplan.passes.liveness`), read at the level of the unit's block, overlap
+in a chain form a run; each run moves into one arena storage, allocated
+before the run's first op and killed after its last, where tensors with
+disjoint live ranges may share bytes.  A branch's arena nests in an
+enclosing arena live across the branch when that arena does not grow.
+
+A tensor is plannable when its storage is a static-size
+`memory.alloc_storage` of the same function whose only users are
+`memory.alloc_tensor`s at static offsets with static shapes, and kills; and
+no tensor of that storage escapes or is carried from one loop iteration to
+the next.  Everything else (dynamic sizes or offsets, discontiguous tensors,
+storages passed to calls, returned or loop-carried tensors, functions of
+several blocks) is left as it is.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Hashable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import DenseArrayBase, MemRefType, ModuleOp, i64
+from xdsl.ir import Block, Operation
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
@@ -31,8 +39,14 @@ from memplan.dialects.memory import (
     element_bytes,
     static_byte_size,
 )
-from memplan.passes.arena import ArenaTensor, ArenaTooLarge, arena_alignment, pack_arena
-from memplan.passes.liveness import FunctionLiveness, LiveRange
+from memplan.passes.arena import (
+    Arena,
+    ArenaTensor,
+    ArenaTooLarge,
+    arena_alignment,
+    pack_arena,
+)
+from memplan.passes.liveness import CONDITIONAL_REGIONS, FunctionLiveness, LiveRange
 from memplan.passes.rounding import is_power_of_two
 from memplan.passes.target_option import resolve_target
 from memplan.planning import ALGORITHMS
@@ -51,9 +65,62 @@ class PlannedStorage:
         return self.storage.scope, self.storage.device.value.data
 
 
+@dataclass(eq=False)
+class UnitArena:
+    """One arena: tensors of one planning unit, scope and device whose live
+    ranges, seen at the level of the unit's block, overlap in a chain."""
+
+    block: Block
+    """The unit's block: the function body or a block of a conditional op."""
+    scope: str
+    device: int
+    first: Operation
+    """The op of `block` before which the arena is allocated."""
+    last: Operation
+    """The op of `block` after which the arena is killed."""
+    tensors: dict[AllocTensorOp, LiveRange] = field(
+        default_factory=dict[AllocTensorOp, LiveRange]
+    )
+    storages: list[AllocStorageOp] = field(default_factory=list[AllocStorageOp])
+    """The storages the tensors come from (for the arena's alignment)."""
+    packed: Arena | None = None
+    nested: list[tuple[UnitArena, int]] = field(
+        default_factory=list[tuple["UnitArena", int]]
+    )
+    """Arenas of branches placed inside this one, each at a base offset."""
+    host: UnitArena | None = None
+    """The arena this one is nested in, if any: then it has no storage."""
+
+    @property
+    def size(self) -> int:
+        assert self.packed is not None
+        return self.packed.size
+
+    def tensors_with_nested(self) -> dict[AllocTensorOp, LiveRange]:
+        tensors = dict(self.tensors)
+        for nested, _ in self.nested:
+            tensors.update(nested.tensors_with_nested())
+        return tensors
+
+    def offsets(self) -> dict[AllocTensorOp, int]:
+        """Offsets of this arena's tensors and of those of nested arenas."""
+        assert self.packed is not None
+        offsets = {tensor: self.packed.offsets[tensor] for tensor in self.tensors}
+        for nested, base in self.nested:
+            offsets.update(
+                (tensor, base + offset) for tensor, offset in nested.offsets().items()
+            )
+        return offsets
+
+
+MAX_NESTING_TRIES = 8
+"""Branches tried one by one for nesting in an arena, when not all fit."""
+
+
 @dataclass(frozen=True)
 class MemoryPlanPass(ModulePass):
-    """Pack the static tensors of each function into one arena per scope."""
+    """Pack the static tensors of each function into arenas: one per run of
+    chained live ranges of a planning unit, scope and device."""
 
     name = "memory-plan"
 
@@ -114,64 +181,117 @@ class MemoryPlanPass(ModulePass):
 
     def _plan_function(self, function: func.FuncOp, target: Target) -> None:
         liveness = FunctionLiveness(function)
-        groups: defaultdict[tuple[str, int], list[PlannedStorage]] = defaultdict(list)
-        for planned in _plannable_storages(liveness):
-            groups[planned.group].append(planned)
-        # Arenas go in at function entry, each before the last: build them in
-        # reverse so they read in program order.
-        for (scope, device), storages in reversed(groups.items()):
-            self._build_arena(function, liveness, scope, device, storages, target)
+        storages = list(_plannable_storages(liveness))
+        arenas = _unit_arenas(liveness, storages)
+        # Pack every arena before rewriting (a failure leaves the IR as it
+        # was), innermost units first: their heights are known when the
+        # enclosing arena looks for room to nest them.
+        for arena in sorted(arenas, key=lambda a: _depth(a.block), reverse=True):
+            self._pack(function, liveness, arena, arenas, target)
+        for planned in storages:
+            _erase_kills(planned.storage)
+        storages_of_arenas: dict[UnitArena, AllocStorageOp] = {}
+        for arena in arenas:
+            if arena.host is None:
+                storage = self._arena_storage(arena, target)
+                Rewriter.insert_op(storage, InsertPoint.before(arena.first))
+                storages_of_arenas[arena] = storage
+                _move_to_arena(arena.tensors_with_nested(), storage, arena.offsets())
+        # Kills go in after their op, each before the previous one: place
+        # them in reverse so they read in program order.
+        for arena in reversed(arenas):
+            if arena in storages_of_arenas:
+                Rewriter.insert_op(
+                    KillOp(storages_of_arenas[arena]), InsertPoint.after(arena.last)
+                )
+            if self.insert_kills:
+                for tensor, live in reversed(arena.tensors.items()):
+                    if live.last_user is not None:
+                        Rewriter.insert_op(
+                            KillOp(tensor), InsertPoint.after(live.last_user)
+                        )
+        for planned in storages:
+            Rewriter.erase_op(planned.storage)
 
-    def _build_arena(
+    def _pack(
         self,
         function: func.FuncOp,
         liveness: FunctionLiveness,
-        scope: str,
-        device: int,
-        storages: list[PlannedStorage],
+        arena: UnitArena,
+        arenas: list[UnitArena],
         target: Target,
     ) -> None:
-        ranges = dict(
-            sorted(
-                (item for planned in storages for item in planned.tensors),
-                key=lambda item: liveness.index[item[0]],
-            )
-        )
-        tensors = [self._arena_tensor(tensor, live) for tensor, live in ranges.items()]
+        """Pack `arena`, and nest in it the arenas of branches it spans when
+        that keeps its height: they then cost no bytes of their own."""
+        tensors = [
+            self._arena_tensor(tensor, live) for tensor, live in arena.tensors.items()
+        ]
+        capacity = target.capacity(arena.scope)
         try:
-            packed = pack_arena(
-                scope, tensors, target.capacity(scope), self.algorithm, self.time_limit
+            arena.packed = pack_arena(
+                arena.scope, tensors, capacity, self.algorithm, self.time_limit
             )
         except ArenaTooLarge as error:
             raise PassFailedException(
                 f"memory-plan: in @{function.sym_name.data}, {error}"
             ) from None
+        slots = [
+            ArenaTensor(
+                inner,
+                liveness.index[inner.first],
+                liveness.end[inner.last] + 1,
+                inner.size,
+                self._content_alignment(inner),
+            )
+            for inner in _branch_arenas_spanned(liveness, arena, arenas)
+        ]
+        # All branch arenas at once, else one by one (the largest first, at
+        # most MAX_NESTING_TRIES of them).
+        trials = [slots] if slots else []
+        if len(slots) > 1:
+            by_size = sorted(slots, key=lambda slot: slot.size, reverse=True)
+            trials += [[slot] for slot in by_size[:MAX_NESTING_TRIES]]
+        accepted: list[ArenaTensor] = []
+        for trial in trials:
+            try:
+                packed = pack_arena(
+                    arena.scope,
+                    [*tensors, *accepted, *trial],
+                    capacity,
+                    self.algorithm,
+                    self.time_limit,
+                )
+            except ArenaTooLarge:
+                continue
+            if packed.size <= arena.size:
+                arena.packed = packed
+                accepted += trial
+                if trial is slots:
+                    break
+        for slot in accepted:
+            inner = slot.key
+            assert isinstance(inner, UnitArena)
+            inner.host = arena
+            arena.nested.append((inner, arena.packed.offsets[inner]))
+            arena.storages.extend(inner.storages)
+
+    def _content_alignment(self, arena: UnitArena) -> int:
+        """The alignment a base offset of `arena` inside another must have."""
+        return max(
+            self._arena_tensor(tensor, live).alignment
+            for tensor, live in arena.tensors_with_nested().items()
+        )
+
+    def _arena_storage(self, arena: UnitArena, target: Target) -> AllocStorageOp:
         requested = (
-            target.alignment(scope) if self.alignment is None else self.alignment
+            target.alignment(arena.scope) if self.alignment is None else self.alignment
         )
         alignment = arena_alignment(
-            [planned.storage.alignment.value.data for planned in storages], requested
+            [storage.alignment.value.data for storage in arena.storages], requested
         )
-        entry = function.body.block
-        arena = AllocStorageOp(packed.size, scope, alignment, device)
-        arena.result.name_hint = "arena"
-        arena_last_user = liveness.op_at(
-            entry, max(live.end for live in ranges.values())
-        )
-        assert arena_last_user is not None
-        Rewriter.insert_op(arena, InsertPoint.at_start(entry))
-        Rewriter.insert_op(KillOp(arena), InsertPoint.after(arena_last_user))
-        for planned in storages:
-            _erase_kills(planned.storage)
-        _move_to_arena(ranges, arena, packed.offsets)
-        if self.insert_kills:
-            for tensor, live in reversed(ranges.items()):
-                if live.last_user is not None:
-                    Rewriter.insert_op(
-                        KillOp(tensor), InsertPoint.after(live.last_user)
-                    )
-        for planned in storages:
-            Rewriter.erase_op(planned.storage)
+        storage = AllocStorageOp(arena.size, arena.scope, alignment, arena.device)
+        storage.result.name_hint = "arena"
+        return storage
 
     def _arena_tensor(self, tensor: AllocTensorOp, live: LiveRange) -> ArenaTensor:
         type_ = tensor.result.type
@@ -180,6 +300,78 @@ class MemoryPlanPass(ModulePass):
         assert size is not None
         alignment = self.tensor_alignment or element_bytes(type_.element_type)
         return ArenaTensor(tensor, live.start, live.upper, size, alignment)
+
+
+def _unit_arenas(
+    liveness: FunctionLiveness, storages: list[PlannedStorage]
+) -> list[UnitArena]:
+    """The arenas of a function, in program order of their first op.
+
+    Tensors go to the arena of their planning unit (`FunctionLiveness.unit_of`),
+    scope and device.  Seen at the level of the unit's block (a use nested in
+    an op counts at that op), the tensors of one unit, scope and device form
+    runs whose ranges overlap in a chain; each run is an arena of its own,
+    allocated before its first op and killed after its last, so between runs
+    (typically around an `scf.if` whose branches have their own arenas) the
+    unit holds no bytes."""
+    groups: dict[
+        tuple[Block, str, int], list[tuple[AllocTensorOp, LiveRange, AllocStorageOp]]
+    ] = {}
+    for planned in storages:
+        for tensor, live in planned.tensors:
+            key = (liveness.unit_of(tensor), *planned.group)
+            groups.setdefault(key, []).append((tensor, live, planned.storage))
+    arenas: list[UnitArena] = []
+    for (block, scope, device), items in groups.items():
+        current: UnitArena | None = None
+        for tensor, live, storage in sorted(
+            items, key=lambda item: liveness.index[item[0]]
+        ):
+            first = liveness.op_at(block, live.start)
+            last = liveness.op_at(block, live.end)
+            assert first is not None and last is not None
+            if current is None or liveness.index[first] > liveness.index[current.last]:
+                current = UnitArena(block, scope, device, first, last)
+                arenas.append(current)
+            elif liveness.index[last] > liveness.index[current.last]:
+                current.last = last
+            current.tensors[tensor] = live
+            current.storages.append(storage)
+    arenas.sort(key=lambda arena: liveness.index[arena.first])
+    return arenas
+
+
+def _depth(block: Block) -> int:
+    depth = 0
+    parent = block.parent_op()
+    while parent is not None:
+        depth += 1
+        parent = parent.parent_op()
+    return depth
+
+
+def _branch_arenas_spanned(
+    liveness: FunctionLiveness, arena: UnitArena, arenas: list[UnitArena]
+) -> list[UnitArena]:
+    """Arenas that could nest in `arena`: of the same scope and device, not
+    nested yet, of a branch directly inside the arena's unit (possibly within
+    loops) and within the arena's ops."""
+    first, last = liveness.index[arena.first], liveness.index[arena.last]
+    spanned: list[UnitArena] = []
+    for inner in arenas:
+        conditional = inner.block.parent_op()
+        if (
+            inner.host is not None
+            or inner.packed is None
+            or (inner.scope, inner.device) != (arena.scope, arena.device)
+            or not isinstance(conditional, CONDITIONAL_REGIONS)
+            or liveness.unit_of_op(conditional) is not arena.block
+        ):
+            continue
+        anchor = liveness.op_at(arena.block, liveness.index[conditional])
+        if anchor is not None and first <= liveness.index[anchor] <= last:
+            spanned.append(inner)
+    return spanned
 
 
 def _plannable_storages(liveness: FunctionLiveness) -> Iterator[PlannedStorage]:
@@ -237,7 +429,7 @@ def _erase_kills(storage: AllocStorageOp) -> None:
 def _move_to_arena(
     tensors: Iterable[AllocTensorOp],
     arena: AllocStorageOp,
-    offsets: Mapping[Hashable, int],
+    offsets: Mapping[AllocTensorOp, int],
 ) -> None:
     """Place each tensor at its offset in the arena, in place: uses stay valid.
 
@@ -251,4 +443,4 @@ def _move_to_arena(
         if offset not in attributes:
             attributes[offset] = DenseArrayBase.from_list(i64, [offset])
         tensor.operands[0] = arena.result
-        tensor.static_offset = attributes[offset]
+        tensor.properties["static_offset"] = attributes[offset]

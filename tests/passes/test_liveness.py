@@ -352,3 +352,66 @@ def test_op_at_finds_the_op_of_a_block_holding_a_point():
     assert a.liveness.op_at(block, a.point("inside")) is a.tagged("if")
     assert a.liveness.op_at(block, a.point("after")) is a.tagged("after")
     assert a.liveness.op_at(a.tagged("inside").parent_block(), a.point("after")) is None
+
+
+def test_planning_units_are_the_body_and_each_conditional_block():
+    a = Analysed(
+        f"""
+  %top = memref.alloc() : {T}
+  scf.if %cond {{
+    %then = memref.alloc() : {T}
+    scf.for %i = %c0 to %n step %c1 {{
+      %in_loop = memref.alloc() : {T}
+      "test.op"(%in_loop, %top) : ({T}, {T}) -> ()
+    }}
+    scf.if %cond {{
+      %inner = memref.alloc() : {T}
+      "test.op"(%inner, %then) : ({T}, {T}) -> ()
+    }} {{tag = "inner_if"}}
+  }} else {{
+    %other = memref.alloc() : {T}
+    "test.op"(%other) : ({T}) -> ()
+  }} {{tag = "if"}}
+  scf.index_switch %n
+  case 0 {{
+    %case = memref.alloc() : {T}
+    "test.op"(%case) : ({T}) -> ()
+    scf.yield
+  }}
+  default {{
+    scf.yield
+  }}""",
+        "(%cond: i1, %n: index, %c0: index, %c1: index)",
+    )
+    outer, inner = a.tagged("if"), a.tagged("inner_if")
+    then_block, else_block = (region.block for region in outer.regions)
+    entry = a.liveness.function.body.block
+    assert a.liveness.unit_of(a.allocation("top")) is entry
+    assert a.liveness.unit_of(a.allocation("then")) is then_block
+    assert a.liveness.unit_of(a.allocation("in_loop")) is then_block
+    assert a.liveness.unit_of(a.allocation("inner")) is inner.regions[0].block
+    assert a.liveness.unit_of(a.allocation("other")) is else_block
+    case = a.allocation("case")
+    assert a.liveness.unit_of(case) is case.parent_block()
+    assert a.liveness.unit_of_op(inner) is then_block
+    assert a.liveness.unit_of_op(outer) is entry
+
+
+def test_tensor_yielded_out_of_a_branch_belongs_to_the_enclosing_unit():
+    a = Analysed(
+        f"""
+  %r = scf.if %cond -> ({T}) {{
+    %a = memref.alloc() : {T}
+    scf.yield %a : {T}
+  }} else {{
+    %b = memref.alloc() : {T}
+    %v = memref.subview %b[0] [4] [1] : {T} to memref<4xf32>
+    "test.op"(%v) : (memref<4xf32>) -> ()
+    scf.yield %b : {T}
+  }}
+  "test.op"(%r) : ({T}) -> ()""",
+        "(%cond: i1)",
+    )
+    entry = a.liveness.function.body.block
+    assert a.liveness.unit_of(a.allocation("a")) is entry
+    assert a.liveness.unit_of(a.allocation("b")) is entry

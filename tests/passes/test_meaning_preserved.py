@@ -10,6 +10,25 @@ module's.  The token plan (TVM's whole-storage reuse) is exempt: a storage
 reused by a larger tensor grows, so it can exceed the peak (1.5% of 400
 programs did); that is what offset packing improves on.
 
+With `scf.if`, each branch plans its own memory (see `memory-plan` in
+docs/passes.md): a branch that does not run costs nothing, and a branch's
+arena nests in the enclosing arena when that has room over the branch.  One
+case remains where greedy and best can raise the peak, and
+`test_packing_plans_on_branchy_programs` allows exactly that one: an arena
+of the enclosing block held across an `scf.if` whose branch allocates an
+arena of its own on top, because the enclosing arena had no room for it.
+The enclosing arena is one storage for a run of tensors whose live ranges
+chain (or for the tensors of a loop around the if, which loops hoist), so
+over the branch it holds bytes of tensors not live there: ones that died
+before the if or start after it (%x lives across the if, %y and %z start
+after it: the arena is x + y + z high while only x is live in the branch).
+The unplanned program holds only x then.  It is a packing above the live
+bytes at that point, inherent to one static arena per run; splitting runs
+further trades it for higher peaks elsewhere.  Of 1000 random branchy
+programs (derandomized), 2 raise the peak with greedy and best (7 with
+token); 109, 109 and 129 did when every arena was allocated at function
+entry.  Of 300: 5, 5 and 8, against 32, 32 and 36.
+
 `MEMPLAN_SLOW=1` runs ten times more examples.
 """
 
@@ -23,11 +42,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from program_gen import programs
 from xdsl.context import Context
-from xdsl.dialects import get_all_dialects
+from xdsl.dialects import get_all_dialects, scf
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 from xdsl.passes import ModulePass
 
+from memplan.dialects.memory import AllocStorageOp, KillOp
 from memplan.interpreter import RunResult, run_function
 from memplan.lowering.memory_to_memref import ConvertMemoryToMemrefPass
 from memplan.passes.coalesce import MemoryCoalescePass
@@ -150,11 +170,48 @@ func.func @main() -> memref<8xf32> {
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="memory-plan allocates its arena at function entry, so bytes of "
-    "tensors in a branch that never runs still count toward the peak",
-)
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
 def test_plan_peak_with_an_untaken_branch(algorithm: str) -> None:
     assert _scopes_whose_peak_grew(UNTAKEN_BRANCH, algorithm) == []
+
+
+def _arenas_held_across_a_branch_arena(module: ModuleOp) -> set[str]:
+    """Scopes with an arena held (alloc to kill) across an `scf.if` or
+    `scf.index_switch` in which an arena of the same scope is allocated."""
+    scopes: set[str] = set()
+    for storage in module.walk():
+        block = storage.parent_block()
+        if not isinstance(storage, AllocStorageOp) or block is None:
+            continue
+        held = False
+        for op in block.ops:
+            if op is storage:
+                held = True
+            elif held and isinstance(op, KillOp) and op.operands[0] is storage.result:
+                break
+            elif held and any(
+                isinstance(inner, AllocStorageOp) and inner.scope == storage.scope
+                for conditional in op.walk()
+                if isinstance(conditional, (scf.IfOp, scf.IndexSwitchOp))
+                for inner in conditional.walk()
+            ):
+                scopes.add(storage.scope)
+    return scopes
+
+
+@_settings(examples=60)
+@given(text=programs())
+def test_packing_plans_on_branchy_programs(text: str) -> None:
+    """The peak grows only by an arena held across a branch (module docstring)."""
+    manifested = _transformed(
+        Parser(CONTEXT, text).parse_module(), (MemoryManifestPass(),)
+    )
+    unplanned = run_function(manifested.clone()).stats.peak_bytes
+    for algorithm in PACKING_ALGORITHMS:
+        planned = _transformed(manifested, (MemoryPlanPass(algorithm=algorithm),))
+        grew = {
+            scope
+            for scope, peak in run_function(planned.clone()).stats.peak_bytes.items()
+            if peak > unplanned.get(scope, 0)
+        }
+        assert grew <= _arenas_held_across_a_branch_arena(planned), algorithm

@@ -167,3 +167,42 @@ def test_plan_keeps_results_and_never_raises_the_peak(source: str, algorithm: st
     after = run_function(module, target=V73)
     assert after.results == before.results
     assert after.stats.peak_bytes[VTCM_SCOPE] <= before.stats.peak_bytes[VTCM_SCOPE]
+
+
+BRANCHES = """
+func.func @main(%take: i1) -> i32 {
+  %c0 = arith.constant 0 : index
+  %one = arith.constant 1 : i32
+  %a = memref.alloc() : memref<256xi32, "global.vtcm">
+  linalg.fill ins(%one : i32) outs(%a : memref<256xi32, "global.vtcm">)
+  %x = memref.load %a[%c0] : memref<256xi32, "global.vtcm">
+  memref.dealloc %a : memref<256xi32, "global.vtcm">
+  %r = scf.if %take -> (i32) {
+    %b = memref.alloc() : memref<256xi32, "global.vtcm">
+    linalg.fill ins(%x : i32) outs(%b : memref<256xi32, "global.vtcm">)
+    %y = memref.load %b[%c0] : memref<256xi32, "global.vtcm">
+    memref.dealloc %b : memref<256xi32, "global.vtcm">
+    scf.yield %y : i32
+  } else {
+    %big = memref.alloc() : memref<1024xi32, "global.vtcm">
+    linalg.fill ins(%x : i32) outs(%big : memref<1024xi32, "global.vtcm">)
+    %z = memref.load %big[%c0] : memref<1024xi32, "global.vtcm">
+    memref.dealloc %big : memref<1024xi32, "global.vtcm">
+    scf.yield %z : i32
+  }
+  func.return %r : i32
+}
+"""
+
+
+@pytest.mark.parametrize("algorithm", sorted(ALGORITHMS))
+def test_each_branch_has_its_own_arena_and_untaken_ones_cost_nothing(algorithm: str):
+    module = planned(BRANCHES, MemoryPlanPass(algorithm=algorithm))
+    MemoryVerifyPass().apply(context(), module)
+    sizes = [s.static_size_bytes() for s in storages(module, "main")]
+    assert sizes == [1024, 1024, 4096]
+    for take, peak in ((True, 1024), (False, 4096)):
+        before = run_function(parse(BRANCHES), args=[take], target=V73)
+        after = run_function(module.clone(), args=[take], target=V73)
+        assert after.results == before.results
+        assert after.stats.peak_bytes[VTCM_SCOPE] == peak

@@ -69,22 +69,30 @@ func.func @straight_line() {
 
 // -----
 
-// A tensor used in a branch lives to the end of the scf.if.
+// A tensor used in a branch lives to the end of the scf.if.  b, allocated
+// in the then branch, is planned in that branch's own arena.  No tensor of
+// the function's unit is live between a's death and c: the function's run of
+// tensors ends there, so c gets a new arena (one arena per run of chained
+// live ranges, allocated before its first op, killed after its last).
 // CHECK-LABEL: func.func @branch(%cond: i1) {
-// CHECK-NEXT:    %arena = memory.alloc_storage [128] : !memory.storage<"global">
+// CHECK-NEXT:    %arena = memory.alloc_storage [64] : !memory.storage<"global">
 // CHECK-NEXT:    %a = memory.alloc_tensor %arena[0] : !memory.storage<"global"> to memref<16xf32>
 // CHECK-NEXT:    scf.if %cond {
-// CHECK-NEXT:      %b = memory.alloc_tensor %arena[64] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:      %arena_1 = memory.alloc_storage [64] : !memory.storage<"global">
+// CHECK-NEXT:      %b = memory.alloc_tensor %arena_1[0] : !memory.storage<"global"> to memref<16xf32>
 // CHECK-NEXT:      "test.op"(%b) : (memref<16xf32>) -> ()
 // CHECK-NEXT:      memory.kill %b : memref<16xf32>
+// CHECK-NEXT:      memory.kill %arena_1 : !memory.storage<"global">
 // CHECK-NEXT:    } else {
 // CHECK-NEXT:      "test.op"(%a) : (memref<16xf32>) -> ()
 // CHECK-NEXT:    }
 // CHECK-NEXT:    memory.kill %a : memref<16xf32>
-// CHECK-NEXT:    %c = memory.alloc_tensor %arena[0] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:    memory.kill %arena : !memory.storage<"global">
+// CHECK-NEXT:    %arena_2 = memory.alloc_storage [64] : !memory.storage<"global">
+// CHECK-NEXT:    %c = memory.alloc_tensor %arena_2[0] : !memory.storage<"global"> to memref<16xf32>
 // CHECK-NEXT:    "test.op"(%c) : (memref<16xf32>) -> ()
 // CHECK-NEXT:    memory.kill %c : memref<16xf32>
-// CHECK-NEXT:    memory.kill %arena : !memory.storage<"global">
+// CHECK-NEXT:    memory.kill %arena_2 : !memory.storage<"global">
 // CHECK-NEXT:    func.return
 // CHECK-NEXT:  }
 
@@ -107,11 +115,12 @@ func.func @branch(%cond: i1) {
 // -----
 
 // A tensor defined before a loop and used in it lives through the whole
-// loop; one allocated in the body lives within an iteration.
+// loop; one allocated in the body lives within an iteration.  d, after a
+// died, starts a new run and so a new arena.
 // CHECK-LABEL: func.func @loop(%n: index) {
-// CHECK-NEXT:    %arena = memory.alloc_storage [128] : !memory.storage<"global">
 // CHECK-NEXT:    %c0 = arith.constant 0 : index
 // CHECK-NEXT:    %c1 = arith.constant 1 : index
+// CHECK-NEXT:    %arena = memory.alloc_storage [128] : !memory.storage<"global">
 // CHECK-NEXT:    %a = memory.alloc_tensor %arena[0] : !memory.storage<"global"> to memref<16xf32>
 // CHECK-NEXT:    scf.for %i = %c0 to %n step %c1 {
 // CHECK-NEXT:      "test.op"(%a) : (memref<16xf32>) -> ()
@@ -123,10 +132,12 @@ func.func @branch(%cond: i1) {
 // CHECK-NEXT:      memory.kill %u : memref<16xf32>
 // CHECK-NEXT:    }
 // CHECK-NEXT:    memory.kill %a : memref<16xf32>
-// CHECK-NEXT:    %d = memory.alloc_tensor %arena[0] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:    memory.kill %arena : !memory.storage<"global">
+// CHECK-NEXT:    %arena_1 = memory.alloc_storage [64] : !memory.storage<"global">
+// CHECK-NEXT:    %d = memory.alloc_tensor %arena_1[0] : !memory.storage<"global"> to memref<16xf32>
 // CHECK-NEXT:    "test.op"(%d) : (memref<16xf32>) -> ()
 // CHECK-NEXT:    memory.kill %d : memref<16xf32>
-// CHECK-NEXT:    memory.kill %arena : !memory.storage<"global">
+// CHECK-NEXT:    memory.kill %arena_1 : !memory.storage<"global">
 // CHECK-NEXT:    func.return
 // CHECK-NEXT:  }
 
@@ -157,6 +168,7 @@ func.func @loop(%n: index) {
 // -----
 
 // scf.while: a tensor used in the before region lives through the loop.
+// b, after a died, starts a new arena.
 // CHECK-LABEL: func.func @while_loop(%n: index) {
 // CHECK-NEXT:    %arena = memory.alloc_storage [64] : !memory.storage<"global">
 // CHECK-NEXT:    %a = memory.alloc_tensor %arena[0] : !memory.storage<"global"> to memref<16xf32>
@@ -168,10 +180,12 @@ func.func @loop(%n: index) {
 // CHECK-NEXT:      scf.yield %arg2 : index
 // CHECK-NEXT:    }
 // CHECK-NEXT:    memory.kill %a : memref<16xf32>
-// CHECK-NEXT:    %b = memory.alloc_tensor %arena[0] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:    memory.kill %arena : !memory.storage<"global">
+// CHECK-NEXT:    %arena_1 = memory.alloc_storage [64] : !memory.storage<"global">
+// CHECK-NEXT:    %b = memory.alloc_tensor %arena_1[0] : !memory.storage<"global"> to memref<16xf32>
 // CHECK-NEXT:    "test.op"(%b) : (memref<16xf32>) -> ()
 // CHECK-NEXT:    memory.kill %b : memref<16xf32>
-// CHECK-NEXT:    memory.kill %arena : !memory.storage<"global">
+// CHECK-NEXT:    memory.kill %arena_1 : !memory.storage<"global">
 // CHECK-NEXT:    func.return
 // CHECK-NEXT:  }
 
@@ -194,11 +208,11 @@ func.func @while_loop(%n: index) {
 // -----
 
 // Nested regions: a use in a loop inside a branch extends a to the end of
-// the scf.if, the op of a's block that holds the use.
+// the scf.if, the op of a's block that holds the use; b starts a new arena.
 // CHECK-LABEL: func.func @nested(%cond: i1, %n: index) {
-// CHECK-NEXT:    %arena = memory.alloc_storage [64] : !memory.storage<"global">
 // CHECK-NEXT:    %c0 = arith.constant 0 : index
 // CHECK-NEXT:    %c1 = arith.constant 1 : index
+// CHECK-NEXT:    %arena = memory.alloc_storage [64] : !memory.storage<"global">
 // CHECK-NEXT:    %a = memory.alloc_tensor %arena[0] : !memory.storage<"global"> to memref<16xf32>
 // CHECK-NEXT:    scf.if %cond {
 // CHECK-NEXT:      scf.for %i = %c0 to %n step %c1 {
@@ -206,10 +220,12 @@ func.func @while_loop(%n: index) {
 // CHECK-NEXT:      }
 // CHECK-NEXT:    }
 // CHECK-NEXT:    memory.kill %a : memref<16xf32>
-// CHECK-NEXT:    %b = memory.alloc_tensor %arena[0] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:    memory.kill %arena : !memory.storage<"global">
+// CHECK-NEXT:    %arena_1 = memory.alloc_storage [64] : !memory.storage<"global">
+// CHECK-NEXT:    %b = memory.alloc_tensor %arena_1[0] : !memory.storage<"global"> to memref<16xf32>
 // CHECK-NEXT:    "test.op"(%b) : (memref<16xf32>) -> ()
 // CHECK-NEXT:    memory.kill %b : memref<16xf32>
-// CHECK-NEXT:    memory.kill %arena : !memory.storage<"global">
+// CHECK-NEXT:    memory.kill %arena_1 : !memory.storage<"global">
 // CHECK-NEXT:    func.return
 // CHECK-NEXT:  }
 
@@ -231,8 +247,9 @@ func.func @nested(%cond: i1, %n: index) {
 
 // -----
 
-// Tensors yielded out of a branch live on through the scf.if result; they
-// get no kill of their own (the arena's kill follows the last use).
+// Tensors yielded out of a branch live on through the scf.if result, so
+// they belong to the enclosing unit (the function), whose arena holds them;
+// they get no kill of their own (the arena's kill follows the last use).
 // CHECK-LABEL: func.func @yielded_from_branch(%cond: i1) {
 // CHECK-NEXT:    %arena = memory.alloc_storage [128] : !memory.storage<"global">
 // CHECK-NEXT:    %r = scf.if %cond -> (memref<16xf32>) {
@@ -243,10 +260,12 @@ func.func @nested(%cond: i1, %n: index) {
 // CHECK-NEXT:      scf.yield %b : memref<16xf32>
 // CHECK-NEXT:    }
 // CHECK-NEXT:    "test.op"(%r) : (memref<16xf32>) -> ()
-// CHECK-NEXT:    %c = memory.alloc_tensor %arena[0] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:    memory.kill %arena : !memory.storage<"global">
+// CHECK-NEXT:    %arena_1 = memory.alloc_storage [64] : !memory.storage<"global">
+// CHECK-NEXT:    %c = memory.alloc_tensor %arena_1[0] : !memory.storage<"global"> to memref<16xf32>
 // CHECK-NEXT:    "test.op"(%c) : (memref<16xf32>) -> ()
 // CHECK-NEXT:    memory.kill %c : memref<16xf32>
-// CHECK-NEXT:    memory.kill %arena : !memory.storage<"global">
+// CHECK-NEXT:    memory.kill %arena_1 : !memory.storage<"global">
 // CHECK-NEXT:    func.return
 // CHECK-NEXT:  }
 
@@ -273,9 +292,9 @@ func.func @yielded_from_branch(%cond: i1) {
 // allocates a new one while it is live, so no single offset fits it and its
 // storage is left alone; u, within one iteration, is planned.
 // CHECK-LABEL: func.func @loop_carried(%n: index, %init: memref<16xf32>) {
-// CHECK-NEXT:    %arena = memory.alloc_storage [64] : !memory.storage<"global">
 // CHECK-NEXT:    %c0 = arith.constant 0 : index
 // CHECK-NEXT:    %c1 = arith.constant 1 : index
+// CHECK-NEXT:    %arena = memory.alloc_storage [64] : !memory.storage<"global">
 // CHECK-NEXT:    %r = scf.for %i = %c0 to %n step %c1 iter_args(%prev = %init) -> (memref<16xf32>) {
 // CHECK-NEXT:      "test.op"(%prev) : (memref<16xf32>) -> ()
 // CHECK-NEXT:      %s0 = memory.alloc_storage [64] : !memory.storage<"global">
@@ -345,13 +364,13 @@ func.func @calls_and_views() {
 
 // Returned tensors (also through a cast) and dynamic sizes are left alone.
 // CHECK-LABEL: func.func @escaping_and_dynamic(%n: index) -> memref<?xf32> {
-// CHECK-NEXT:    %arena = memory.alloc_storage [64] : !memory.storage<"global">
 // CHECK-NEXT:    %s0 = memory.alloc_storage [64] : !memory.storage<"global">
 // CHECK-NEXT:    %a = memory.alloc_tensor %s0[0] : !memory.storage<"global"> to memref<16xf32>
 // CHECK-NEXT:    %cast = "memref.cast"(%a) : (memref<16xf32>) -> memref<?xf32>
 // CHECK-NEXT:    %s1 = memory.alloc_storage [%n] : !memory.storage<"global">
 // CHECK-NEXT:    %b = memory.alloc_tensor %s1[0][%n] : !memory.storage<"global"> to memref<?xf32>
 // CHECK-NEXT:    "test.op"(%b) : (memref<?xf32>) -> ()
+// CHECK-NEXT:    %arena = memory.alloc_storage [64] : !memory.storage<"global">
 // CHECK-NEXT:    %c = memory.alloc_tensor %arena[0] : !memory.storage<"global"> to memref<16xf32>
 // CHECK-NEXT:    "test.op"(%c) : (memref<16xf32>) -> ()
 // CHECK-NEXT:    memory.kill %c : memref<16xf32>
@@ -374,13 +393,13 @@ func.func @escaping_and_dynamic(%n: index) -> memref<?xf32> {
 
 // -----
 
-// One arena per scope and device.
+// One arena per scope and device, each allocated where its first tensor is.
 // CHECK-LABEL: func.func @scopes() {
 // CHECK-NEXT:    %arena = memory.alloc_storage [64] : !memory.storage<"global">
-// CHECK-NEXT:    %arena_1 = memory.alloc_storage [64] align 2048 : !memory.storage<"global.vtcm">
-// CHECK-NEXT:    %arena_2 = memory.alloc_storage [64] device 1 : !memory.storage<"global">
 // CHECK-NEXT:    %a = memory.alloc_tensor %arena[0] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:    %arena_1 = memory.alloc_storage [64] align 2048 : !memory.storage<"global.vtcm">
 // CHECK-NEXT:    %b = memory.alloc_tensor %arena_1[0] : !memory.storage<"global.vtcm"> to memref<16xf32, "global.vtcm">
+// CHECK-NEXT:    %arena_2 = memory.alloc_storage [64] device 1 : !memory.storage<"global">
 // CHECK-NEXT:    %c = memory.alloc_tensor %arena_2[0] : !memory.storage<"global"> to memref<16xf32>
 // CHECK-NEXT:    "test.op"(%a, %b, %c) : (memref<16xf32>, memref<16xf32, "global.vtcm">, memref<16xf32>) -> ()
 // CHECK-NEXT:    memory.kill %a : memref<16xf32>
@@ -521,5 +540,153 @@ func.func @coalesced_storage() {
   %c = memory.alloc_tensor %s[32] : !memory.storage<"global"> to memref<16xi8>
   "test.op"(%b, %c) : (memref<16xi8>, memref<16xi8>) -> ()
   memory.kill %s : !memory.storage<"global">
+  func.return
+}
+
+// -----
+
+// Each branch is a planning unit with its own arena, allocated at the start
+// of the branch and killed after the branch's last use: a branch that does
+// not run allocates nothing.  A loop in a branch is planned in the branch's
+// arena (b, within one iteration); the nested scf.if has an arena of its own.
+// CHECK-LABEL: func.func @branch_arenas(%cond: i1, %inner: i1, %n: index) {
+// CHECK-NEXT:    %c0 = arith.constant 0 : index
+// CHECK-NEXT:    %c1 = arith.constant 1 : index
+// CHECK-NEXT:    scf.if %cond {
+// CHECK-NEXT:      %arena = memory.alloc_storage [2048] align 2048 : !memory.storage<"global.vtcm">
+// CHECK-NEXT:      %a = memory.alloc_tensor %arena[0] : !memory.storage<"global.vtcm"> to memref<256xi32, "global.vtcm">
+// CHECK-NEXT:      "test.op"(%a) : (memref<256xi32, "global.vtcm">) -> ()
+// CHECK-NEXT:      scf.for %i = %c0 to %n step %c1 {
+// CHECK-NEXT:        %b = memory.alloc_tensor %arena[1024] : !memory.storage<"global.vtcm"> to memref<256xi32, "global.vtcm">
+// CHECK-NEXT:        "test.op"(%a, %b) : (memref<256xi32, "global.vtcm">, memref<256xi32, "global.vtcm">) -> ()
+// CHECK-NEXT:        memory.kill %b : memref<256xi32, "global.vtcm">
+// CHECK-NEXT:      }
+// CHECK-NEXT:      scf.if %inner {
+// CHECK-NEXT:        %arena_1 = memory.alloc_storage [2048] align 2048 : !memory.storage<"global.vtcm">
+// CHECK-NEXT:        %c = memory.alloc_tensor %arena_1[0] : !memory.storage<"global.vtcm"> to memref<512xi32, "global.vtcm">
+// CHECK-NEXT:        "test.op"(%a, %c) : (memref<256xi32, "global.vtcm">, memref<512xi32, "global.vtcm">) -> ()
+// CHECK-NEXT:        memory.kill %c : memref<512xi32, "global.vtcm">
+// CHECK-NEXT:        memory.kill %arena_1 : !memory.storage<"global.vtcm">
+// CHECK-NEXT:      }
+// CHECK-NEXT:      memory.kill %a : memref<256xi32, "global.vtcm">
+// CHECK-NEXT:      memory.kill %arena : !memory.storage<"global.vtcm">
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      %arena_2 = memory.alloc_storage [4096] align 2048 : !memory.storage<"global.vtcm">
+// CHECK-NEXT:      %d = memory.alloc_tensor %arena_2[0] : !memory.storage<"global.vtcm"> to memref<1024xi32, "global.vtcm">
+// CHECK-NEXT:      "test.op"(%d) : (memref<1024xi32, "global.vtcm">) -> ()
+// CHECK-NEXT:      memory.kill %d : memref<1024xi32, "global.vtcm">
+// CHECK-NEXT:      memory.kill %arena_2 : !memory.storage<"global.vtcm">
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return
+// CHECK-NEXT:  }
+
+func.func @branch_arenas(%cond: i1, %inner: i1, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.if %cond {
+    %s0 = memory.alloc_storage [1024] align 2048 : !memory.storage<"global.vtcm">
+    %a = memory.alloc_tensor %s0[0] : !memory.storage<"global.vtcm"> to memref<256xi32, "global.vtcm">
+    "test.op"(%a) : (memref<256xi32, "global.vtcm">) -> ()
+    scf.for %i = %c0 to %n step %c1 {
+      %s1 = memory.alloc_storage [1024] align 2048 : !memory.storage<"global.vtcm">
+      %b = memory.alloc_tensor %s1[0] : !memory.storage<"global.vtcm"> to memref<256xi32, "global.vtcm">
+      "test.op"(%a, %b) : (memref<256xi32, "global.vtcm">, memref<256xi32, "global.vtcm">) -> ()
+      memory.kill %s1 : !memory.storage<"global.vtcm">
+    }
+    scf.if %inner {
+      %s2 = memory.alloc_storage [2048] align 2048 : !memory.storage<"global.vtcm">
+      %c = memory.alloc_tensor %s2[0] : !memory.storage<"global.vtcm"> to memref<512xi32, "global.vtcm">
+      "test.op"(%a, %c) : (memref<256xi32, "global.vtcm">, memref<512xi32, "global.vtcm">) -> ()
+      memory.kill %s2 : !memory.storage<"global.vtcm">
+    }
+    memory.kill %s0 : !memory.storage<"global.vtcm">
+  } else {
+    %s3 = memory.alloc_storage [4096] align 2048 : !memory.storage<"global.vtcm">
+    %d = memory.alloc_tensor %s3[0] : !memory.storage<"global.vtcm"> to memref<1024xi32, "global.vtcm">
+    "test.op"(%d) : (memref<1024xi32, "global.vtcm">) -> ()
+    memory.kill %s3 : !memory.storage<"global.vtcm">
+  }
+  func.return
+}
+
+// -----
+
+// An scf.if in a loop; a, allocated in the loop, is in the function's arena
+// (loops are not units).  The enclosing arena is live across the branch and
+// has room there (a is dead by then), so the branch's arena nests in it at
+// no cost: b shares a's bytes and the branch allocates nothing.  Without
+// room (see @branch_arenas, c), a branch keeps an arena of its own.
+// CHECK-LABEL: func.func @branch_in_loop(%n: index, %x: memref<16xf32>) {
+// CHECK-NEXT:    %c0 = arith.constant 0 : index
+// CHECK-NEXT:    %c1 = arith.constant 1 : index
+// CHECK-NEXT:    %arena = memory.alloc_storage [64] : !memory.storage<"global">
+// CHECK-NEXT:    scf.for %i = %c0 to %n step %c1 {
+// CHECK-NEXT:      %a = memory.alloc_tensor %arena[0] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:      %cond = "test.op"(%a) : (memref<16xf32>) -> i1
+// CHECK-NEXT:      memory.kill %a : memref<16xf32>
+// CHECK-NEXT:      scf.if %cond {
+// CHECK-NEXT:        %b = memory.alloc_tensor %arena[0] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:        "test.op"(%b, %x) : (memref<16xf32>, memref<16xf32>) -> ()
+// CHECK-NEXT:        memory.kill %b : memref<16xf32>
+// CHECK-NEXT:      }
+// CHECK-NEXT:    }
+// CHECK-NEXT:    memory.kill %arena : !memory.storage<"global">
+// CHECK-NEXT:    func.return
+// CHECK-NEXT:  }
+
+func.func @branch_in_loop(%n: index, %x: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %s0 = memory.alloc_storage [64] : !memory.storage<"global">
+    %a = memory.alloc_tensor %s0[0] : !memory.storage<"global"> to memref<16xf32>
+    %cond = "test.op"(%a) : (memref<16xf32>) -> i1
+    scf.if %cond {
+      %s1 = memory.alloc_storage [64] : !memory.storage<"global">
+      %b = memory.alloc_tensor %s1[0] : !memory.storage<"global"> to memref<16xf32>
+      "test.op"(%b, %x) : (memref<16xf32>, memref<16xf32>) -> ()
+    }
+  }
+  func.return
+}
+
+// -----
+
+// scf.index_switch: each case is a planning unit too.
+// CHECK-LABEL: func.func @switch_cases(%k: index) {
+// CHECK-NEXT:    scf.index_switch %k
+// CHECK-NEXT:    case 0 {
+// CHECK-NEXT:      %arena = memory.alloc_storage [64] : !memory.storage<"global">
+// CHECK-NEXT:      %a = memory.alloc_tensor %arena[0] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:      "test.op"(%a) : (memref<16xf32>) -> ()
+// CHECK-NEXT:      memory.kill %a : memref<16xf32>
+// CHECK-NEXT:      memory.kill %arena : !memory.storage<"global">
+// CHECK-NEXT:      scf.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    default {
+// CHECK-NEXT:      %arena_1 = memory.alloc_storage [128] : !memory.storage<"global">
+// CHECK-NEXT:      %b = memory.alloc_tensor %arena_1[0] : !memory.storage<"global"> to memref<32xf32>
+// CHECK-NEXT:      "test.op"(%b) : (memref<32xf32>) -> ()
+// CHECK-NEXT:      memory.kill %b : memref<32xf32>
+// CHECK-NEXT:      memory.kill %arena_1 : !memory.storage<"global">
+// CHECK-NEXT:      scf.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return
+// CHECK-NEXT:  }
+
+func.func @switch_cases(%k: index) {
+  scf.index_switch %k
+  case 0 {
+    %s0 = memory.alloc_storage [64] : !memory.storage<"global">
+    %a = memory.alloc_tensor %s0[0] : !memory.storage<"global"> to memref<16xf32>
+    "test.op"(%a) : (memref<16xf32>) -> ()
+    scf.yield
+  }
+  default {
+    %s1 = memory.alloc_storage [128] : !memory.storage<"global">
+    %b = memory.alloc_tensor %s1[0] : !memory.storage<"global"> to memref<32xf32>
+    "test.op"(%b) : (memref<32xf32>) -> ()
+    scf.yield
+  }
   func.return
 }
