@@ -27,8 +27,8 @@ from xdsl.interpreter import Interpreter
 from xdsl.interpreters import register_implementations
 from xdsl.parser import Parser
 
+from memplan.context import run_context
 from memplan.interpreter import run_function
-from memplan.interpreter.linalg_extra import run_dialects
 
 NUM_OPS = 20
 MATMUL_AT = 10
@@ -88,9 +88,7 @@ def add_program(size: int) -> str:
 
 
 def parse(text: str) -> ModuleOp:
-    ctx = Context()
-    for name, factory in run_dialects().items():
-        ctx.register_dialect(name, factory)
+    ctx = run_context()
     module = Parser(ctx, text).parse_module()
     module.verify()
     return module

@@ -16,14 +16,24 @@ from xdsl.dialects.linalg import Linalg
 from xdsl.dialects.linalg.abstract_ops import ElementwiseOperation, NamedOperation
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import YieldOp
-from xdsl.ir import Attribute, BlockArgument, Dialect, Region, SSAValue
+from xdsl.ir import BlockArgument, Dialect, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.irdl import irdl_op_definition
 from xdsl.universe import Universe
 
 
-def _tensor_results(outputs: Sequence[SSAValue]) -> tuple[Attribute, ...]:
-    return tuple(o.type for o in outputs if isinstance(o.type, TensorType))
+def _init_with_hidden_body(
+    op: NamedOperation, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
+) -> None:
+    """Build `op` as MLIR's builders do: its body from the operand types,
+    results for tensor outputs only."""
+    NamedOperation.__init__(
+        op,
+        ins=inputs,
+        outs=outputs,
+        result_types=tuple(o.type for o in outputs if isinstance(o.type, TensorType)),
+        hidden_region=op.get_hidden_region(inputs, outputs),
+    )
 
 
 @irdl_op_definition
@@ -33,12 +43,7 @@ class DivOp(ElementwiseOperation):
     name = "linalg.div"
 
     def __init__(self, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue] = ()):
-        super().__init__(
-            ins=inputs,
-            outs=outputs,
-            result_types=_tensor_results(outputs),
-            hidden_region=self.get_hidden_region(inputs, outputs),
-        )
+        _init_with_hidden_body(self, inputs, outputs)
 
     @classmethod
     def get_hidden_region(
@@ -68,12 +73,7 @@ class BatchMatmulOp(NamedOperation):
     name = "linalg.batch_matmul"
 
     def __init__(self, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue] = ()):
-        super().__init__(
-            ins=inputs,
-            outs=outputs,
-            result_types=_tensor_results(outputs),
-            hidden_region=self.get_hidden_region(inputs, outputs),
-        )
+        _init_with_hidden_body(self, inputs, outputs)
 
     @classmethod
     def get_hidden_region(

@@ -5,12 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 
+from memplan.context import run_context
 from memplan.interpreter import RunResult
-from memplan.interpreter.linalg_extra import run_dialects
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -20,9 +19,6 @@ Run = Callable[..., RunResult]
 
 def parse(text: str) -> ModuleOp:
     """Parse and verify with every dialect memplan-run knows."""
-    ctx = Context()
-    for name, factory in run_dialects().items():
-        ctx.register_dialect(name, factory)
-    module = Parser(ctx, text).parse_module()
+    module = Parser(run_context(), text).parse_module()
     module.verify()
     return module

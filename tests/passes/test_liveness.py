@@ -7,22 +7,17 @@ the tags, so the tests say which op ends a range rather than its number.
 from __future__ import annotations
 
 import pytest
-from xdsl.context import Context
-from xdsl.dialects import func, get_all_dialects
+from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import Operation
 from xdsl.parser import Parser
 
-from memplan.dialects.memory import Memory
+from memplan.context import memplan_context
 from memplan.passes.liveness import FunctionLiveness, LiveRange
 
 
 def parse(source: str) -> ModuleOp:
-    ctx = Context(allow_unregistered=True)
-    for name, factory in get_all_dialects().items():
-        ctx.register_dialect(name, factory)
-    ctx.load_dialect(Memory)
-    module = Parser(ctx, source).parse_module()
+    module = Parser(memplan_context(allow_unregistered=True), source).parse_module()
     module.verify()
     return module
 

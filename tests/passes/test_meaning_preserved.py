@@ -41,12 +41,12 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from program_gen import programs
-from xdsl.context import Context
-from xdsl.dialects import get_all_dialects, scf
+from xdsl.dialects import scf
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 from xdsl.passes import ModulePass
 
+from memplan.context import memplan_context
 from memplan.dialects.memory import AllocStorageOp, KillOp
 from memplan.interpreter import RunResult, run_function
 from memplan.lowering.memory_to_memref import ConvertMemoryToMemrefPass
@@ -54,7 +54,6 @@ from memplan.passes.coalesce import MemoryCoalescePass
 from memplan.passes.manifest import MemoryManifestPass
 from memplan.passes.plan import MemoryPlanPass
 from memplan.passes.verify import MemoryVerifyPass
-from memplan.universe import DIALECTS
 
 SLOW = bool(os.environ.get("MEMPLAN_SLOW"))
 
@@ -67,14 +66,7 @@ def _settings(examples: int) -> settings:
     )
 
 
-def _context() -> Context:
-    ctx = Context()
-    for name, factory in {**get_all_dialects(), **DIALECTS}.items():
-        ctx.register_dialect(name, factory)
-    return ctx
-
-
-CONTEXT = _context()
+CONTEXT = memplan_context()
 ALGORITHMS = ("token", "greedy", "best")
 PACKING_ALGORITHMS = ("greedy", "best")
 

@@ -8,13 +8,13 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from xdsl.context import Context
-from xdsl.dialects import func, get_all_dialects
+from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import PassFailedException
 
-from memplan.dialects.memory import AllocStorageOp, Memory
+from memplan.context import memplan_context
+from memplan.dialects.memory import AllocStorageOp
 from memplan.interpreter import InterpretationError, run_function
 from memplan.passes.manifest import MemoryManifestPass
 from memplan.passes.plan import MemoryPlanPass
@@ -26,16 +26,11 @@ EXAMPLES = Path(__file__).parents[2] / "examples"
 V73 = get_target("hexagon-v73")
 
 
-def context() -> Context:
-    ctx = Context(allow_unregistered=True)
-    for name, factory in get_all_dialects().items():
-        ctx.register_dialect(name, factory)
-    ctx.load_dialect(Memory)
-    return ctx
+CONTEXT = memplan_context(allow_unregistered=True)
 
 
 def parse(source: str) -> ModuleOp:
-    module = Parser(context(), source).parse_module()
+    module = Parser(CONTEXT, source).parse_module()
     module.verify()
     return module
 
@@ -43,8 +38,8 @@ def parse(source: str) -> ModuleOp:
 def planned(source: str, plan: MemoryPlanPass | None = None) -> ModuleOp:
     """`source` after memory-manifest and memory-plan, verified."""
     module = parse(source)
-    MemoryManifestPass().apply(context(), module)
-    (plan or MemoryPlanPass()).apply(context(), module)
+    MemoryManifestPass().apply(CONTEXT, module)
+    (plan or MemoryPlanPass()).apply(CONTEXT, module)
     module.verify()
     return module
 
@@ -91,7 +86,7 @@ def test_planned_examples_pass_memory_verify(example: str, algorithm: str):
     module = planned(
         (EXAMPLES / example).read_text(), MemoryPlanPass(algorithm=algorithm)
     )
-    MemoryVerifyPass().apply(context(), module)
+    MemoryVerifyPass().apply(CONTEXT, module)
 
 
 def test_over_capacity_names_scope_sizes_and_lower_bound():
@@ -108,7 +103,7 @@ def test_over_capacity_names_scope_sizes_and_lower_bound():
 def test_planning_twice_keeps_the_arena_size():
     once = planned((EXAMPLES / "seed_naive.mlir").read_text())
     size = [s.static_size_bytes() for s in storages(once, "seed")]
-    MemoryPlanPass().apply(context(), once)
+    MemoryPlanPass().apply(CONTEXT, once)
     assert [s.static_size_bytes() for s in storages(once, "seed")] == size
 
 
@@ -163,7 +158,7 @@ def programs(draw: st.DrawFn) -> str:
 def test_plan_keeps_results_and_never_raises_the_peak(source: str, algorithm: str):
     before = run_function(parse(source), target=V73)
     module = planned(source, MemoryPlanPass(algorithm=algorithm))
-    MemoryVerifyPass().apply(context(), module)
+    MemoryVerifyPass().apply(CONTEXT, module)
     after = run_function(module, target=V73)
     assert after.results == before.results
     assert after.stats.peak_bytes[VTCM_SCOPE] <= before.stats.peak_bytes[VTCM_SCOPE]
@@ -198,7 +193,7 @@ func.func @main(%take: i1) -> i32 {
 @pytest.mark.parametrize("algorithm", sorted(ALGORITHMS))
 def test_each_branch_has_its_own_arena_and_untaken_ones_cost_nothing(algorithm: str):
     module = planned(BRANCHES, MemoryPlanPass(algorithm=algorithm))
-    MemoryVerifyPass().apply(context(), module)
+    MemoryVerifyPass().apply(CONTEXT, module)
     sizes = [s.static_size_bytes() for s in storages(module, "main")]
     assert sizes == [1024, 1024, 4096]
     for take, peak in ((True, 1024), (False, 4096)):
