@@ -113,6 +113,9 @@ class UnitArena:
         return offsets
 
 
+ARENA_MODES = ("run", "function")
+"""Values of the `arenas` option."""
+
 MAX_NESTING_TRIES = 8
 """Branches tried one by one for nesting in an arena, when not all fit."""
 
@@ -150,6 +153,12 @@ class MemoryPlanPass(ModulePass):
     time_limit: int | float | None = None
     """Seconds the "best" search may spend on one arena (default 1)."""
 
+    arenas: str = "run"
+    """"run": one arena per run of chained live ranges of a planning unit,
+    allocated before the run and killed after it (peaks stay at or below the
+    unplanned program's).  "function": one arena per function, scope and
+    device, allocated at function entry, as a static workspace would be."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         self._check_options()
         target = resolve_target(self.target)
@@ -174,6 +183,11 @@ class MemoryPlanPass(ModulePass):
                 raise PassFailedException(
                     f"memory-plan: {option} must be a positive power of two, got {value}"
                 )
+        if self.arenas not in ARENA_MODES:
+            raise PassFailedException(
+                f"memory-plan: unknown arenas '{self.arenas}', expected one of: "
+                + ", ".join(ARENA_MODES)
+            )
         if self.time_limit is not None and self.time_limit < 0:
             raise PassFailedException(
                 f"memory-plan: time-limit must be >= 0 seconds, got {self.time_limit}"
@@ -182,7 +196,9 @@ class MemoryPlanPass(ModulePass):
     def _plan_function(self, function: func.FuncOp, target: Target) -> None:
         liveness = FunctionLiveness(function)
         storages = list(_plannable_storages(liveness))
-        arenas = _unit_arenas(liveness, storages)
+        arenas = _unit_arenas(
+            liveness, storages, per_function=self.arenas == "function"
+        )
         # Pack every arena before rewriting (a failure leaves the IR as it
         # was), innermost units first: their heights are known when the
         # enclosing arena looks for room to nest them.
@@ -303,7 +319,7 @@ class MemoryPlanPass(ModulePass):
 
 
 def _unit_arenas(
-    liveness: FunctionLiveness, storages: list[PlannedStorage]
+    liveness: FunctionLiveness, storages: list[PlannedStorage], *, per_function: bool
 ) -> list[UnitArena]:
     """The arenas of a function, in program order of their first op.
 
@@ -313,13 +329,16 @@ def _unit_arenas(
     runs whose ranges overlap in a chain; each run is an arena of its own,
     allocated before its first op and killed after its last, so between runs
     (typically around an `scf.if` whose branches have their own arenas) the
-    unit holds no bytes."""
+    unit holds no bytes.  `per_function` makes the function body the only
+    unit and one run of each scope and device, starting at function entry."""
+    entry = liveness.function.body.block
     groups: dict[
         tuple[Block, str, int], list[tuple[AllocTensorOp, LiveRange, AllocStorageOp]]
     ] = {}
     for planned in storages:
         for tensor, live in planned.tensors:
-            key = (liveness.unit_of(tensor), *planned.group)
+            unit = entry if per_function else liveness.unit_of(tensor)
+            key = (unit, *planned.group)
             groups.setdefault(key, []).append((tensor, live, planned.storage))
     arenas: list[UnitArena] = []
     for (block, scope, device), items in groups.items():
@@ -327,10 +346,15 @@ def _unit_arenas(
         for tensor, live, storage in sorted(
             items, key=lambda item: liveness.index[item[0]]
         ):
-            first = liveness.op_at(block, live.start)
+            first = (
+                entry.first_op if per_function else liveness.op_at(block, live.start)
+            )
             last = liveness.op_at(block, live.end)
             assert first is not None and last is not None
-            if current is None or liveness.index[first] > liveness.index[current.last]:
+            if current is None or (
+                not per_function
+                and liveness.index[first] > liveness.index[current.last]
+            ):
                 current = UnitArena(block, scope, device, first, last)
                 arenas.append(current)
             elif liveness.index[last] > liveness.index[current.last]:

@@ -52,7 +52,7 @@ from memplan.interpreter import RunResult, run_function
 from memplan.lowering.memory_to_memref import ConvertMemoryToMemrefPass
 from memplan.passes.coalesce import MemoryCoalescePass
 from memplan.passes.manifest import MemoryManifestPass
-from memplan.passes.plan import MemoryPlanPass
+from memplan.passes.plan import ARENA_MODES, MemoryPlanPass
 from memplan.passes.verify import MemoryVerifyPass
 
 SLOW = bool(os.environ.get("MEMPLAN_SLOW"))
@@ -84,6 +84,10 @@ PIPELINES: dict[str, tuple[ModulePass, ...]] = {
         )
         for algorithm in ALGORITHMS
     },
+    "memory-manifest,memory-plan{arenas=function}": (
+        MemoryManifestPass(),
+        MemoryPlanPass(arenas="function"),
+    ),
     "memory-manifest,memory-plan{algorithm=best},convert-memory-to-memref": (
         MemoryManifestPass(),
         MemoryPlanPass(algorithm="best"),
@@ -125,13 +129,17 @@ def test_every_pipeline_keeps_results(text: str) -> None:
         _assert_same_results(original, run_function(transformed), pipeline)
 
 
-def _scopes_whose_peak_grew(text: str, algorithm: str) -> list[str]:
+def _scopes_whose_peak_grew(
+    text: str, algorithm: str, arenas: str = "run"
+) -> list[str]:
     """Scopes whose peak bytes are higher after `memory-plan` than before it."""
     manifested = _transformed(
         Parser(CONTEXT, text).parse_module(), (MemoryManifestPass(),)
     )
     unplanned = run_function(manifested.clone()).stats.peak_bytes
-    planned = _transformed(manifested, (MemoryPlanPass(algorithm=algorithm),))
+    planned = _transformed(
+        manifested, (MemoryPlanPass(algorithm=algorithm, arenas=arenas),)
+    )
     return [
         scope
         for scope, peak in run_function(planned).stats.peak_bytes.items()
@@ -143,7 +151,9 @@ def _scopes_whose_peak_grew(text: str, algorithm: str) -> list[str]:
 @given(text=programs(branches=False))
 def test_packing_plans_never_grow_peak_bytes(text: str) -> None:
     for algorithm in PACKING_ALGORITHMS:
-        assert _scopes_whose_peak_grew(text, algorithm) == [], algorithm
+        for arenas in ARENA_MODES:
+            grew = _scopes_whose_peak_grew(text, algorithm, arenas)
+            assert grew == [], (algorithm, arenas)
 
 
 UNTAKEN_BRANCH = """

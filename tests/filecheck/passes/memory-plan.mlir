@@ -8,6 +8,8 @@
 // RUN: xdsl-opt %s -p 'memory-plan{algorithm=nope}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=ALGO
 // RUN: xdsl-opt %s -p 'memory-plan{alignment=48}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=BADALIGN
 // RUN: xdsl-opt %s -p 'memory-plan{time-limit=-1}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=BADTIME
+// RUN: xdsl-opt %s -p 'memory-plan{arenas=function}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=FUNC
+// RUN: xdsl-opt %s -p 'memory-plan{arenas=block}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=BADARENAS
 // RUN: xdsl-opt %s -p 'memory-plan{target=nope}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=TARGET
 // RUN: xdsl-opt %examples/seed_naive.mlir -p memory-manifest,memory-plan,memory-verify | filecheck %s --check-prefix=SEED
 // RUN: xdsl-opt %examples/three_big_vtcm.mlir -p memory-manifest,memory-plan,memory-verify | memplan-run --target hexagon-v73 2>&1 | filecheck %s --check-prefix=THREE
@@ -15,6 +17,7 @@
 // ALGO: memory-plan: unknown algorithm 'nope', expected one of: token, greedy, best
 // BADALIGN: memory-plan: alignment must be a positive power of two, got 48
 // BADTIME: memory-plan: time-limit must be >= 0 seconds, got -1
+// BADARENAS: memory-plan: unknown arenas 'block', expected one of: run, function
 // The seed's five 1024-byte VTCM tensors: at most three are live at once.
 // SEED-LABEL: func.func @seed(
 // SEED-NEXT:    %arena = memory.alloc_storage [3072] align 2048 : !memory.storage<"global.vtcm">
@@ -95,6 +98,19 @@ func.func @straight_line() {
 // CHECK-NEXT:    memory.kill %arena_2 : !memory.storage<"global">
 // CHECK-NEXT:    func.return
 // CHECK-NEXT:  }
+
+// arenas=function: one arena at function entry, killed after the last use;
+// b shares it with a (both live in the then branch), c reuses a's bytes.
+// FUNC-LABEL: func.func @branch(%cond: i1) {
+// FUNC-NEXT:    %arena = memory.alloc_storage [128] : !memory.storage<"global">
+// FUNC-NEXT:    %a = memory.alloc_tensor %arena[0] : !memory.storage<"global"> to memref<16xf32>
+// FUNC-NEXT:    scf.if %cond {
+// FUNC-NEXT:      %b = memory.alloc_tensor %arena[64] : !memory.storage<"global"> to memref<16xf32>
+// FUNC:         %c = memory.alloc_tensor %arena[0] : !memory.storage<"global"> to memref<16xf32>
+// FUNC-NEXT:    "test.op"(%c) : (memref<16xf32>) -> ()
+// FUNC-NEXT:    memory.kill %c : memref<16xf32>
+// FUNC-NEXT:    memory.kill %arena : !memory.storage<"global">
+// FUNC-NEXT:    func.return
 
 func.func @branch(%cond: i1) {
   %s0 = memory.alloc_storage [64] : !memory.storage<"global">
