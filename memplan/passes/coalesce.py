@@ -254,5 +254,7 @@ class MemoryCoalescePass(ModulePass):
                 f"memory-coalesce: alignment={self.alignment} is not a positive "
                 "power of two: expected 1, 2, 4, 8, ..."
             )
-        pattern = CoalesceStorages(resolve_target(self.target), self.alignment)
+        pattern = CoalesceStorages(
+            resolve_target(self.name, self.target), self.alignment
+        )
         PatternRewriteWalker(pattern).rewrite_module(op)

@@ -150,7 +150,7 @@ class MemoryManifestPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         patterns = GreedyRewritePatternApplier(
-            [ManifestAlloc(resolve_target(self.target)), ManifestDealloc()],
+            [ManifestAlloc(resolve_target(self.name, self.target)), ManifestDealloc()],
             dce_enabled=False,
         )
         PatternRewriteWalker(patterns).rewrite_module(op)

@@ -161,9 +161,7 @@ class MemoryPlanPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         self._check_options()
-        target = resolve_target(self.target)
-        if self.capacity is not None:
-            target = target.with_vtcm_size(self.capacity)
+        target = resolve_target(self.name, self.target, self.capacity)
         functions = [f for f in op.walk() if isinstance(f, func.FuncOp)]
         for function in functions:
             if len(function.body.blocks) == 1:

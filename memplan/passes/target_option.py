@@ -1,4 +1,4 @@
-"""The `target` option shared by memplan passes."""
+"""The `target` and `capacity` options shared by memplan passes."""
 
 from __future__ import annotations
 
@@ -7,9 +7,18 @@ from xdsl.utils.exceptions import PassFailedException
 from memplan.targets import Target, UnknownTargetError, get_target
 
 
-def resolve_target(name: str) -> Target:
-    """The target called `name`; an unknown name fails the pass that asked."""
+def resolve_target(pass_name: str, name: str, capacity: int | None = None) -> Target:
+    """The target called `name`, its VTCM capacity overridden by `capacity`
+    bytes when given; an unknown name or a negative capacity fails the pass
+    `pass_name`."""
     try:
-        return get_target(name)
+        target = get_target(name)
     except UnknownTargetError as error:
-        raise PassFailedException(str(error)) from None
+        raise PassFailedException(f"{pass_name}: {error}") from None
+    if capacity is None:
+        return target
+    if capacity < 0:
+        raise PassFailedException(
+            f"{pass_name}: capacity must be >= 0 bytes, got {capacity}"
+        )
+    return target.with_vtcm_size(capacity)

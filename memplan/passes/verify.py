@@ -284,9 +284,7 @@ class MemoryVerifyPass(ModulePass):
             raise PassFailedException(
                 f"memory-verify: alignment must be a positive power of two, got {self.alignment}"
             )
-        target = resolve_target(self.target)
-        if self.capacity is not None:
-            target = target.with_vtcm_size(self.capacity)
+        target = resolve_target(self.name, self.target, self.capacity)
         problems: list[str] = []
         for function in op.walk():
             if isinstance(function, func.FuncOp) and function.body.blocks:

@@ -5,7 +5,7 @@
 // RUN: xdsl-opt %s -p 'memory-coalesce{target=nope}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=TARGET
 
 // NOT-POW2: memory-coalesce: alignment=3 is not a positive power of two: expected 1, 2, 4, 8, ...
-// TARGET: unknown target 'nope'; expected one of: hexagon-v65, hexagon-v66, hexagon-v68, hexagon-v69, hexagon-v73, hexagon-v75
+// TARGET: memory-coalesce: unknown target 'nope'; expected one of: hexagon-v65, hexagon-v66, hexagon-v68, hexagon-v69, hexagon-v73, hexagon-v75
 
 // Offsets are running sums rounded up to each storage's alignment (and the
 // target's 64 bytes for DDR); the merged storage takes the largest alignment,

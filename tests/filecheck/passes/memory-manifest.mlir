@@ -2,7 +2,7 @@
 // RUN: xdsl-opt %s -p 'memory-manifest{target=hexagon-v65}' --split-input-file --verify-diagnostics | filecheck %s
 // RUN: xdsl-opt %s -p 'memory-manifest{target=nope}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=TARGET
 
-// TARGET: unknown target 'nope'; expected one of: hexagon-v65, hexagon-v66, hexagon-v68, hexagon-v69, hexagon-v73, hexagon-v75
+// TARGET: memory-manifest: unknown target 'nope'; expected one of: hexagon-v65, hexagon-v66, hexagon-v68, hexagon-v69, hexagon-v73, hexagon-v75
 
 // CHECK-LABEL: func.func @static_global() -> memref<4x8xf32> {
 // CHECK-NEXT:    %[[S:.*]] = memory.alloc_storage [128] : !memory.storage<"global">

@@ -10,11 +10,13 @@
 // RUN: xdsl-opt %s -p 'memory-plan{time-limit=-1}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=BADTIME
 // RUN: xdsl-opt %s -p 'memory-plan{arenas=function}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=FUNC
 // RUN: xdsl-opt %s -p 'memory-plan{arenas=block}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=BADARENAS
+// RUN: xdsl-opt %s -p 'memory-plan{capacity=-5}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=BADCAP
 // RUN: xdsl-opt %s -p 'memory-plan{target=nope}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=TARGET
 // RUN: xdsl-opt %examples/seed_naive.mlir -p memory-manifest,memory-plan,memory-verify | filecheck %s --check-prefix=SEED
 // RUN: xdsl-opt %examples/three_big_vtcm.mlir -p memory-manifest,memory-plan,memory-verify | memplan-run --target hexagon-v73 2>&1 | filecheck %s --check-prefix=THREE
 
 // ALGO: memory-plan: unknown algorithm 'nope', expected one of: token, greedy, best
+// BADCAP: memory-plan: capacity must be >= 0 bytes, got -5
 // BADALIGN: memory-plan: alignment must be a positive power of two, got 48
 // BADTIME: memory-plan: time-limit must be >= 0 seconds, got -1
 // BADARENAS: memory-plan: unknown arenas 'block', expected one of: run, function
@@ -27,7 +29,7 @@
 // Three 3 MiB VTCM tensors, two live at once, run in 6 MiB of the 8 MiB.
 // THREE: peak bytes global=3145728, global.vtcm=6291456
 
-// TARGET: unknown target 'nope'; expected one of: hexagon-v65, hexagon-v66, hexagon-v68, hexagon-v69, hexagon-v73, hexagon-v75
+// TARGET: memory-plan: unknown target 'nope'; expected one of: hexagon-v65, hexagon-v66, hexagon-v68, hexagon-v69, hexagon-v73, hexagon-v75
 
 // Straight line: a and b die at the call, so c reuses a's bytes.
 // Without insert-kills only the arena is killed, after the last use.

@@ -3,10 +3,12 @@
 // RUN: xdsl-opt %s -p 'memory-verify{capacity=1536}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=CAP
 // RUN: xdsl-opt %s -p 'memory-verify{target=hexagon-v65}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=V65
 // RUN: xdsl-opt %s -p 'memory-verify{alignment=3}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=BADALIGN
+// RUN: xdsl-opt %s -p 'memory-verify{capacity=-5}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=BADCAP
 // RUN: xdsl-opt %s -p 'memory-verify{target=nope}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=TARGET
 
+// BADCAP: memory-verify: capacity must be >= 0 bytes, got -5
 // BADALIGN: memory-verify: alignment must be a positive power of two, got 3
-// TARGET: unknown target 'nope'; expected one of: hexagon-v65, hexagon-v66, hexagon-v68, hexagon-v69, hexagon-v73, hexagon-v75
+// TARGET: memory-verify: unknown target 'nope'; expected one of: hexagon-v65, hexagon-v66, hexagon-v68, hexagon-v69, hexagon-v73, hexagon-v75
 
 // A planned module that reuses bytes only between tensors that are never
 // live together is left unchanged.
