@@ -32,7 +32,6 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
@@ -51,6 +50,7 @@ from memplan.dialects.memory import (
     KillOp,
     StorageType,
 )
+from memplan.passes.options import MemplanPass
 
 
 def memory_space(scope: str) -> Attribute:
@@ -161,7 +161,7 @@ class LowerAllocTensor(RewritePattern):
 
 
 @dataclass(frozen=True)
-class ConvertMemoryToMemrefPass(ModulePass):
+class ConvertMemoryToMemrefPass(MemplanPass):
     """Lower storages, tensors, kills and copies to `memref` ops."""
 
     name = "convert-memory-to-memref"

@@ -35,7 +35,6 @@ from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
-from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
     PatternRewriteWalker,
@@ -51,8 +50,8 @@ from memplan.dialects.memory import (
     AllocTensorOp,
     KillOp,
 )
+from memplan.passes.options import MemplanPass, resolve_target
 from memplan.passes.rounding import is_power_of_two, pack_in_order
-from memplan.passes.target_option import resolve_target
 from memplan.targets import DEFAULT_TARGET, Target
 
 
@@ -235,7 +234,7 @@ class CoalesceStorages(RewritePattern):
 
 
 @dataclass(frozen=True)
-class MemoryCoalescePass(ModulePass):
+class MemoryCoalescePass(MemplanPass):
     """Merge the constant-size storages of each block, scope and device into one."""
 
     name = "memory-coalesce"

@@ -26,7 +26,6 @@ from xdsl.dialects.builtin import (
     NoneAttr,
 )
 from xdsl.ir import Operation, SSAValue
-from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
@@ -44,7 +43,7 @@ from memplan.dialects.memory import (
     element_bytes,
     scope_of,
 )
-from memplan.passes.target_option import resolve_target
+from memplan.passes.options import MemplanPass, resolve_target
 from memplan.targets import DEFAULT_TARGET, Target
 
 
@@ -140,7 +139,7 @@ class ManifestDealloc(RewritePattern):
 
 
 @dataclass(frozen=True)
-class MemoryManifestPass(ModulePass):
+class MemoryManifestPass(MemplanPass):
     """Turn `memref.alloc`/`memref.dealloc` into storages, tensors and kills."""
 
     name = "memory-manifest"

@@ -28,7 +28,6 @@ from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import DenseArrayBase, MemRefType, ModuleOp, i64
 from xdsl.ir import Block, Operation
-from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
@@ -47,8 +46,8 @@ from memplan.passes.arena import (
     pack_arena,
 )
 from memplan.passes.liveness import CONDITIONAL_REGIONS, FunctionLiveness, LiveRange
+from memplan.passes.options import MemplanPass, resolve_target
 from memplan.passes.rounding import is_power_of_two
-from memplan.passes.target_option import resolve_target
 from memplan.planning import ALGORITHMS
 from memplan.targets import DEFAULT_TARGET, Target
 
@@ -121,7 +120,7 @@ MAX_NESTING_TRIES = 8
 
 
 @dataclass(frozen=True)
-class MemoryPlanPass(ModulePass):
+class MemoryPlanPass(MemplanPass):
     """Pack the static tensors of each function into arenas: one per run of
     chained live ranges of a planning unit, scope and device."""
 

@@ -27,7 +27,6 @@ from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, ModuleOp
 from xdsl.ir import Operation, SSAValue
-from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
 from memplan.dialects.memory import (
@@ -40,8 +39,8 @@ from memplan.dialects.memory import (
     static_byte_size,
 )
 from memplan.passes.liveness import FunctionLiveness, LiveRange
+from memplan.passes.options import MemplanPass, resolve_target
 from memplan.passes.rounding import is_power_of_two
-from memplan.passes.target_option import resolve_target
 from memplan.targets import DEFAULT_TARGET, Target
 
 
@@ -265,7 +264,7 @@ def _values_ended_by(kill: KillOp) -> list[SSAValue]:
 
 
 @dataclass(frozen=True)
-class MemoryVerifyPass(ModulePass):
+class MemoryVerifyPass(MemplanPass):
     """Fail on overlapping live tensors, bad offsets and scopes over capacity."""
 
     name = "memory-verify"

@@ -4,6 +4,8 @@
 // RUN: memplan-opt %s -p memory-manifest,memory-plan | filecheck %s --check-prefix=OK
 // RUN: not memplan-opt %s -p 'memory-plan{algorithm=foo}' 2>&1 | filecheck %s --check-prefix=ALGO
 // RUN: not memplan-opt %s -p 'memory-plan{nope=1}' 2>&1 | filecheck %s --check-prefix=OPTION
+// RUN: not memplan-opt %s -p 'memory-plan{time-limit=soon}' 2>&1 | filecheck %s --check-prefix=TYPE
+// RUN: not memplan-opt %s -p 'convert-memory-to-memref{x=1}' 2>&1 | filecheck %s --check-prefix=NOOPTIONS
 // RUN: not memplan-opt %s -p no-such-pass 2>&1 | filecheck %s --check-prefix=UNKNOWN
 // RUN: not memplan-opt %s -p 'memory-manifest,memory-plan{capacity=1024}' 2>&1 | filecheck %s --check-prefix=CAPACITY
 // RUN: not memplan-opt %s.missing 2>&1 | filecheck %s --check-prefix=MISSING
@@ -23,7 +25,10 @@ func.func @f() {
 // ALGO-NOT: Traceback
 // ALGO: memplan-opt: error: memory-plan: unknown algorithm 'foo', expected one of: token, greedy, best
 // OPTION-NOT: Traceback
-// OPTION: memplan-opt: error: Provided arguments ["nope"] not found in expected arguments
+// OPTION: memplan-opt: error: memory-plan: unknown option 'nope', expected one of: algorithm, alignment, tensor-alignment, insert-kills, target, capacity, time-limit, arenas
+// TYPE-NOT: Traceback
+// TYPE: memplan-opt: error: memory-plan: option time-limit=soon: expected a number
+// NOOPTIONS: memplan-opt: error: convert-memory-to-memref: unknown option 'x', it takes no options
 // UNKNOWN-NOT: Traceback
 // UNKNOWN: memplan-opt: error: Unrecognized passes: ['no-such-pass']
 // CAPACITY-NOT: Traceback

@@ -1,0 +1,89 @@
+"""What memplan passes share about their options: errors that name the pass
+and the option, and the `target` / `capacity` options."""
+
+from __future__ import annotations
+
+from types import NoneType, UnionType
+from typing import Any, Self, Union, get_args, get_origin, get_type_hints
+
+from xdsl.passes import ModulePass
+from xdsl.utils.arg_spec import ArgSpec
+from xdsl.utils.exceptions import PassFailedException
+
+from memplan.targets import Target, UnknownTargetError, get_target
+
+_VALUE_KINDS = {
+    bool: "true or false",
+    int: "an integer",
+    float: "a number",
+    str: "a name",
+}
+
+
+class MemplanPass(ModulePass):
+    """A module pass whose option errors say which pass and option is wrong
+    and what it expects (xDSL's own say neither)."""
+
+    @classmethod
+    def from_spec(cls, spec: ArgSpec) -> Self:
+        try:
+            return super().from_spec(spec)
+        except ValueError as error:
+            raise ValueError(
+                cls._option_error(spec) or f"{cls.name}: {error}"
+            ) from None
+
+    @classmethod
+    def _option_error(cls, spec: ArgSpec) -> str | None:
+        """The first option of `spec` that is unknown or of the wrong type."""
+        hints = get_type_hints(cls)
+        for option, value in spec.parameters.items():
+            field = option.replace("-", "_")
+            if field == "name" or field not in hints:
+                known = [name.replace("_", "-") for name in hints if name != "name"]
+                expected = (
+                    f"expected one of: {', '.join(known)}"
+                    if known
+                    else "it takes no options"
+                )
+                return f"{cls.name}: unknown option '{option}', {expected}"
+            try:
+                super().from_spec(ArgSpec(spec.name, {option: value}))
+            except ValueError:
+                given = ",".join(str(item) for item in value)
+                return (
+                    f"{cls.name}: option {option}={given}: expected "
+                    f"{_describe(hints[field])}"
+                )
+        return None
+
+
+def _describe(hint: Any) -> str:
+    """`int | float | None` -> "a number"; `bool` -> "true or false"."""
+    kinds = [kind for kind in _alternatives(hint) if kind is not NoneType]
+    if float in kinds:
+        return _VALUE_KINDS[float]
+    return " or ".join(_VALUE_KINDS.get(kind, str(kind)) for kind in kinds)
+
+
+def _alternatives(hint: Any) -> tuple[Any, ...]:
+    if get_origin(hint) in (Union, UnionType):
+        return get_args(hint)
+    return (hint,)
+
+
+def resolve_target(pass_name: str, name: str, capacity: int | None = None) -> Target:
+    """The target called `name`, its VTCM capacity overridden by `capacity`
+    bytes when given; an unknown name or a negative capacity fails the pass
+    `pass_name`."""
+    try:
+        target = get_target(name)
+    except UnknownTargetError as error:
+        raise PassFailedException(f"{pass_name}: {error}") from None
+    if capacity is None:
+        return target
+    if capacity < 0:
+        raise PassFailedException(
+            f"{pass_name}: capacity must be >= 0 bytes, got {capacity}"
+        )
+    return target.with_vtcm_size(capacity)
