@@ -13,7 +13,7 @@ import json
 import re
 import sys
 from collections.abc import Sequence
-from typing import IO
+from typing import IO, Any
 
 import numpy as np
 from xdsl.parser import Parser
@@ -51,6 +51,17 @@ def parse_byte_size(text: str) -> int:
 
 def _format_result(value: object) -> str:
     return repr(value) if isinstance(value, np.ndarray) else str(value)
+
+
+def _open_for(flag: str, path: str, mode: str) -> IO[Any]:
+    """`path` opened for `flag`; failing names the flag and the reason."""
+    try:
+        return open(path, mode)
+    except OSError as error:
+        verb = "read" if mode.startswith("r") else "write"
+        raise InterpretationError(
+            f"{flag}: cannot {verb} {path}: {error.strerror}"
+        ) from None
 
 
 def _report(message: str) -> int:
@@ -105,7 +116,12 @@ class MemplanRunMain(xDSLRunMain):
     def get_input_stream(self) -> tuple[IO[bytes], str]:
         if self.args.input_file == "-":
             return sys.stdin.buffer, "mlir"
-        return super().get_input_stream()
+        try:
+            return super().get_input_stream()
+        except OSError as error:
+            raise InterpretationError(
+                f"cannot read {self.args.input_file}: {error.strerror}"
+            ) from None
 
     def execute(self) -> int:
         """Run and report; the exit status (0, or 1 after printing an error)."""
@@ -122,7 +138,7 @@ class MemplanRunMain(xDSLRunMain):
         if self.args.vtcm_size is not None:
             target = target.with_vtcm_size(self.args.vtcm_size)
         if self.args.cost_model:
-            with open(self.args.cost_model) as file:
+            with _open_for("--cost-model", self.args.cost_model, "r") as file:
                 try:
                     target = with_cost_overrides(target, json.load(file))
                 except ValueError as error:
@@ -142,14 +158,18 @@ class MemplanRunMain(xDSLRunMain):
         runner = Runner(module, target, self.args.index_bitwidth)
         result = runner.run(self.args.symbol, self._arguments(runner))
         if self.args.output:
-            np.savez(
-                self.args.output,
-                allow_pickle=False,
-                **{f"result{i}": np.asarray(r) for i, r in enumerate(result.results)},
-            )
+            with _open_for("--output", self.args.output, "wb") as file:
+                np.savez(
+                    file,
+                    allow_pickle=False,
+                    **{
+                        f"result{i}": np.asarray(r)
+                        for i, r in enumerate(result.results)
+                    },
+                )
         stats = result.stats.to_json()
         if self.args.stats_json:
-            with open(self.args.stats_json, "w") as file:
+            with _open_for("--stats-json", self.args.stats_json, "w") as file:
                 json.dump(stats, file, indent=2)
                 file.write("\n")
         self._print_results(result.results)
@@ -167,6 +187,11 @@ class MemplanRunMain(xDSLRunMain):
             )
             or []
         )
+        if parser.pos < len(self.args.args):
+            raise InterpretationError(
+                f"--args: cannot read {self.args.args!r} as comma-separated "
+                f"attributes (e.g. dense<1.0> : tensor<4xf32>, 3 : i32)"
+            )
         types = runner.argument_types(self.args.symbol)
         if len(attributes) != len(types):
             raise InterpretationError(

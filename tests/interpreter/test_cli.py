@@ -121,8 +121,9 @@ def test_byte_sizes(text: str, size: int):
 
 def test_missing_file_is_a_clean_error(capsys: pytest.CaptureFixture[str]):
     assert main(["/nonexistent/program.mlir"]) == 1
-    assert capsys.readouterr().err.startswith(
-        "memplan-run: error: [Errno 2] No such file or directory"
+    assert capsys.readouterr().err == (
+        "memplan-run: error: cannot read /nonexistent/program.mlir: "
+        "No such file or directory\n"
     )
 
 
@@ -189,3 +190,30 @@ def test_unknown_cost_parameter_is_a_clean_error(
     costs.write_text(json.dumps({"warp_speed": 9}))
     assert main([SEED, "--cost-model", str(costs)]) == 1
     assert "unknown cost parameter(s): warp_speed" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("args", ["foo", "3 : i32, 4 : i32 junk"])
+def test_unreadable_args_name_the_flag(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: str
+):
+    program = tmp_path / "scalar.mlir"
+    program.write_text(SCALAR)
+    assert main([str(program), "--args", args]) == 1
+    assert (
+        f"memplan-run: error: --args: cannot read '{args}'" in capsys.readouterr().err
+    )
+
+
+@pytest.mark.parametrize(
+    ("flag", "verb"),
+    [("--cost-model", "read"), ("--stats-json", "write"), ("--output", "write")],
+)
+def test_unusable_file_flags_name_the_flag(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], flag: str, verb: str
+):
+    missing = tmp_path / "no-such-dir" / "file"
+    assert main([SEED, flag, str(missing)]) == 1
+    assert (
+        f"memplan-run: error: {flag}: cannot {verb} {missing}: No such file or directory"
+        in capsys.readouterr().err
+    )
