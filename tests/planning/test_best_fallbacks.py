@@ -1,6 +1,8 @@
 """What `best` keeps when it cannot finish: the lowest plan found, slice by slice."""
 
+import time
 from collections.abc import Sequence
+from typing import cast
 
 import pytest
 
@@ -110,3 +112,22 @@ def test_a_large_sliced_trace_improves_on_greedy_under_a_short_limit() -> None:
     assert validate(buffers, result.offsets) is None
     assert greedy.height == 33
     assert result.height == 30 and result.optimal
+
+
+def test_the_last_minimizing_step_gets_all_the_time_left() -> None:
+    # Floor 28, incumbent 30: the step trying 28 and 29 is the last whatever
+    # happens, so it must not leave half of the time unused.
+    calls: list[tuple[list[int], float]] = []
+
+    class Stuck:
+        buffers = (Buffer("x", 0, 1, 30),)
+
+        def fit(self, targets: list[int], deadline: float) -> list[int] | None:
+            calls.append((targets, deadline))
+            raise best_module._OutOfTime
+
+    deadline = time.perf_counter() + 100
+    solver = cast(best_module._Solver, Stuck())
+    offsets, proved = best_module._minimize(solver, 28, [0], 30, deadline)
+    assert calls == [([28, 29], deadline)]
+    assert offsets == [0] and not proved

@@ -1,0 +1,173 @@
+"""The numba search kernel against the pure-Python search it replaces."""
+
+import random
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from packing_strategies import MINIMALLOC, examples, traces
+
+from memplan.planning import Buffer, lower_bound, plan, validate
+from memplan.planning import best as best_module
+from memplan.planning.sections import sweep
+from memplan.planning.trace_csv import read_trace
+
+KERNEL = pytest.importorskip("memplan.planning.search_kernel")
+CAPACITY = 1_048_576
+PURE = "MEMPLAN_PURE_PYTHON"
+
+
+@pytest.fixture
+def compiled_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`plan` on the compiled path, its kernel already compiled or loaded from the cache."""
+    monkeypatch.delenv(PURE, raising=False)
+    # Greedy packs these one step above the optimum, so `best` has to search.
+    buffers = [Buffer(0, 0, 2, 15), Buffer(1, 3, 4, 12), Buffer(2, 0, 4, 9)]
+    assert plan([*buffers, Buffer(3, 3, 4, 9)]).height == 30
+
+
+def outcome(search: best_module._DecisionSearch | best_module._CompiledSearch):
+    """(found, failed or out of nodes) and the offsets when found."""
+    try:
+        found = search.run()
+    except best_module._OutOfNodes:
+        return "out of nodes", None
+    return found, list(search.solution) if found else None
+
+
+def both_searches(buffers: list[Buffer], order: int, capacity: int, nodes: int):
+    sized = [b for b in buffers if b.size]
+    structure = sweep(sized, best_module.MAX_OVERLAP_PAIRS)
+    orders = best_module._preorders(sized, structure)
+    problem = best_module._renumber(sized, structure, orders[order % len(orders)])
+    pure = best_module._DecisionSearch(problem, capacity, float("inf"), nodes)
+    compiled = best_module._CompiledSearch(
+        KERNEL, problem, capacity, float("inf"), nodes
+    )
+    return pure, compiled
+
+
+def wide_trace(seed: int) -> list[Buffer]:
+    """One long buffer under many short ones: nodes with dozens of candidates."""
+    rng = random.Random(seed)
+    buffers = [Buffer("long", 0, 60, 3)]
+    for k in range(50):
+        lower = rng.randrange(60)
+        upper = min(60, lower + 1 + rng.randrange(4))
+        buffers.append(Buffer(k, lower, upper, rng.choice([1, 2, 4, 5, 8])))
+    return buffers
+
+
+def test_the_environment_variable_forces_pure_python(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv(PURE, raising=False)
+    assert best_module.compiled_kernel() is KERNEL
+    monkeypatch.setenv(PURE, "1")
+    assert best_module.compiled_kernel() is None
+
+
+@settings(max_examples=examples(60, 1000), deadline=None)
+@given(
+    traces(max_buffers=14, max_time=10),
+    st.integers(0, 5),
+    st.integers(0, 6),
+    st.sampled_from([1, 4, 30, 10_000]),
+)
+def test_compiled_search_visits_the_same_nodes_as_pure_python(
+    buffers: list[Buffer], order: int, extra: int, nodes: int
+) -> None:
+    if not any(b.size for b in buffers):
+        return
+    capacity = lower_bound(buffers) + extra
+    pure, compiled = both_searches(buffers, order, capacity, nodes)
+    assert outcome(pure) == outcome(compiled)
+    used = nodes - max(pure.nodes_left, 0)
+    assert compiled.search.nodes == used
+
+
+def random_trace(rng: random.Random) -> list[Buffer]:
+    count, horizon = rng.randint(1, 25), rng.randint(2, 20)
+    buffers = []
+    for k in range(count):
+        lower = rng.randrange(horizon)
+        upper = rng.randint(lower + 1, min(horizon, lower + 1 + rng.randrange(horizon)))
+        size = rng.choice([1, 2, 3, 4, 4, 5, 8, 16])
+        buffers.append(Buffer(k, lower, upper, size, rng.choice([1, 1, 1, 2, 4, 8])))
+    return buffers
+
+
+def test_compiled_search_matches_pure_python_on_random_traces() -> None:
+    rng = random.Random(7)
+    for _ in range(30):
+        buffers = random_trace(rng)
+        for order in range(6):
+            for extra in (0, 3):
+                capacity = lower_bound(buffers) + extra
+                pure, compiled = both_searches(buffers, order, capacity, 1_000)
+                assert outcome(pure) == outcome(compiled)
+                assert compiled.search.nodes == 1_000 - max(pure.nodes_left, 0)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_compiled_search_matches_on_wide_nodes_with_a_growing_stack(
+    monkeypatch: pytest.MonkeyPatch, seed: int
+) -> None:
+    # Root candidate lists above SHORT_LIST take the heapsort, and a stack of
+    # one row makes the kernel ask for more (GROW) again and again.
+    monkeypatch.setattr(best_module, "CANDIDATE_ROWS", 0)
+    buffers = wide_trace(seed)
+    capacity = lower_bound(buffers)
+    for order in range(6):
+        pure, compiled = both_searches(buffers, order, capacity, 3_000)
+        assert outcome(pure) == outcome(compiled)
+        assert compiled.search.nodes == 3_000 - max(pure.nodes_left, 0)
+
+
+@settings(max_examples=examples(25, 300), deadline=None)
+@given(traces(max_buffers=12, max_time=8), st.one_of(st.none(), st.integers(0, 30)))
+def test_both_paths_return_the_same_valid_plan_never_above_greedy(
+    buffers: list[Buffer], capacity: int | None
+) -> None:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.delenv(PURE, raising=False)
+        compiled = plan(buffers, capacity=capacity, time_limit=30)
+        patch.setenv(PURE, "1")
+        pure = plan(buffers, capacity=capacity, time_limit=30)
+    greedy = plan(buffers, capacity=capacity, algorithm="greedy")
+    for result in (compiled, pure):
+        assert validate(buffers, result.offsets) is None
+        assert result.height <= greedy.height
+    assert compiled.offsets == pure.offsets
+    assert compiled.optimal == pure.optimal
+
+
+def challenging(letter: str) -> list[Buffer]:
+    path = MINIMALLOC / "challenging" / f"{letter}.{CAPACITY}.csv"
+    if not path.exists():
+        pytest.skip(f"shared benchmark data not found at {path}")
+    return read_trace(path).buffers
+
+
+@pytest.mark.usefixtures("compiled_path")
+@pytest.mark.parametrize("letter", ["A", "B", "K"])
+def test_compiled_search_fits_challenging_files_in_seconds(letter: str) -> None:
+    buffers = challenging(letter)
+    started = time.perf_counter()
+    result = plan(buffers, capacity=CAPACITY, time_limit=10)
+    assert validate(buffers, result.offsets, capacity=CAPACITY) is None
+    # Pure Python takes 3-15 s on A and B; compiled, well under a second.
+    assert time.perf_counter() - started < 3
+
+
+@pytest.mark.usefixtures("compiled_path")
+def test_compiled_search_stops_at_the_time_limit() -> None:
+    # File I does not fit within a second: the kernel must hand back in time.
+    buffers = challenging("I")
+    started = time.perf_counter()
+    result = plan(buffers, capacity=CAPACITY, time_limit=1.0)
+    elapsed = time.perf_counter() - started
+    assert elapsed < 1.5
+    assert validate(buffers, result.offsets) is None
+    assert result.height <= plan(buffers, algorithm="greedy").height
