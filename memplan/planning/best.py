@@ -3,7 +3,11 @@
 The decision problem "do these buffers fit in C bytes?" is solved by a depth-first
 search over canonical solutions: each step picks an unplaced buffer and puts it
 at its lowest offset on top of the placed buffers it meets in time, and steps go
-in non-decreasing (offset, preorder rank), so each packing is enumerated once.
+in non-decreasing (offset, priority), so each packing is enumerated once.  As
+in MiniMalloc, each independent part of the search (the whole trace, then each
+part a decomposition splits off) gives its buffers priorities afresh: for the
+crowd-first orders, by the unplaced bytes now in their fullest section, ties
+by the rest of the order (file I only fits this way).
 Pruning:
 
 * cross-section bound: in every time section, the floor plus the bytes still
@@ -16,7 +20,7 @@ Pruning:
 * hatless buffers: a buffer whose neighbours in time are all placed has a
   final offset; if placing it fails, or the canonical order has passed it,
   the node fails;
-* twins: of buffers identical but for the id, the lower rank goes first.
+* twins: of buffers identical but for the id, the lower priority goes first.
 
 Independent time slices of the whole trace are searched one by one, each
 keeping greedy's layout if the search runs out of time on it.  With a
@@ -127,6 +131,12 @@ class _Problem:
     cuts: IntArray
     # The next lower rank with the same lifetime, size and alignment, else -1.
     twin_before: IntArray
+    # Each part of the search (the whole trace, then every independent part a
+    # decomposition splits off) orders its buffers by priority
+    # -crowd * crowd_weight + tie_rank, crowd being the most unplaced bytes in
+    # any of the buffer's sections when the part starts (see _priorities).
+    tie_rank: IntArray
+    crowd_weight: int
     # For the compiled search: overlaps[i] is
     # overlap_list[overlap_starts[i] : overlap_starts[i + 1]], and the ranks
     # starting in section s are by_first[first_starts[s] : first_starts[s + 1]].
@@ -162,6 +172,9 @@ class _DecisionSearch:
         self.open_neighbours = numpy.array(
             [len(o) for o in problem.overlaps], dtype=numpy.int64
         )
+        # Order of the unplaced buffers within the current part (ties of the
+        # canonical order); set by _solve_parts as each part starts.
+        self.prio = problem.tie_rank.copy()
 
     def run(self) -> bool:
         cut_points = (numpy.flatnonzero(self.cuts[:-1] == 0) + 1).tolist()
@@ -171,20 +184,44 @@ class _DecisionSearch:
     def _solve_parts(
         self, members: IntArray, lo: int, hi: int, cut_points: list[int]
     ) -> bool:
-        """Solve the independent sub-problems between consecutive cut points."""
-        if not cut_points:
-            return self._search(members, lo, hi, (-1, -1))
+        """Solve the independent sub-problems between consecutive cut points.
+
+        Each part orders its buffers afresh, by the bytes still unplaced in
+        their sections (as MiniMalloc preorders every sub-problem): on
+        MiniMalloc's file I, keeping the root's order instead loses the fit.
+        """
         bounds = [lo, *cut_points, hi]
         part_of = numpy.searchsorted(
             bounds, self.problem.first_section_array[members], side="right"
         )
+        prio = self.prio
         for k in range(len(bounds) - 1):
             group = members[part_of == k + 1]
-            if len(group) and not self._search(
-                group, bounds[k], bounds[k + 1], (-1, -1)
-            ):
+            if not len(group):
+                continue
+            saved = prio[group]
+            prio[group] = self._priorities(group)
+            found = self._search(
+                group[prio[group].argsort()], bounds[k], bounds[k + 1], (-1, -1)
+            )
+            prio[group] = saved
+            if not found:
                 return False
         return True
+
+    def _priorities(self, group: IntArray) -> IntArray:
+        """-crowd * crowd_weight + tie_rank: the crowd of a buffer is the most
+        unplaced bytes in any of its sections now."""
+        problem = self.problem
+        if not problem.crowd_weight:
+            return problem.tie_rank[group]
+        totals = self.totals
+        first, last = problem.first_section, problem.last_section
+        crowd = numpy.array(
+            [int(_max(totals[first[i] : last[i]])) for i in group.tolist()],
+            dtype=numpy.int64,
+        )
+        return problem.tie_rank[group] - crowd * problem.crowd_weight
 
     def _search(
         self, members: IntArray, lo: int, hi: int, last: tuple[int, int]
@@ -206,15 +243,17 @@ class _DecisionSearch:
         # Every later placement is at or above this one's offset, so a candidate
         # must leave room for the fullest section bar (at most) its own bytes.
         slack = capacity - int(prefix[-1]) + int(_max(sizes))
-        order = offsets.argsort(kind="stable")  # members are sorted: ties go by rank
+        order = offsets.argsort(kind="stable")  # members are sorted: ties go by prio
         offsets, members_by_offset = offsets[order], members[order]
-        # Canonical order: skip candidates before the last placement (offset, rank),
+        # Canonical order: skip candidates before the last placement (offset, prio),
         # and stop at the first offset that dominance or the slack rule out.
-        last_offset, last_rank = last
+        last_offset, last_prio = last
         start = int(offsets.searchsorted(last_offset))
         ties = int(offsets.searchsorted(last_offset, side="right"))
         start += int(
-            members_by_offset[start:ties].searchsorted(last_rank, side="right")
+            self.prio[members_by_offset[start:ties]].searchsorted(
+                last_prio, side="right"
+            )
         )
         # A hatless buffer behind the last placement can never be placed: its
         # offset will not rise above it, and placements only go up.
@@ -237,11 +276,12 @@ class _DecisionSearch:
         viable = candidate_offsets + outside <= capacity
         # Symmetry: of identical buffers, the lower rank goes first whenever it
         # can (it always has the same lowest offset), unless it is behind the
-        # last placement (same offset, lower rank), where only a twin can go.
+        # last placement (same offset, lower prio), where only a twin can go.
+        # Twins share their priority's crowd and keep their rank order in tie_rank.
         twins = problem.twin_before[candidates]
         waiting = (twins >= 0) & (self.min_offsets[twins] != _PLACED)
         if _any(waiting):
-            behind = (candidate_offsets == last_offset) & (twins < last_rank)
+            behind = (candidate_offsets == last_offset) & (self.prio[twins] < last_prio)
             viable &= ~(waiting & ~behind)
         candidates = candidates[viable]
         hatless = (self.open_neighbours[candidates] == 0).tolist()
@@ -282,7 +322,7 @@ class _DecisionSearch:
             if cut_points:
                 found = self._solve_parts(rest, lo, hi, cut_points)
             else:
-                found = self._search(rest, lo, hi, (offset, i))
+                found = self._search(rest, lo, hi, (offset, int(self.prio[i])))
             crossings += 1
         min_offsets[raised] = old_offsets
         self.open_neighbours[neighbours] += 1
@@ -378,6 +418,7 @@ class _CompiledSearch:
             problem.cuts,
             capacity,
             CANDIDATE_ROWS * len(problem.sizes) + 1,
+            problem.crowd_weight,
         )
         self.solution: list[int] = []
 
@@ -415,6 +456,7 @@ def _kernel_arrays(problem: _Problem) -> tuple[IntArray, ...]:
         problem.twin_before,
         problem.by_first,
         problem.first_starts,
+        problem.tie_rank,
     )
 
 
@@ -435,8 +477,39 @@ def _preorders(buffers: Sequence[Buffer], structure: TimeStructure) -> list[list
 
     No single order wins everywhere (on the MiniMalloc suite each file is solved
     in a few hundred nodes by some order and not in thousands by others), so a
-    portfolio with growing node budgets beats any one order.
+    portfolio with growing node budgets beats any one order.  The first ones
+    put the most crowded buffers first (crowd: the fullest of their sections),
+    then break ties by a key of `_tie_orders`.
     """
+    crowd, tie_keys, other_keys = _preorder_keys(buffers, structure)
+    crowded = [
+        sorted(range(len(buffers)), key=lambda i, key=key: (-crowd[i], *key(i)))
+        for key in tie_keys
+    ]
+    return crowded + [sorted(range(len(buffers)), key=key) for key in other_keys]
+
+
+def _tie_orders(
+    buffers: Sequence[Buffer], structure: TimeStructure
+) -> list[list[int] | None]:
+    """For each order of `_preorders` that puts crowded buffers first, the order of
+    its tie-break alone, else None.
+
+    The search orders every part a decomposition splits off by crowd again,
+    with the bytes still unplaced (see _DecisionSearch._solve_parts), and breaks
+    ties by this order.
+    """
+    _, tie_keys, other_keys = _preorder_keys(buffers, structure)
+    ties: list[list[int] | None] = [
+        sorted(range(len(buffers)), key=key) for key in tie_keys
+    ]
+    return ties + [None] * len(other_keys)
+
+
+def _preorder_keys(
+    buffers: Sequence[Buffer], structure: TimeStructure
+) -> tuple[list[int], list[PreorderKey], list[PreorderKey]]:
+    """(crowd, tie-break keys of the crowd-first orders, keys of the other orders)."""
     totals = structure.section_totals
     first, last = structure.first_section, structure.last_section
     crowd = [max(totals[first[i] : last[i]]) for i in range(len(buffers))]
@@ -445,22 +518,34 @@ def _preorders(buffers: Sequence[Buffer], structure: TimeStructure) -> list[list
     area = [b.size * (b.upper - b.lower) for b in buffers]
     size = [b.size for b in buffers]
     overlaps = [len(o) for o in structure.overlaps]
-    keys: list[PreorderKey] = [
-        lambda i: (-crowd[i], -area[i], i),
-        lambda i: (-crowd[i], -width[i], -area[i], i),
-        lambda i: (-crowd[i], -length[i], i),
-        lambda i: (-crowd[i], -overlaps[i], i),
+    tie_keys: list[PreorderKey] = [
+        lambda i: (-area[i], i),
+        lambda i: (-width[i], -area[i], i),
+        lambda i: (-length[i], -area[i], i),  # MiniMalloc's "TWA"
+        lambda i: (-overlaps[i], i),
+    ]
+    other_keys: list[PreorderKey] = [
         lambda i: (-length[i], -size[i], i),
         lambda i: (-overlaps[i], -size[i], i),
     ]
-    return [sorted(range(len(buffers)), key=key) for key in keys]
+    return crowd, tie_keys, other_keys
 
 
 def _renumber(
-    buffers: Sequence[Buffer], structure: TimeStructure, order: list[int]
+    buffers: Sequence[Buffer],
+    structure: TimeStructure,
+    order: list[int],
+    ties: list[int] | None = None,
 ) -> _Problem:
+    """The arrays of `order`; `ties` (from _tie_orders) makes each part of the
+    search order its buffers by crowd again, else they keep the rank order."""
     rank = numpy.empty(len(order), dtype=numpy.int64)
     rank[order] = numpy.arange(len(order))
+    tie_rank = numpy.arange(len(order), dtype=numpy.int64)
+    if ties is not None:
+        tie_rank[rank[ties]] = numpy.arange(len(order))
+    # Priorities must fit in int64 (else the parts keep the rank order).
+    overflows = max(structure.section_totals, default=0) * len(order) >= 2**62
     member_lists = [numpy.sort(rank[m]) for m in structure.section_members]
     starts = numpy.cumsum([0] + [len(m) for m in member_lists])
     first_section = [structure.first_section[i] for i in order]
@@ -486,6 +571,8 @@ def _renumber(
         member_starts=starts,
         cuts=numpy.array(structure.cuts, dtype=numpy.int64),
         twin_before=_twins([buffers[i] for i in order]),
+        tie_rank=tie_rank,
+        crowd_weight=len(order) if ties is not None and not overflows else 0,
         overlap_starts=numpy.cumsum(
             [0] + [len(o) for o in overlaps], dtype=numpy.int64
         ),
@@ -516,6 +603,7 @@ class _Solver:
         self.buffers = buffers
         self.structure = structure
         self.orders = _preorders(buffers, structure)
+        self.ties = _tie_orders(buffers, structure)
         self.problems: dict[int, _Problem] = {}
         self.kernel = compiled_kernel()
 
@@ -532,7 +620,9 @@ class _Solver:
         if k not in self.problems:
             if time.perf_counter() > deadline:
                 raise _OutOfTime
-            self.problems[k] = _renumber(self.buffers, self.structure, self.orders[k])
+            self.problems[k] = _renumber(
+                self.buffers, self.structure, self.orders[k], self.ties[k]
+            )
         return self.problems[k]
 
     def fit(self, capacities: list[int], deadline: float) -> list[int] | None:

@@ -14,6 +14,8 @@ list); a parts frame is one call of `_solve_parts` (independent sub-problems
 solved one after the other).  The members of a search frame are not stored:
 they are the unplaced buffers whose first section lies in its range, as in
 the Python search (placements are undone when a frame returns, found or not).
+A parts frame gives each part's buffers their priorities as the part starts
+and gives the old ones back when it returns (PRIO, PRIO_SAVED).
 """
 
 from __future__ import annotations
@@ -32,29 +34,39 @@ TWIN_BEFORE = 8
 # Ranks sorted by first section (then rank); those starting in section s are
 # BY_FIRST[FIRST_STARTS[s]:FIRST_STARTS[s + 1]].
 BY_FIRST, FIRST_STARTS = 9, 10
+# Tie-break of the priorities each part gives its buffers (see `_next_part`).
+TIE_RANK = 11
 
 # State arrays, in the second tuple.  RAISED/RAISED_OLD: the stack of lifted
 # neighbours and their old lowest offsets; BOUNDS: part bounds of parts
-# frames; PREFIX/SUFFIX: scratch for one node's running maxima.
+# frames; PREFIX/SUFFIX: scratch for one node's running maxima; PRIO: each
+# buffer's priority in its part (ties of the canonical order), PRIO_SAVED: the
+# stack of the priorities the parts under way replaced.
 MIN_OFFSETS, SOLUTION, TOTALS, CUTS, OPEN_NEIGHBOURS = 0, 1, 2, 3, 4
 RAISED, RAISED_OLD, BOUNDS, PREFIX, SUFFIX, SCALARS = 5, 6, 7, 8, 9, 10
+PRIO, PRIO_SAVED = 11, 12
 # Entries of the SCALARS array.
 DEPTH, MODE, RESULT, NODES, CAND_TOP, RAISE_TOP, BOUNDS_TOP, CAPACITY = range(8)
+PRIO_TOP, CROWD_WEIGHT = 8, 9
+SCALAR_COUNT = 10
 
-# Frame fields (one row of `frames` each).
-KIND, LO, HI, LAST_OFFSET, LAST_RANK = 0, 1, 2, 3, 4
+# Frame fields (one row of `frames` each).  LAST_PRIO: the priority of the
+# last placement, which the canonical order compares.
+KIND, LO, HI, LAST_OFFSET, LAST_PRIO = 0, 1, 2, 3, 4
 CAND_START, CAND_STOP, CAND_POS = 5, 6, 7
 PLACED_RANK, PLACED_OFFSET, PLACED_HATLESS, RAISE_START = 8, 9, 10, 11
-BOUNDS_START, BOUNDS_STOP, PART = 12, 13, 14
-FRAME_FIELDS = 15
+BOUNDS_START, BOUNDS_STOP, PART, PRIO_START = 12, 13, 14, 15
+FRAME_FIELDS = 16
 SEARCH_FRAME, PARTS_FRAME = 0, 1
 # Candidate fields (one row of `cands` each).
-CAND_RANK, CAND_OFFSET, CAND_HATLESS = 0, 1, 2
+CAND_RANK, CAND_OFFSET, CAND_HATLESS, CAND_PRIO = 0, 1, 2, 3
+CAND_FIELDS = 4
 
 # What the top of the stack does next.
 EXPAND, NEXT_CANDIDATE, NEXT_PART, RETURN = 0, 1, 2, 3
 # What `run` returns: FOUND/FAILED end the search, PAUSED means the node cap
-# was reached, GROW that `cands` must grow before the search can go on.
+# was reached, GROW that `cands` or PRIO_SAVED must grow before the search can
+# go on.
 FOUND, FAILED, PAUSED, GROW, RUNNING = 0, 1, 2, 3, 4
 
 PLACED = numpy.iinfo(numpy.int64).max // 2
@@ -79,7 +91,9 @@ def run(problem, state, frames, cands, node_cap):
                 return FOUND if scalars[RESULT] else FAILED
             _deliver(problem, state, frames)
         elif mode == NEXT_PART:
-            _next_part(state, frames)
+            status = _next_part(problem, state, frames)
+            if status != RUNNING:
+                return status
         elif mode == EXPAND:
             status = _expand(problem, state, frames, cands, node_cap)
             if status != RUNNING:
@@ -103,14 +117,14 @@ def _pop(state, frames, result):
 
 
 @_inlined
-def _push_search(state, frames, lo, hi, last_offset, last_rank):
+def _push_search(state, frames, lo, hi, last_offset, last_prio):
     scalars = state[SCALARS]
     f = scalars[DEPTH]
     frames[f, KIND] = SEARCH_FRAME
     frames[f, LO] = lo
     frames[f, HI] = hi
     frames[f, LAST_OFFSET] = last_offset
-    frames[f, LAST_RANK] = last_rank
+    frames[f, LAST_PRIO] = last_prio
     frames[f, CAND_START] = scalars[CAND_TOP]
     frames[f, CAND_STOP] = scalars[CAND_TOP]
     frames[f, CAND_POS] = scalars[CAND_TOP]
@@ -126,6 +140,7 @@ def _deliver(problem, state, frames):
     f = scalars[DEPTH] - 1
     result = scalars[RESULT]
     if frames[f, KIND] == PARTS_FRAME:
+        _restore_priorities(problem, state, frames, f)
         if result:
             scalars[MODE] = NEXT_PART
         else:
@@ -146,17 +161,63 @@ def _deliver(problem, state, frames):
 
 
 @_inlined
-def _next_part(state, frames):
-    """Start the next independent part of a parts frame; all solved means found."""
+def _next_part(problem, state, frames):
+    """Start the next independent part of a parts frame; all solved means found.
+
+    The part's unplaced buffers get priorities -crowd * CROWD_WEIGHT + TIE_RANK
+    (crowd: the most unplaced bytes in any of their sections now), as
+    `_DecisionSearch._solve_parts` does; the old ones go on PRIO_SAVED.
+    """
     scalars = state[SCALARS]
     f = scalars[DEPTH] - 1
     bounds = state[BOUNDS]
     k = frames[f, BOUNDS_START] + frames[f, PART]
     if k + 1 >= frames[f, BOUNDS_STOP]:
         _pop(state, frames, 1)
-        return
+        return RUNNING
+    lo, hi = bounds[k], bounds[k + 1]
+    by_first, starts = problem[BY_FIRST], problem[FIRST_STARTS]
+    saved = state[PRIO_SAVED]
+    top = scalars[PRIO_TOP]
+    if top + starts[hi] - starts[lo] > saved.shape[0]:
+        return GROW
+    first, last, tie_rank = problem[FIRST], problem[LAST], problem[TIE_RANK]
+    min_offsets, totals, prio = state[MIN_OFFSETS], state[TOTALS], state[PRIO]
+    weight = scalars[CROWD_WEIGHT]
+    frames[f, PRIO_START] = top
+    for m in range(starts[lo], starts[hi]):
+        i = by_first[m]
+        if min_offsets[i] == PLACED:
+            continue
+        saved[top] = prio[i]
+        top += 1
+        crowd = 0
+        if weight:
+            for s in range(first[i], last[i]):
+                crowd = max(crowd, totals[s])
+        prio[i] = tie_rank[i] - crowd * weight
+    scalars[PRIO_TOP] = top
     frames[f, PART] += 1
-    _push_search(state, frames, bounds[k], bounds[k + 1], -1, -1)
+    _push_search(state, frames, lo, hi, -1, -1)
+    return RUNNING
+
+
+@_inlined
+def _restore_priorities(problem, state, frames, f):
+    """Give back the priorities that the part parts frame f just finished replaced."""
+    scalars = state[SCALARS]
+    bounds = state[BOUNDS]
+    k = frames[f, BOUNDS_START] + frames[f, PART] - 1
+    lo, hi = bounds[k], bounds[k + 1]
+    by_first, starts = problem[BY_FIRST], problem[FIRST_STARTS]
+    min_offsets, prio, saved = state[MIN_OFFSETS], state[PRIO], state[PRIO_SAVED]
+    top = frames[f, PRIO_START]
+    for m in range(starts[lo], starts[hi]):
+        i = by_first[m]
+        if min_offsets[i] != PLACED:
+            prio[i] = saved[top]
+            top += 1
+    scalars[PRIO_TOP] = frames[f, PRIO_START]
 
 
 @_inlined
@@ -225,12 +286,12 @@ def _list_candidates(problem, state, frames, f, cands, bound):
     by_first, starts = problem[BY_FIRST], problem[FIRST_STARTS]
     first, last, twins = problem[FIRST], problem[LAST], problem[TWIN_BEFORE]
     min_offsets, open_neighbours = state[MIN_OFFSETS], state[OPEN_NEIGHBOURS]
-    prefix, suffix = state[PREFIX], state[SUFFIX]
+    prefix, suffix, prio = state[PREFIX], state[SUFFIX], state[PRIO]
     capacity = state[SCALARS][CAPACITY]
-    lo, last_offset, last_rank = (
+    lo, last_offset, last_prio = (
         frames[f, LO],
         frames[f, LAST_OFFSET],
-        frames[f, LAST_RANK],
+        frames[f, LAST_PRIO],
     )
     top = frames[f, CAND_START]
     for k in range(starts[lo], starts[frames[f, HI]]):
@@ -238,7 +299,7 @@ def _list_candidates(problem, state, frames, f, cands, bound):
         offset = min_offsets[i]
         if offset == PLACED:
             continue
-        if offset < last_offset or (offset == last_offset and i < last_rank):
+        if offset < last_offset or (offset == last_offset and prio[i] < last_prio):
             if open_neighbours[i] == 0:
                 return -1
             continue
@@ -249,41 +310,42 @@ def _list_candidates(problem, state, frames, f, cands, bound):
             continue
         twin = twins[i]
         waiting = twin >= 0 and min_offsets[twin] != PLACED
-        if waiting and not (offset == last_offset and twin < last_rank):
+        if waiting and not (offset == last_offset and prio[twin] < last_prio):
             continue
         cands[top, CAND_RANK] = i
         cands[top, CAND_OFFSET] = offset
         cands[top, CAND_HATLESS] = 1 if open_neighbours[i] == 0 else 0
+        cands[top, CAND_PRIO] = prio[i]
         top += 1
     return top
 
 
 @_inlined
 def _sort_candidates(cands, start, stop):
-    """Order cands[start:stop] by (offset, rank), as the stable argsort of `_search`."""
+    """Order cands[start:stop] by (offset, prio), as the stable argsort of `_search`."""
     if stop - start > SHORT_LIST:
         _sort_long(cands, start, stop)
         return
     for k in range(start + 1, stop):
         rank, offset = cands[k, CAND_RANK], cands[k, CAND_OFFSET]
-        hatless = cands[k, CAND_HATLESS]
+        hatless, prio = cands[k, CAND_HATLESS], cands[k, CAND_PRIO]
         j = k - 1
         while j >= start and (
             cands[j, CAND_OFFSET] > offset
-            or (cands[j, CAND_OFFSET] == offset and cands[j, CAND_RANK] > rank)
+            or (cands[j, CAND_OFFSET] == offset and cands[j, CAND_PRIO] > prio)
         ):
-            cands[j + 1, CAND_RANK] = cands[j, CAND_RANK]
-            cands[j + 1, CAND_OFFSET] = cands[j, CAND_OFFSET]
-            cands[j + 1, CAND_HATLESS] = cands[j, CAND_HATLESS]
+            for field in range(CAND_FIELDS):
+                cands[j + 1, field] = cands[j, field]
             j -= 1
         cands[j + 1, CAND_RANK] = rank
         cands[j + 1, CAND_OFFSET] = offset
         cands[j + 1, CAND_HATLESS] = hatless
+        cands[j + 1, CAND_PRIO] = prio
 
 
 @_inlined
 def _sort_long(cands, start, stop):
-    """Heapsort by (offset, rank) in place: O(k log k) for the long lists of wide nodes."""
+    """Heapsort by (offset, prio) in place: O(k log k) for the long lists of wide nodes."""
     count = stop - start
     for root in range(count // 2 - 1, -1, -1):
         _sift_down(cands, start, root, count)
@@ -294,15 +356,15 @@ def _sort_long(cands, start, stop):
 
 @_inlined
 def _before(cands, a, b):
-    """Whether row a sorts before row b: by offset, then rank."""
+    """Whether row a sorts before row b: by offset, then priority."""
     if cands[a, CAND_OFFSET] != cands[b, CAND_OFFSET]:
         return cands[a, CAND_OFFSET] < cands[b, CAND_OFFSET]
-    return cands[a, CAND_RANK] < cands[b, CAND_RANK]
+    return cands[a, CAND_PRIO] < cands[b, CAND_PRIO]
 
 
 @_inlined
 def _swap(cands, a, b):
-    for field in range(3):
+    for field in range(CAND_FIELDS):
         cands[a, field], cands[b, field] = cands[b, field], cands[a, field]
 
 
@@ -360,7 +422,7 @@ def _try_place(problem, state, frames, f, i, offset):
     frames[f, RAISE_START] = raise_start
     if _cut_at(problem, state, frames, f, i):
         return True
-    _push_search(state, frames, frames[f, LO], frames[f, HI], offset, i)
+    _push_search(state, frames, frames[f, LO], frames[f, HI], offset, state[PRIO][i])
     return True
 
 
@@ -488,12 +550,13 @@ class KernelSearch:
         cuts: numpy.ndarray,
         capacity: int,
         candidate_rows: int,
+        crowd_weight: int = 0,
     ):
         count = len(problem[SIZES])
         sections = len(section_totals)
         overlap_count = len(problem[OVERLAPS])
         self.problem = problem
-        self.scalars = numpy.zeros(8, dtype=numpy.int64)
+        self.scalars = numpy.zeros(SCALAR_COUNT, dtype=numpy.int64)
         self.solution = numpy.zeros(count, dtype=numpy.int64)
         self.state = (
             numpy.zeros(count, dtype=numpy.int64),
@@ -508,12 +571,16 @@ class KernelSearch:
             numpy.zeros(sections + 1, dtype=numpy.int64),
             numpy.zeros(sections + 1, dtype=numpy.int64),
             self.scalars,
+            problem[TIE_RANK].copy(),
+            # Parts nest, each inside the last, so this may grow (GROW).
+            numpy.zeros(2 * count + 16, dtype=numpy.int64),
         )
         # At most one search and one parts frame per placed buffer, plus the root.
         self.frames = numpy.zeros((2 * count + 2, FRAME_FIELDS), dtype=numpy.int64)
-        self.cands = numpy.zeros((candidate_rows, 3), dtype=numpy.int64)
+        self.cands = numpy.zeros((candidate_rows, CAND_FIELDS), dtype=numpy.int64)
         self._push_root(cuts)
         self.scalars[CAPACITY] = capacity
+        self.scalars[CROWD_WEIGHT] = crowd_weight
 
     def _push_root(self, cuts: numpy.ndarray) -> None:
         """A parts frame over the whole trace, split where nothing crosses a boundary."""
@@ -537,3 +604,8 @@ class KernelSearch:
             if status != GROW:
                 return status
             self.cands = numpy.concatenate((self.cands, numpy.zeros_like(self.cands)))
+            saved = self.state[PRIO_SAVED]
+            self.state = (
+                *self.state[:PRIO_SAVED],
+                numpy.concatenate((saved, numpy.zeros_like(saved))),
+            )
