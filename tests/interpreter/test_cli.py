@@ -217,3 +217,10 @@ def test_unusable_file_flags_name_the_flag(
         f"memplan-run: error: {flag}: cannot {verb} {missing}: No such file or directory"
         in capsys.readouterr().err
     )
+
+
+def test_output_is_written_to_the_path_as_given(tmp_path: Path):
+    output = tmp_path / "results.bin"
+    assert main([SEED, "--output", str(output), "--no-stats"]) == 0
+    assert sorted(np.load(output).files) == ["result0"]
+    assert not (tmp_path / "results.bin.npz").exists()
