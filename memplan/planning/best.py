@@ -868,10 +868,6 @@ def best_plan(
         return make_plan(
             buffers, greedy, "best", capacity, started, proved_optimal=True
         )
-    loading = time.perf_counter()
-    compiled_kernel()
-    # Compiling or loading the kernel (once per process) is not search time.
-    deadline += time.perf_counter() - loading
     sized = [b for b in buffers if b.size]
     structure = None
     # Greedy alone may use up a short limit; too crowded a trace keeps greedy's plan.
@@ -880,6 +876,10 @@ def best_plan(
             structure = sweep(sized, MAX_OVERLAP_PAIRS)
     if structure is None or time.perf_counter() >= deadline:
         return make_plan(buffers, greedy, "best", capacity, started)
+    loading = time.perf_counter()
+    compiled_kernel()
+    # Compiling or loading the kernel (once per process) is not search time.
+    deadline += time.perf_counter() - loading
     incumbent = [greedy[b.id] for b in sized]
     groups = _slices(structure)
     old_limit = sys.getrecursionlimit()
