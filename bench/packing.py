@@ -30,7 +30,7 @@ from memplan.planning.best import compiled_kernel
 from memplan.planning.trace_csv import read_trace
 
 REPO = Path(__file__).resolve().parents[1]
-SUITE = REPO.parent / "shared" / "bench" / "minimalloc" / "challenging"
+SUITE = REPO / "bench" / "data" / "minimalloc" / "challenging"
 REPORT = REPO / "docs" / "bench" / "packing.md"
 CAPACITY = 1_048_576
 RANDOM_SIZES = (1_000, 10_000, 100_000)

@@ -11,8 +11,7 @@ from hypothesis import strategies as st
 from memplan.planning import Buffer
 
 SLOW = os.environ.get("MEMPLAN_SLOW") == "1"
-SHARED = Path(__file__).resolve().parents[3] / "shared"
-MINIMALLOC = SHARED / "bench" / "minimalloc"
+MINIMALLOC = Path(__file__).resolve().parents[2] / "bench" / "data" / "minimalloc"
 
 
 def examples(quick: int, slow: int) -> int:

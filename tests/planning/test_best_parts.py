@@ -32,8 +32,6 @@ def test_file_i_fits_once_every_part_is_ordered_by_crowd_again() -> None:
     # nodes).  Ordering each part afresh by its unplaced bytes, as MiniMalloc
     # does, fits it in 1,791 nodes (0.2 s in pure Python).
     path = MINIMALLOC / "challenging" / f"I.{CAPACITY}.csv"
-    if not path.exists():
-        pytest.skip(f"shared benchmark data not found at {path}")
     buffers = read_trace(path).buffers
     search, order = decision(buffers, CROWD_LENGTH_AREA, True, CAPACITY, 5_000)
     assert search.run()

@@ -1,6 +1,5 @@
 """lower_bound() is the peak of bytes alive at once."""
 
-import pytest
 from packing_strategies import MINIMALLOC
 
 from memplan.planning import Buffer, lower_bound
@@ -26,6 +25,4 @@ def test_zero_size_buffers_add_nothing() -> None:
 
 def test_minimalloc_example_peaks_at_its_capacity() -> None:
     path = MINIMALLOC / "examples" / "input.12.csv"
-    if not path.exists():
-        pytest.skip(f"shared benchmark data not found at {path}")
     assert lower_bound(read_trace(path).buffers) == 12
