@@ -15,7 +15,7 @@ import re
 import sys
 import warnings
 
-from xdsl.utils.exceptions import DiagnosticException, ParseError
+from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 EXIT_ERROR = 1
@@ -28,13 +28,28 @@ def main() -> int:
     except (ParseError, DiagnosticException, ValueError, OSError) as error:
         print(f"memplan-opt: error: {_one_message(error)}", file=sys.stderr)
         return EXIT_ERROR
+    except ArgSpecParseError as error:
+        # xDSL derives this one from BaseException, not Exception.
+        where = str(error).removeprefix("Error parsing pass pipeline specification:")
+        print(
+            f"memplan-opt: error: bad pass pipeline given to -p: {where.strip()}",
+            file=sys.stderr,
+        )
+        return EXIT_ERROR
     return 0
 
 
 def _one_message(error: Exception) -> str:
     if isinstance(error, OSError) and error.filename is not None:
-        return f"cannot read {error.filename}: {error.strerror}"
+        return f"cannot open {error.filename}: {error.strerror}"
+    if isinstance(error, UnicodeDecodeError):
+        return (
+            f"the input is not UTF-8 text (byte {error.start} is "
+            f"{error.object[error.start]:#04x}): expected an MLIR file"
+        )
     message = str(error).strip()
+    if message.startswith("Unrecognized file extension"):
+        return f"{message} of the input: expected a .mlir file, or -f mlir"
     op_text = _failing_op_text(error)
     if op_text is None:
         return message
@@ -43,12 +58,17 @@ def _one_message(error: Exception) -> str:
     return f"{prefix}{message}\n  in: {op_text.strip()}"
 
 
+_UNDERLINE = re.compile(r"\s*\^+-*\s*")
+"""xDSL's underline of the failing op: carets, then dashes up to the message
+width.  A block label (`^bb0(%x: i32):`) also starts with a caret."""
+
+
 def _failing_op_text(error: Exception) -> str | None:
     """The op xDSL underlined (`^^^`) in the module it attached to a verify error."""
     for note in getattr(error, "__notes__", ()):
         lines = str(note).splitlines()
         for above, line in itertools.pairwise(lines):
-            if line.strip().startswith("^"):
+            if _UNDERLINE.fullmatch(line):
                 return above
     return None
 

@@ -11,6 +11,9 @@
 // RUN: not memplan-opt %s.missing 2>&1 | filecheck %s --check-prefix=MISSING
 // RUN: not memplan-opt %S/Inputs/bad-alignment.mlir 2>&1 | filecheck %s --check-prefix=VERIFY
 // RUN: not memplan-opt < %S/Inputs/unbalanced.mlir 2>&1 | filecheck %s --check-prefix=PARSE
+// RUN: not memplan-opt %S/Inputs/region-before-bad-op.mlir 2>&1 | filecheck %s --check-prefix=REGION
+// RUN: not memplan-opt %s -p 'memory-plan{' 2>&1 | filecheck %s --check-prefix=PIPELINE
+// RUN: not memplan-opt %s -p 'memory-manifest,,memory-plan' 2>&1 | filecheck %s --check-prefix=PIPELINE2
 
 func.func @f() {
   %a = memref.alloc() : memref<256xi32, "global.vtcm">
@@ -35,10 +38,21 @@ func.func @f() {
 // CAPACITY: memplan-opt: error: memory-plan: in @f, the "global.vtcm" arena needs 2048 bytes
 // CAPACITY-SAME: over the scope capacity of 1024 bytes
 // MISSING-NOT: Traceback
-// MISSING: memplan-opt: error: cannot read {{.*}}errors.mlir.missing: No such file or directory
+// MISSING: memplan-opt: error: cannot open {{.*}}errors.mlir.missing: No such file or directory
 // VERIFY-NOT: Traceback
 // VERIFY: memplan-opt: error: memory.alloc_storage: alignment must be a positive power of two, got 3
 // VERIFY-NEXT: in: %s = "memory.alloc_storage"()
 // PARSE-NOT: Traceback
 // PARSE: memplan-opt: error: stdin:1:31
 // PARSE: ']' expected
+// The op after a region (whose block label also starts with a caret) is named.
+// REGION-NOT: Traceback
+// REGION: memplan-opt: error: memory.alloc_storage: alignment must be a positive power of two, got 3
+// REGION-NEXT: in: %s = "memory.alloc_storage"()
+// PIPELINE-NOT: Traceback
+// PIPELINE: memplan-opt: error: bad pass pipeline given to -p: pass-pipeline:1:13
+// PIPELINE-NEXT: memory-plan{
+// PIPELINE: Expected argument name here
+// PIPELINE2-NOT: Traceback
+// PIPELINE2: memplan-opt: error: bad pass pipeline given to -p:
+// PIPELINE2: Expected pass name here
