@@ -74,11 +74,41 @@ class LiveRange:
     """The op of the allocating block after which the tensor is dead, or None
     when the range reaches outside that block (loop-carried, escaping, passed
     to a terminator, or used through a result of an enclosing op)."""
+    ends: tuple[Operation, ...] = field(default=(), repr=False, compare=False)
+    """The kills and deallocs of the tensor and of every alias of it (a kill
+    of a cast or subview ends the tensor it views)."""
 
     @property
     def upper(self) -> int:
         """The exclusive end, for half-open [start, upper) buffers."""
         return self.end + 1
+
+
+VIEW_OPS = frozenset(
+    {
+        "memref.cast",
+        "memref.collapse_shape",
+        "memref.expand_shape",
+        "memref.memory_space_cast",
+        "memref.reinterpret_cast",
+        "memref.reshape",
+        "memref.subview",
+        "memref.transpose",
+        "memref.view",
+    }
+)
+"""Ops whose result views the memory of their first operand (by name, so that
+a dialect redefining one of them still counts)."""
+
+
+def viewed_value(value: SSAValue) -> SSAValue:
+    """What `value` is a view of, through any chain of view ops; `value`
+    itself when no view op made it.  A kill of a view ends what it views."""
+    owner = value.owner
+    while isinstance(owner, Operation) and owner.name in VIEW_OPS and owner.operands:
+        value = owner.operands[0]
+        owner = value.owner
+    return value
 
 
 def forwarded_values(user: Operation, index: int) -> list[SSAValue]:
@@ -168,10 +198,12 @@ class FunctionLiveness:
         end = start
         escapes = False
         local = True
+        ends: list[Operation] = []
         for value in values:
             for use in value.uses:
                 user = use.operation
                 if isinstance(user, NOT_USES):
+                    ends.append(user)
                     continue
                 escapes |= isinstance(user, func.ReturnOp)
                 anchor = _anchor(user, enclosing)
@@ -189,7 +221,7 @@ class FunctionLiveness:
             end = self.last_point
             local = False
         last_user = self.op_at(allocation.parent_block(), end) if local else None
-        return LiveRange(start, end, escapes, carried, last_user)
+        return LiveRange(start, end, escapes, carried, last_user, tuple(ends))
 
     def unit_of(self, allocation: Operation) -> Block:
         """The planning unit of the tensor that `allocation` defines: the

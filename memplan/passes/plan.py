@@ -25,7 +25,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects import func
+from xdsl.dialects import func, memref
 from xdsl.dialects.builtin import DenseArrayBase, MemRefType, ModuleOp, i64
 from xdsl.ir import Block, Operation
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -201,8 +201,8 @@ class MemoryPlanPass(MemplanPass):
         # enclosing arena looks for room to nest them.
         for arena in sorted(arenas, key=lambda a: _depth(a.block), reverse=True):
             self._pack(function, liveness, arena, arenas, target)
-        for planned in storages:
-            _erase_kills(planned.storage)
+        for kill in dict.fromkeys(k for planned in storages for k in _kills(planned)):
+            Rewriter.erase_op(kill)
         storages_of_arenas: dict[UnitArena, AllocStorageOp] = {}
         for arena in arenas:
             if arena.host is None:
@@ -402,8 +402,18 @@ def _plannable_storages(liveness: FunctionLiveness) -> Iterator[PlannedStorage]:
             if not tensors:
                 continue
             ranges = [(tensor, liveness.range_of(tensor)) for tensor in tensors]
-            if not any(live.escapes or live.carried for _, live in ranges):
+            if not any(_stays(live) for _, live in ranges):
                 yield PlannedStorage(op, ranges)
+
+
+def _stays(live: LiveRange) -> bool:
+    """The tensor keeps its storage: it escapes, is loop-carried, or is freed
+    by a `memref.dealloc` (which frees the storage: after planning, the arena)."""
+    return (
+        live.escapes
+        or live.carried
+        or any(isinstance(end, memref.DeallocOp) for end in live.ends)
+    )
 
 
 def _static_tensors(storage: AllocStorageOp) -> list[AllocTensorOp] | None:
@@ -429,22 +439,14 @@ def _is_static(tensor: AllocTensorOp) -> bool:
     )
 
 
-def _erase_kills(storage: AllocStorageOp) -> None:
-    """Erase the kills of a storage and of its tensors: the plan places new ones."""
-    tensors = [
-        use.operation
-        for use in storage.result.uses
-        if isinstance(use.operation, AllocTensorOp)
-    ]
-    values = [storage.result, *(tensor.result for tensor in tensors)]
-    kills = [
-        use.operation
-        for value in values
-        for use in value.uses
-        if isinstance(use.operation, KillOp)
-    ]
-    for kill in kills:
-        Rewriter.erase_op(kill)
+def _kills(planned: PlannedStorage) -> Iterator[Operation]:
+    """The kills of a storage and of its tensors, also those made through an
+    alias (a cast, a subview): the plan erases them and places its own."""
+    for use in planned.storage.result.uses:
+        if isinstance(use.operation, KillOp):
+            yield use.operation
+    for _, live in planned.tensors:
+        yield from live.ends
 
 
 def _move_to_arena(
