@@ -38,7 +38,7 @@ from memplan.dialects.memory import (
     element_bytes,
     static_byte_size,
 )
-from memplan.passes.liveness import FunctionLiveness, LiveRange
+from memplan.passes.liveness import FunctionLiveness, LiveRange, viewed_value
 from memplan.passes.options import MemplanPass, resolve_target
 from memplan.passes.rounding import is_power_of_two
 from memplan.targets import DEFAULT_TARGET, Target
@@ -160,16 +160,25 @@ def _overlap_problems(
         while active and active[0][0] < live.start:
             heapq.heappop(active)
         for _, _, other in active:
-            if other.tensor is not placement.tensor and (
-                placement.start < other.end and other.start < placement.end
-            ):
-                yield (
-                    f"{placement.tensor.name} {describe(placement.tensor.results[0])} "
-                    f"({placement.describe()}) overlaps "
-                    f"{describe(other.tensor.results[0])} ({other.describe()}) while "
-                    "both are live: expected disjoint bytes or disjoint live ranges"
-                )
+            if placement.start < other.end and other.start < placement.end:
+                yield _overlap(placement, other)
         heapq.heappush(active, (live.end, number, placement))
+
+
+def _overlap(placement: Placement, other: Placement) -> str:
+    name = f"{placement.tensor.name} {describe(placement.tensor.results[0])}"
+    if other.tensor is placement.tensor:
+        return (
+            f"{name} ({placement.describe()}) overlaps its own "
+            f"{other.part.removesuffix(', ')} (bytes [{other.start}, {other.end}) of "
+            f"{describe(other.storage)}): expected its pointer table and blocks on "
+            "disjoint bytes"
+        )
+    return (
+        f"{name} ({placement.describe()}) overlaps "
+        f"{describe(other.tensor.results[0])} ({other.describe()}) while "
+        "both are live: expected disjoint bytes or disjoint live ranges"
+    )
 
 
 @dataclass(frozen=True)
@@ -229,7 +238,8 @@ def _capacity_problems(held: list[HeldStorage], target: Target) -> Iterator[str]
 
 def _use_after_kill_problems(function: func.FuncOp) -> Iterator[str]:
     """Uses of a value after its kill (or its storage's kill) in the same
-    block, in one walk per block."""
+    block, in one walk per block.  A view (cast, subview, ...) stands for the
+    value it views: killing either ends both."""
     for region_op in function.walk():
         for region in region_op.regions:
             for block in region.blocks:
@@ -237,23 +247,28 @@ def _use_after_kill_problems(function: func.FuncOp) -> Iterator[str]:
                 for op in block.ops:
                     for inner in op.walk():
                         for operand in inner.operands:
-                            if operand in killed:
-                                what = (
-                                    "killed again"
-                                    if isinstance(inner, KillOp)
-                                    else f"used by {inner.name}"
-                                )
-                                yield (
-                                    f"{describe(operand)} is {what} after the memory.kill "
-                                    "that ended its life: expected no use after a kill"
-                                )
+                            viewed = viewed_value(operand)
+                            if viewed in killed:
+                                yield _use_after_kill(inner, operand, viewed)
                     if isinstance(op, KillOp):
                         killed.update(_values_ended_by(op))
 
 
+def _use_after_kill(user: Operation, operand: SSAValue, viewed: SSAValue) -> str:
+    what = "killed again" if isinstance(user, KillOp) else f"used by {user.name}"
+    name = describe(operand)
+    if viewed is not operand:
+        name += f" (a view of {describe(viewed)})"
+    return (
+        f"{name} is {what} after the memory.kill that ended its life: expected "
+        "no use after a kill"
+    )
+
+
 def _values_ended_by(kill: KillOp) -> list[SSAValue]:
-    """The killed value and, for a storage, every tensor placed in it."""
-    ended = [kill.value]
+    """The killed value (what it views) and, for a storage, every tensor
+    placed in it."""
+    ended = [viewed_value(kill.value)]
     if isinstance(kill.value.type, StorageType):
         ended += [
             use.operation.results[0]
