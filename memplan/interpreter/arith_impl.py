@@ -1,17 +1,15 @@
-"""arith (and a little math) on numpy values, shared by scalars and vectors.
+"""arith on numpy values, shared by scalars and vectors; the kernel table.
 
 xDSL's arith implementations compute on Python ints; here every op is one
 numpy kernel that takes arrays (0-d for scalars), so a scalar `arith.addi`
 and the same op vectorized over a whole `linalg.generic` wrap identically
-(i32 wraps at 2**31).
+(i32 wraps at 2**31).  `KERNELS` joins these with math's and `cf.assert`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numpy as np
-from xdsl.dialects import arith, math
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     FloatAttr,
@@ -26,44 +24,21 @@ from xdsl.interpreter import (
 )
 from xdsl.ir import Attribute, Operation
 
+from memplan.interpreter.cf_impl import CF_KERNELS
 from memplan.interpreter.element_types import numpy_dtype, unsigned_dtype
 from memplan.interpreter.errors import ModelError
+from memplan.interpreter.kernel_helpers import (
+    Kernel,
+    as_array,
+    binary,
+    operand_dtype,
+    result_dtype,
+    unary,
+    unsigned_binary,
+)
+from memplan.interpreter.math_impl import MATH_KERNELS
 
-Kernel = Callable[[Operation, list[np.ndarray], int], np.ndarray]
-"""(op, operands as arrays, index bitwidth) -> result array."""
-
-
-def as_array(value: object, dtype: np.dtype) -> np.ndarray:
-    """`value` as an array of `dtype`, wrapping integers like the hardware."""
-    array = np.asarray(value)
-    return array if array.dtype == dtype else array.astype(dtype)
-
-
-def _operand_dtype(op: Operation, index: int, bits: int) -> np.dtype:
-    return numpy_dtype(op.operands[index].type, bits)
-
-
-def _result_dtype(op: Operation, bits: int) -> np.dtype:
-    return numpy_dtype(op.results[0].type, bits)
-
-
-def _binary(ufunc: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> Kernel:
-    def kernel(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
-        dtype = _result_dtype(op, bits)
-        return ufunc(as_array(args[0], dtype), as_array(args[1], dtype))
-
-    return kernel
-
-
-def _unsigned_binary(ufunc: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> Kernel:
-    def kernel(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
-        signed = _result_dtype(op, bits)
-        unsigned = unsigned_dtype(op.results[0].type, bits)
-        lhs = as_array(args[0], signed).view(unsigned)
-        rhs = as_array(args[1], signed).view(unsigned)
-        return ufunc(lhs, rhs).view(signed)
-
-    return kernel
+__all__ = ["KERNELS", "NumpyArithFunctions", "as_array", "constant_value", "evaluate"]
 
 
 def _nonzero_divisor(kernel: Kernel) -> Kernel:
@@ -83,43 +58,36 @@ def _ceil_div(lhs: np.ndarray, rhs: np.ndarray) -> np.ndarray:
     return -np.floor_divide(-lhs, rhs)
 
 
-def _unary(ufunc: Callable[[np.ndarray], np.ndarray]) -> Kernel:
-    def kernel(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
-        return ufunc(as_array(args[0], _result_dtype(op, bits)))
-
-    return kernel
-
-
 def _cast(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
-    source = as_array(args[0], _operand_dtype(op, 0, bits))
-    return source.astype(_result_dtype(op, bits))
+    source = as_array(args[0], operand_dtype(op, 0, bits))
+    return source.astype(result_dtype(op, bits))
 
 
 def _sign_extend(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
-    source = as_array(args[0], _operand_dtype(op, 0, bits))
-    result = source.astype(_result_dtype(op, bits))
+    source = as_array(args[0], operand_dtype(op, 0, bits))
+    result = source.astype(result_dtype(op, bits))
     return -result if source.dtype == np.bool_ else result
 
 
 def _cast_from_unsigned(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
-    source = as_array(args[0], _operand_dtype(op, 0, bits))
+    source = as_array(args[0], operand_dtype(op, 0, bits))
     if source.dtype != np.bool_:
         source = source.view(unsigned_dtype(op.operands[0].type, bits))
-    return source.astype(_result_dtype(op, bits))
+    return source.astype(result_dtype(op, bits))
 
 
 def _float_to_unsigned(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
     unsigned = unsigned_dtype(op.results[0].type, bits)
-    return np.asarray(args[0]).astype(unsigned).view(_result_dtype(op, bits))
+    return np.asarray(args[0]).astype(unsigned).view(result_dtype(op, bits))
 
 
 def _bitcast(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
-    source = as_array(args[0], _operand_dtype(op, 0, bits))
-    return source.view(_result_dtype(op, bits))
+    source = as_array(args[0], operand_dtype(op, 0, bits))
+    return source.view(result_dtype(op, bits))
 
 
 def _select(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
-    dtype = _result_dtype(op, bits)
+    dtype = result_dtype(op, bits)
     return np.where(
         as_array(args[0], np.dtype(np.bool_)),
         as_array(args[1], dtype),
@@ -141,7 +109,7 @@ _UNSIGNED_COMPARE = {6: np.less, 7: np.less_equal, 8: np.greater, 9: np.greater_
 def _cmpi(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
     assert isinstance(op, arith.CmpiOp)
     predicate = op.predicate.value.data
-    dtype = _operand_dtype(op, 0, bits)
+    dtype = operand_dtype(op, 0, bits)
     lhs, rhs = as_array(args[0], dtype), as_array(args[1], dtype)
     if predicate in _SIGNED_COMPARE:
         return _SIGNED_COMPARE[predicate](lhs, rhs)
@@ -200,36 +168,36 @@ def _constant(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
     return constant_value(op.value, numpy_dtype(element, bits))
 
 
-KERNELS: dict[type[Operation], Kernel] = {
+ARITH_KERNELS: dict[type[Operation], Kernel] = {
     arith.ConstantOp: _constant,
-    arith.AddiOp: _binary(np.add),
-    arith.SubiOp: _binary(np.subtract),
-    arith.MuliOp: _binary(np.multiply),
-    arith.AndIOp: _binary(np.bitwise_and),
-    arith.OrIOp: _binary(np.bitwise_or),
-    arith.XOrIOp: _binary(np.bitwise_xor),
-    arith.MaxSIOp: _binary(np.maximum),
-    arith.MinSIOp: _binary(np.minimum),
-    arith.MaxUIOp: _unsigned_binary(np.maximum),
-    arith.MinUIOp: _unsigned_binary(np.minimum),
-    arith.DivSIOp: _nonzero_divisor(_binary(_div_toward_zero)),
-    arith.RemSIOp: _nonzero_divisor(_binary(np.fmod)),
-    arith.FloorDivSIOp: _nonzero_divisor(_binary(np.floor_divide)),
-    arith.CeilDivSIOp: _nonzero_divisor(_binary(_ceil_div)),
-    arith.DivUIOp: _nonzero_divisor(_unsigned_binary(np.floor_divide)),
-    arith.RemUIOp: _nonzero_divisor(_unsigned_binary(np.remainder)),
-    arith.ShLIOp: _binary(np.left_shift),
-    arith.ShRSIOp: _binary(np.right_shift),
-    arith.ShRUIOp: _unsigned_binary(np.right_shift),
-    arith.AddfOp: _binary(np.add),
-    arith.SubfOp: _binary(np.subtract),
-    arith.MulfOp: _binary(np.multiply),
-    arith.DivfOp: _binary(np.divide),
-    arith.MaximumfOp: _binary(np.maximum),
-    arith.MinimumfOp: _binary(np.minimum),
-    arith.MaxnumfOp: _binary(np.fmax),
-    arith.MinnumfOp: _binary(np.fmin),
-    arith.NegfOp: _unary(np.negative),
+    arith.AddiOp: binary(np.add),
+    arith.SubiOp: binary(np.subtract),
+    arith.MuliOp: binary(np.multiply),
+    arith.AndIOp: binary(np.bitwise_and),
+    arith.OrIOp: binary(np.bitwise_or),
+    arith.XOrIOp: binary(np.bitwise_xor),
+    arith.MaxSIOp: binary(np.maximum),
+    arith.MinSIOp: binary(np.minimum),
+    arith.MaxUIOp: unsigned_binary(np.maximum),
+    arith.MinUIOp: unsigned_binary(np.minimum),
+    arith.DivSIOp: _nonzero_divisor(binary(_div_toward_zero)),
+    arith.RemSIOp: _nonzero_divisor(binary(np.fmod)),
+    arith.FloorDivSIOp: _nonzero_divisor(binary(np.floor_divide)),
+    arith.CeilDivSIOp: _nonzero_divisor(binary(_ceil_div)),
+    arith.DivUIOp: _nonzero_divisor(unsigned_binary(np.floor_divide)),
+    arith.RemUIOp: _nonzero_divisor(unsigned_binary(np.remainder)),
+    arith.ShLIOp: binary(np.left_shift),
+    arith.ShRSIOp: binary(np.right_shift),
+    arith.ShRUIOp: unsigned_binary(np.right_shift),
+    arith.AddfOp: binary(np.add),
+    arith.SubfOp: binary(np.subtract),
+    arith.MulfOp: binary(np.multiply),
+    arith.DivfOp: binary(np.divide),
+    arith.MaximumfOp: binary(np.maximum),
+    arith.MinimumfOp: binary(np.minimum),
+    arith.MaxnumfOp: binary(np.fmax),
+    arith.MinnumfOp: binary(np.fmin),
+    arith.NegfOp: unary(np.negative),
     arith.CmpiOp: _cmpi,
     arith.CmpfOp: _cmpf,
     arith.SelectOp: _select,
@@ -244,13 +212,9 @@ KERNELS: dict[type[Operation], Kernel] = {
     arith.ExtFOp: _cast,
     arith.TruncFOp: _cast,
     arith.BitcastOp: _bitcast,
-    math.ExpOp: _unary(np.exp),
-    math.LogOp: _unary(np.log),
-    math.SqrtOp: _unary(np.sqrt),
-    math.TanhOp: _unary(np.tanh),
-    math.AbsFOp: _unary(np.abs),
-    math.AbsIOp: _unary(np.abs),
 }
+
+KERNELS: dict[type[Operation], Kernel] = ARITH_KERNELS | MATH_KERNELS | CF_KERNELS
 """Every op the interpreter evaluates with numpy, scalar or vectorized."""
 
 
@@ -271,7 +235,8 @@ def _make_impl(op_type: type[Operation]):
         args: PythonValues,
     ) -> PythonValues:
         arrays = [np.asarray(a) for a in args]
-        return (_scalar(evaluate(op, arrays, interpreter.index_bitwidth)),)
+        result = evaluate(op, arrays, interpreter.index_bitwidth)
+        return (_scalar(result),) if op.results else ()
 
     return impl(op_type)(run)
 
@@ -283,4 +248,4 @@ NumpyArithFunctions = register_impls(
         {f"run_{op_type.__name__}": _make_impl(op_type) for op_type in KERNELS},
     )
 )
-"""Scalar arith/math through the same kernels as vectorized bodies."""
+"""Scalar arith, math and cf.assert through the same kernels as vectorized bodies."""

@@ -1,0 +1,132 @@
+"""numpy kernels for the math dialect.
+
+Float ops compute in the result's dtype, as MLIR's lowering does; `erf` goes
+through the C library's `erf` in double precision (numpy has none).  `fma`
+is a multiply then an add, not fused.
+"""
+
+from __future__ import annotations
+
+import math as pymath
+
+import numpy as np
+from xdsl.dialects import math
+from xdsl.ir import Operation
+
+from memplan.interpreter.element_types import unsigned_dtype
+from memplan.interpreter.kernel_helpers import (
+    Kernel,
+    as_array,
+    binary,
+    operand_dtype,
+    result_dtype,
+    unary,
+)
+
+_erf = np.frompyfunc(pymath.erf, 1, 1)
+
+
+def _erf_kernel(values: np.ndarray) -> np.ndarray:
+    return np.asarray(_erf(values.astype(np.float64)), dtype=np.float64)
+
+
+def _rsqrt(values: np.ndarray) -> np.ndarray:
+    return np.reciprocal(np.sqrt(values))
+
+
+def _round_half_away(values: np.ndarray) -> np.ndarray:
+    truncated = np.trunc(values)
+    away = np.abs(values - truncated) >= 0.5
+    return np.where(away, truncated + np.copysign(1, values), truncated)
+
+
+def _fpowi(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
+    dtype = result_dtype(op, bits)
+    exponent = as_array(args[1], operand_dtype(op, 1, bits)).astype(dtype)
+    return np.power(as_array(args[0], dtype), exponent)
+
+
+def _ipowi(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
+    """Integer power; a negative exponent gives 1/base**-e truncated, as MLIR."""
+    dtype = result_dtype(op, bits)
+    base, exponent = as_array(args[0], dtype), as_array(args[1], dtype)
+    negative = exponent < 0
+    positive_power = np.power(base, np.where(negative, 0, exponent))
+    odd = (exponent % 2) != 0
+    reciprocal = np.where(
+        base == 1,
+        1,
+        np.where(base == -1, np.where(odd, -1, 1), 0),
+    ).astype(dtype)
+    return np.where(negative, reciprocal, positive_power)
+
+
+def _fma(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
+    dtype = result_dtype(op, bits)
+    a, b, c = (as_array(arg, dtype) for arg in args)
+    return a * b + c
+
+
+def _bit_count(kind: str) -> Kernel:
+    """ctpop, ctlz or cttz on the operand's bits read as unsigned."""
+
+    def kernel(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
+        dtype = result_dtype(op, bits)
+        unsigned = unsigned_dtype(op.results[0].type, bits)
+        value = as_array(args[0], dtype).view(unsigned)
+        width = unsigned.itemsize * 8
+        if kind == "ctpop":
+            return np.bitwise_count(value).astype(dtype)
+        count = np.zeros(value.shape, dtype)
+        still = np.ones(value.shape, np.bool_)
+        order = range(width - 1, -1, -1) if kind == "ctlz" else range(width)
+        for bit in order:
+            still &= ((value >> unsigned.type(bit)) & unsigned.type(1)) == 0
+            count += still.astype(dtype)
+        return count
+
+    return kernel
+
+
+MATH_KERNELS: dict[type[Operation], Kernel] = {
+    math.AbsFOp: unary(np.abs),
+    math.AbsIOp: unary(np.abs),
+    math.AcosOp: unary(np.arccos),
+    math.AcoshOp: unary(np.arccosh),
+    math.AsinOp: unary(np.arcsin),
+    math.AsinhOp: unary(np.arcsinh),
+    math.AtanOp: unary(np.arctan),
+    math.AtanhOp: unary(np.arctanh),
+    math.Atan2Op: binary(np.arctan2),
+    math.CbrtOp: unary(np.cbrt),
+    math.CeilOp: unary(np.ceil),
+    math.CopySignOp: binary(np.copysign),
+    math.CosOp: unary(np.cos),
+    math.CoshOp: unary(np.cosh),
+    math.CountLeadingZerosOp: _bit_count("ctlz"),
+    math.CountTrailingZerosOp: _bit_count("cttz"),
+    math.CtPopOp: _bit_count("ctpop"),
+    math.ErfOp: unary(_erf_kernel),
+    math.ExpOp: unary(np.exp),
+    math.Exp2Op: unary(np.exp2),
+    math.ExpM1Op: unary(np.expm1),
+    math.FloorOp: unary(np.floor),
+    math.FmaOp: _fma,
+    math.FPowIOp: _fpowi,
+    math.IPowIOp: _ipowi,
+    math.LogOp: unary(np.log),
+    math.Log10Op: unary(np.log10),
+    math.Log1pOp: unary(np.log1p),
+    math.Log2Op: unary(np.log2),
+    math.PowFOp: binary(np.power),
+    math.RoundOp: unary(_round_half_away),
+    math.RoundEvenOp: unary(np.rint),
+    math.RsqrtOp: unary(_rsqrt),
+    math.SinOp: unary(np.sin),
+    math.SinhOp: unary(np.sinh),
+    math.SqrtOp: unary(np.sqrt),
+    math.TanOp: unary(np.tan),
+    math.TanhOp: unary(np.tanh),
+    math.TruncOp: unary(np.trunc),
+}
+"""Every math op of xDSL's dialect, as a numpy kernel."""
