@@ -1,14 +1,16 @@
 """Run a `linalg.generic` body once on whole numpy arrays.
 
-Each operand becomes a view over the iteration space (transposed and with
-size-1 axes where its indexing map ignores a loop), `linalg.index` becomes a
-broadcast `arange`, and each body op is evaluated with its numpy kernel.
-Reductions are recognised when an output's block argument feeds exactly one
-combining op (addf, mulf, maxsi, ...) whose result is yielded: the rest of the
-body is evaluated on the full space and folded with the combiner's ufunc.
-Anything else returns None and the caller falls back to a scalar loop.
-Large iteration spaces (a matmul written as a generic) are evaluated in
-slices along one parallel loop, so temporaries stay bounded.
+Each operand becomes a view over the iteration space (`affine_views`: strided
+for linear maps such as convolution windows, gathered for floordiv/mod maps),
+`linalg.index` becomes a broadcast `arange`, `memref.load` a gather, and each
+body op is evaluated with its numpy kernel.  Sum-of-products bodies with a
+reduction (convolutions, matmuls) go to `contraction` as one batched matmul.
+Other reductions are recognised when an output's block argument feeds exactly
+one combining op (addf, maxsi, ...) whose result is yielded: the rest of the
+body is evaluated on the full space and folded with the combiner's ufunc
+(pooling folds its strided windows this way).  Anything else returns False and
+the caller falls back to a scalar loop.  Large iteration spaces are evaluated
+in slices along one parallel loop, so temporaries stay bounded.
 """
 
 from __future__ import annotations
@@ -18,14 +20,26 @@ from dataclasses import dataclass
 from math import prod
 
 import numpy as np
-from xdsl.dialects import arith
+from xdsl.dialects import arith, memref
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.interpreter import Interpreter
 from xdsl.ir import Block, Operation, SSAValue
-from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 
+from memplan.interpreter.affine_views import (
+    gathered_view,
+    is_projected_permutation,
+    strided_view,
+)
 from memplan.interpreter.arith_impl import KERNELS, evaluate
+from memplan.interpreter.contraction import (
+    Contraction,
+    contract_in_chunks,
+    match_contraction,
+)
+from memplan.interpreter.errors import ModelError
+from memplan.interpreter.memory_impl import read_tensor
+from memplan.interpreter.model import DiscontiguousTensor, Tensor
 
 REDUCTION_UFUNCS: dict[type[Operation], np.ufunc] = {
     arith.AddfOp: np.add,
@@ -56,29 +70,25 @@ def loop_ranges(
     return tuple(op.get_shapes_to_loops_map().eval(flat, []))
 
 
-def loop_space_view(
-    value: object, indexing_map: AffineMap, rank: int
+def body_memref_loads(block: Block) -> list[memref.LoadOp]:
+    """The `memref.load`s of a body (gathers, e.g. embedding lookups)."""
+    return [op for op in block.ops if isinstance(op, memref.LoadOp)]
+
+
+def _operand_view(
+    value: object, position: int, op: LinalgStructuredOperation, ranges: tuple[int, ...]
 ) -> np.ndarray | None:
-    """A view V of rank `rank` with V[i] == value[map(i)], or None if no view can say it."""
-    array = np.asarray(value)
-    if array.ndim == 0:
-        return array
-    index: list[int | slice] = []
-    dims: list[int] = []
-    for expr in indexing_map.results:
-        if isinstance(expr, AffineDimExpr):
-            dims.append(expr.position)
-            index.append(slice(None))
-        elif isinstance(expr, AffineConstantExpr):
-            index.append(expr.value)
-        else:
+    """Operand `position` over the loop space; outputs only through strided views."""
+    indexing_map = op.get_indexing_maps().data[position].data
+    what = f"the indexing map of operand {position}"
+    if position >= len(op.inputs):
+        if not is_projected_permutation(indexing_map):
             return None
-    if len(set(dims)) != len(dims):
-        return None
-    view = array[tuple(index)]
-    view = view.transpose(sorted(range(len(dims)), key=dims.__getitem__))
-    missing = tuple(d for d in range(rank) if d not in dims)
-    return np.expand_dims(view, missing) if missing else view
+        return strided_view(value, indexing_map, ranges, what)
+    view = strided_view(value, indexing_map, ranges, what)
+    if view is None:
+        view = gathered_view(value, indexing_map, ranges, what)
+    return view
 
 
 @dataclass
@@ -108,7 +118,7 @@ def _find_reductions(block: Block, num_inputs: int) -> dict[int, _Reduction] | N
 
 def _vectorizable(block: Block) -> bool:
     return all(
-        isinstance(op, linalg.IndexOp | linalg.YieldOp)
+        isinstance(op, linalg.IndexOp | linalg.YieldOp | memref.LoadOp)
         or (type(op) in KERNELS and not op.regions)
         for op in block.ops
     )
@@ -150,6 +160,19 @@ def _slices(ranges: tuple[int, ...], parallel_axes: Sequence[int]) -> Iterator[_
         yield _Slice(origin, shape)
 
 
+def _gather(source: Tensor, indices: Sequence[np.ndarray]) -> np.ndarray:
+    """`memref.load` with (broadcast) index arrays, bounds checked."""
+    array = read_tensor(source)
+    index = tuple(np.asarray(i, dtype=np.int64) for i in indices)
+    for axis, (i, size) in enumerate(zip(index, array.shape, strict=True)):
+        if i.size and (i.min() < 0 or i.max() >= size):
+            raise ModelError(
+                f"memref.load in the body reads indices {int(i.min())}..{int(i.max())} "
+                f"of dimension {axis}, which has size {size}"
+            )
+    return array[index]
+
+
 def _evaluate_body(
     interpreter: Interpreter,
     block: Block,
@@ -158,12 +181,12 @@ def _evaluate_body(
     skip: set[Operation],
     wanted: Sequence[SSAValue],
 ) -> list[np.ndarray]:
-    values: dict[SSAValue, np.ndarray] = dict(zip(block.args, arguments, strict=False))
+    values: dict[SSAValue, object] = dict(zip(block.args, arguments, strict=False))
 
-    def lookup(value: SSAValue) -> np.ndarray:
+    def lookup(value: SSAValue) -> object:
         if value in values:
             return values[value]
-        return np.asarray(interpreter.get_values((value,))[0])
+        return interpreter.get_values((value,))[0]
 
     for op in block.ops:
         if isinstance(op, linalg.YieldOp) or op in skip:
@@ -177,11 +200,21 @@ def _evaluate_body(
                 start, start + box.shape[dim], dtype=f"int{interpreter.index_bitwidth}"
             )
             values[op.result] = indices.reshape(shape)
-        else:
-            values[op.results[0]] = evaluate(
-                op, [lookup(o) for o in op.operands], interpreter.index_bitwidth
+        elif isinstance(op, memref.LoadOp):
+            source = lookup(op.memref)
+            assert isinstance(source, np.ndarray | DiscontiguousTensor)
+            values[op.res] = _gather(
+                source, [np.asarray(lookup(i)) for i in op.indices]
             )
-    return [lookup(v) for v in wanted]
+        else:
+            result = evaluate(
+                op,
+                [np.asarray(lookup(o)) for o in op.operands],
+                interpreter.index_bitwidth,
+            )
+            if op.results:
+                values[op.results[0]] = result
+    return [np.asarray(lookup(v)) for v in wanted]
 
 
 def run_vectorized(
@@ -195,17 +228,21 @@ def run_vectorized(
         return False
     num_inputs = len(op.inputs)
     ranges = loop_ranges(op, [np.shape(o) for o in operands])
-    maps = [m.data for m in op.get_indexing_maps()]
+    if 0 in ranges:
+        return True
+    kinds = [kind.data.value for kind in op.get_iterator_types()]
+    reduction_axes = tuple(i for i, kind in enumerate(kinds) if kind == "reduction")
+    parallel_axes = [i for i, kind in enumerate(kinds) if kind == "parallel"]
+    contraction = match_contraction(block, num_inputs) if reduction_axes else None
+    if contraction is not None:
+        return _run_contraction(interpreter, op, operands, ranges, contraction)
     views = [
-        loop_space_view(value, m, len(ranges))
-        for value, m in zip(operands, maps, strict=True)
+        _operand_view(value, position, op, ranges)
+        for position, value in enumerate(operands)
     ]
     if any(v is None for v in views):
         return False
     arguments = [v for v in views if v is not None]
-    kinds = [kind.data.value for kind in op.get_iterator_types()]
-    reduction_axes = tuple(i for i, kind in enumerate(kinds) if kind == "reduction")
-    parallel_axes = [i for i, kind in enumerate(kinds) if kind == "parallel"]
     yield_op = block.last_op
     assert isinstance(yield_op, linalg.YieldOp)
     reductions: dict[int, _Reduction] = {}
@@ -227,6 +264,30 @@ def run_vectorized(
     return True
 
 
+def _run_contraction(
+    interpreter: Interpreter,
+    op: LinalgStructuredOperation,
+    operands: Sequence[np.ndarray],
+    ranges: tuple[int, ...],
+    contraction: Contraction,
+) -> bool:
+    """out += lhs * rhs summed over the reduction loops, as one matmul."""
+    bits = interpreter.index_bitwidth
+    factors = []
+    for factor in (contraction.lhs, contraction.rhs):
+        value = factor.apply(np.asarray(operands[factor.input]), bits)
+        view = _operand_view(value, factor.input, op, ranges)
+        if view is None:
+            return False
+        factors.append(view.reshape((1,) * len(ranges)) if view.ndim == 0 else view)
+    position = len(op.inputs)
+    out = _operand_view(operands[position], position, op, ranges)
+    if out is None:
+        return False
+    contract_in_chunks(factors[0], factors[1], out, ranges)
+    return True
+
+
 def _fold(
     interpreter: Interpreter,
     block: Block,
@@ -242,6 +303,6 @@ def _fold(
     partials = _evaluate_body(interpreter, block, arguments, box, skip, wanted)
     for (k, reduction), values in zip(reductions.items(), partials, strict=True):
         out = arguments[num_inputs + k]
-        partial = np.broadcast_to(values, box.shape).astype(out.dtype)
+        partial = np.broadcast_to(values, box.shape).astype(out.dtype, copy=False)
         folded = reduction.ufunc.reduce(partial, axis=reduction_axes, keepdims=True)
         np.copyto(out, reduction.ufunc(out, folded), casting="unsafe")
