@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -29,6 +30,7 @@ from memplan.interpreter.element_types import numpy_dtype
 from memplan.interpreter.errors import ModelError
 from memplan.interpreter.memory_impl import copy_tensor, merge_static, runtime_shape
 from memplan.interpreter.model import DiscontiguousTensor, MemoryModel, Tensor, describe
+from memplan.interpreter.resource_globals import global_values
 
 
 def _memref_type(value: Attribute) -> MemRefType:
@@ -86,6 +88,8 @@ class MemRefFunctions(InterpreterFunctions):
         self.model = model
         self._globals: dict[str, np.ndarray] = {}
         self._frames: list[list[np.ndarray]] = []
+        self._bases: dict[int, tuple[weakref.ref[np.ndarray], np.ndarray]] = {}
+        """The base bytes of each `memref.view` result and of what views it."""
 
     def _allocate(
         self,
@@ -213,7 +217,11 @@ class MemRefFunctions(InterpreterFunctions):
             raise ModelError(
                 f"byte shift {start} is not a multiple of the element size {dtype.itemsize}"
             )
-        view = source[start : start + nbytes].view(dtype).reshape(shape)
+        raw = source[start : start + nbytes]
+        view = raw.view(dtype).reshape(shape)
+        # As in MLIR, the view's base pointer is the source's plus the shift:
+        # reinterpret_cast offsets of the view count from its first byte.
+        self._set_base(view, raw)
         return (self.model.share_owner(view, source),)
 
     @impl(memref.SubviewOp)
@@ -246,7 +254,7 @@ class MemRefFunctions(InterpreterFunctions):
             view = _no_copy_reshape(
                 view, _drop_unit_dims(view.shape, _memref_type(op.result.type))
             )
-        return (self.model.share_owner(view, source),)
+        return (self._derived(view, source),)
 
     @impl(memref.ReinterpretCastOp)
     def run_reinterpret_cast(
@@ -275,14 +283,48 @@ class MemRefFunctions(InterpreterFunctions):
             shape=tuple(sizes),
             strides=tuple(s * itemsize for s in strides),
         )
-        return (self.model.share_owner(view, source),)
+        return (self._derived(view, source),)
+
+    @impl(memref.MemorySpaceCastOp)
+    def run_memory_space_cast(
+        self, interpreter: Interpreter, op: memref.MemorySpaceCastOp, args: PythonValues
+    ) -> PythonValues:
+        return (args[0],)
+
+    def _set_base(self, view: np.ndarray, base: np.ndarray) -> None:
+        key = id(view)
+
+        def forget(_: weakref.ref[np.ndarray]) -> None:
+            self._bases.pop(key, None)
+
+        self._bases[key] = (weakref.ref(view, forget), base)
+
+    def _base_of(self, value: np.ndarray) -> np.ndarray | None:
+        entry = self._bases.get(id(value))
+        if entry is None or entry[0]() is not value:
+            return None
+        return entry[1]
+
+    def _derived(self, view: np.ndarray, source: np.ndarray) -> np.ndarray:
+        """`view` (a subview, reshape, reinterpret_cast) answers for the tensor
+        `source` views and keeps its base pointer."""
+        base = self._base_of(source)
+        if base is not None:
+            self._set_base(view, base)
+        return self.model.share_owner(view, source)
 
     def _allocation_of(self, value: np.ndarray) -> np.ndarray:
-        """The whole allocation behind a view, flat, in the view's dtype.
+        """The bytes from the base pointer behind a view, flat, in its dtype.
 
-        reinterpret_cast offsets count from the allocation's base pointer, not
-        from the view's first element.
+        reinterpret_cast offsets count from the base pointer, not from the
+        view's first element.  The base pointer is the first byte of a
+        `memref.view` (as in MLIR, where the view's aligned pointer is its
+        source's plus the byte shift), else of the tensor (a
+        `memory.alloc_tensor` is such a view of its storage) or allocation.
         """
+        base = self._base_of(value)
+        if base is not None:
+            return base.view(value.dtype)
         record = self.model.record_of(value)
         if record is not None:
             (byte_range,) = record.ranges
@@ -315,7 +357,7 @@ class MemRefFunctions(InterpreterFunctions):
     def _reshape(self, source: Any, shape: tuple[int, ...]) -> np.ndarray:
         if not isinstance(source, np.ndarray):
             raise ModelError("reshaping a discontiguous tensor is not supported")
-        return self.model.share_owner(_no_copy_reshape(source, shape), source)
+        return self._derived(_no_copy_reshape(source, shape), source)
 
     @impl(memref.GetGlobalOp)
     def run_get_global(
@@ -326,15 +368,7 @@ class MemRefFunctions(InterpreterFunctions):
             definition = SymbolTable.lookup_symbol(op, op.name_)
             if not isinstance(definition, memref.GlobalOp):
                 raise ModelError(f"no memref.global named @{name}")
-            type_ = _memref_type(definition.type)
-            dtype = numpy_dtype(type_.element_type, interpreter.index_bitwidth)
-            shape = tuple(type_.get_shape())
-            initial = definition.initial_value
-            if isinstance(initial, DenseIntOrFPElementsAttr):
-                values = np.broadcast_to(constant_value(initial, dtype), shape)
-            else:
-                values = np.zeros(shape, dtype)
-            self._globals[name] = np.array(values, dtype=dtype)
+            self._globals[name] = global_values(definition, interpreter.index_bitwidth)
         return (self._globals[name],)
 
     @impl_attr(MemRefType)
