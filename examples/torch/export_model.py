@@ -160,14 +160,20 @@ def _flat_tensors(torch: Any, value: Any) -> list[Any]:
     )
 
 
-def export(path: Path, seed: int) -> tuple[str, dict[str, np.ndarray]]:
-    """The generic-form bufferized module and the arrays for the `.npz`."""
-    torch, fx, pass_manager = _import_torch()
+def load_model(path: Path, seed: int) -> tuple[Any, tuple]:
+    """The model file's model (in eval mode) and example inputs, seeded."""
+    torch, _, _ = _import_torch()
     module = _load_model_file(path)
     random.seed(seed)
     np.random.seed(seed)
     torch.manual_seed(seed)
-    model, inputs = _model_and_inputs(torch, module, path)
+    return _model_and_inputs(torch, module, path)
+
+
+def export(path: Path, seed: int) -> tuple[str, dict[str, np.ndarray]]:
+    """The generic-form bufferized module and the arrays for the `.npz`."""
+    torch, fx, pass_manager = _import_torch()
+    model, inputs = load_model(path, seed)
     with torch.no_grad():
         outputs = _flat_tensors(torch, model(*inputs))
         try:
