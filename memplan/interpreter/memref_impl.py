@@ -38,7 +38,7 @@ def _memref_type(value: Attribute) -> MemRefType:
     return value
 
 
-def _check_indices(shape: tuple[int, ...], indices: Sequence[Any]) -> tuple[int, ...]:
+def check_indices(shape: tuple[int, ...], indices: Sequence[Any]) -> tuple[int, ...]:
     index = tuple(int(i) for i in indices)
     if len(index) != len(shape) or any(
         not 0 <= i < d for i, d in zip(index, shape, strict=True)
@@ -49,7 +49,7 @@ def _check_indices(shape: tuple[int, ...], indices: Sequence[Any]) -> tuple[int,
     return index
 
 
-def _element(
+def element_at(
     value: Tensor, index: tuple[int, ...]
 ) -> tuple[np.ndarray, tuple[int, ...]]:
     """The array holding element `index` and the index within it."""
@@ -147,7 +147,7 @@ class MemRefFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: memref.LoadOp, args: PythonValues
     ) -> PythonValues:
         value, *indices = args
-        array, index = _element(value, _check_indices(tuple(value.shape), indices))
+        array, index = element_at(value, check_indices(tuple(value.shape), indices))
         return (array[index],)
 
     @impl(memref.StoreOp)
@@ -155,7 +155,7 @@ class MemRefFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: memref.StoreOp, args: PythonValues
     ) -> PythonValues:
         element, value, *indices = args
-        array, index = _element(value, _check_indices(tuple(value.shape), indices))
+        array, index = element_at(value, check_indices(tuple(value.shape), indices))
         array[index] = np.asarray(element).astype(array.dtype)
         return ()
 

@@ -17,6 +17,7 @@ from xdsl.ir import Attribute, Operation
 from xdsl.traits import CallableOpInterface
 
 from memplan.dialects import memory
+from memplan.interpreter.affine_impl import AffineFunctions
 from memplan.interpreter.arith_impl import NumpyArithFunctions, as_array
 from memplan.interpreter.cost import CostModel, OpProfile, profile
 from memplan.interpreter.element_types import numpy_dtype
@@ -163,6 +164,7 @@ class Runner:
         self.interpreter.register_implementations(_FrameFuncFunctions(memrefs))
         self.interpreter.register_implementations(ScfFunctions())
         self.interpreter.register_implementations(NumpyArithFunctions())
+        self.interpreter.register_implementations(AffineFunctions())
         self.interpreter.register_implementations(BuiltinFunctions())
         self.interpreter.register_implementations(memrefs, override=True)
         self.interpreter.register_implementations(LinalgFunctions(self.model))
