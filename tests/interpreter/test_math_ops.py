@@ -1,0 +1,209 @@
+"""Each math op gives numpy's (or libm's) result, scalar and inside a linalg body."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+from interpreter_helpers import Run
+
+from memplan.interpreter import InterpretationError
+
+RNG = np.random.default_rng(1)
+
+Reference = Callable[[np.ndarray], np.ndarray]
+
+UNARY_FLOAT: dict[str, tuple[Reference, tuple[float, float]]] = {
+    "absf": (np.abs, (-3, 3)),
+    "acos": (np.arccos, (-1, 1)),
+    "acosh": (np.arccosh, (1, 4)),
+    "asin": (np.arcsin, (-1, 1)),
+    "asinh": (np.arcsinh, (-3, 3)),
+    "atan": (np.arctan, (-3, 3)),
+    "atanh": (np.arctanh, (-0.9, 0.9)),
+    "cbrt": (np.cbrt, (-8, 8)),
+    "ceil": (np.ceil, (-3, 3)),
+    "cos": (np.cos, (-3, 3)),
+    "cosh": (np.cosh, (-3, 3)),
+    "erf": (np.vectorize(math.erf), (-3, 3)),
+    "exp": (np.exp, (-3, 3)),
+    "exp2": (np.exp2, (-3, 3)),
+    "expm1": (np.expm1, (-3, 3)),
+    "floor": (np.floor, (-3, 3)),
+    "log": (np.log, (0.1, 5)),
+    "log10": (np.log10, (0.1, 5)),
+    "log1p": (np.log1p, (-0.5, 5)),
+    "log2": (np.log2, (0.1, 5)),
+    "rsqrt": (lambda x: 1 / np.sqrt(x), (0.1, 5)),
+    "sin": (np.sin, (-3, 3)),
+    "sinh": (np.sinh, (-3, 3)),
+    "sqrt": (np.sqrt, (0, 5)),
+    "tan": (np.tan, (-1.5, 1.5)),
+    "tanh": (np.tanh, (-3, 3)),
+    "trunc": (np.trunc, (-3, 3)),
+}
+
+
+def _unary_body(op: str, type_: str = "f32", size: int = 16) -> str:
+    memref = f"memref<{size}x{type_}>"
+    return f"""
+    #id = affine_map<(d0) -> (d0)>
+    func.func @main(%a: {memref}, %c: {memref}) {{
+      linalg.generic {{indexing_maps = [#id, #id], iterator_types = ["parallel"]}} ins(%a : {memref}) outs(%c : {memref}) {{
+      ^bb0(%x: {type_}, %unused: {type_}):
+        %r = math.{op} %x : {type_}
+        linalg.yield %r : {type_}
+      }}
+      func.return
+    }}
+    """
+
+
+def _scalar_program(op: str, argument_types: list[str], op_types: str) -> str:
+    """`%r = math.op %a, %b... : op_types`; the result has the first argument's type."""
+    names = [f"%{chr(ord('a') + i)}" for i in range(len(argument_types))]
+    args = ", ".join(f"{n}: {t}" for n, t in zip(names, argument_types, strict=True))
+    return f"""
+    func.func @main({args}) -> {argument_types[0]} {{
+      %r = math.{op} {", ".join(names)} : {op_types}
+      func.return %r : {argument_types[0]}
+    }}
+    """
+
+
+@pytest.mark.parametrize("op", sorted(UNARY_FLOAT))
+def test_unary_float_op_in_a_body_matches_numpy(run: Run, op: str):
+    reference, (low, high) = UNARY_FLOAT[op]
+    a = RNG.uniform(low, high, 16).astype(np.float32)
+    c = np.zeros_like(a)
+    run(_unary_body(op), a, c)
+    expected = reference(a.astype(np.float64)).astype(np.float32)
+    np.testing.assert_allclose(c, expected, rtol=2e-6, atol=1e-7)
+
+
+@pytest.mark.parametrize("op", sorted(UNARY_FLOAT))
+def test_unary_float_op_on_a_scalar_matches_numpy(run: Run, op: str):
+    reference, (low, high) = UNARY_FLOAT[op]
+    value = np.float64(RNG.uniform(low, high))
+    result = run(_scalar_program(op, ["f64"], "f64"), value).results[0]
+    assert result == pytest.approx(float(reference(np.asarray(value))), rel=1e-12)
+
+
+def test_erf_in_f64_is_libm_erf(run: Run):
+    a = np.linspace(-4, 4, 16)
+    c = np.zeros_like(a)
+    run(_unary_body("erf", "f64"), a, c)
+    np.testing.assert_array_equal(c, [math.erf(v) for v in a])
+
+
+def test_round_goes_half_away_from_zero_and_roundeven_to_even(run: Run):
+    a = np.array([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 0.49999997, -0.49999997], np.float32)
+    rounded, even = np.zeros_like(a), np.zeros_like(a)
+    run(_unary_body("round", size=8), a, rounded)
+    run(_unary_body("roundeven", size=8), a, even)
+    np.testing.assert_array_equal(rounded, [-3, -2, -1, 1, 2, 3, 0, 0])
+    np.testing.assert_array_equal(even, [-2, -2, 0, 0, 2, 2, 0, 0])
+
+
+@pytest.mark.parametrize(
+    ("op", "reference"),
+    [("powf", np.power), ("atan2", np.arctan2), ("copysign", np.copysign)],
+)
+def test_binary_float_op_matches_numpy(run: Run, op: str, reference: Callable):
+    x = np.float32(RNG.uniform(0.5, 3))
+    y = np.float32(RNG.uniform(-2, 2))
+    result = run(_scalar_program(op, ["f32", "f32"], "f32"), x, y).results[0]
+    assert result == reference(x, y)
+
+
+def test_fpowi_raises_to_integer_powers_of_either_sign(run: Run):
+    program = _scalar_program("fpowi", ["f32", "i32"], "f32, i32")
+    assert run(program, np.float32(-2.0), np.int32(3)).results[0] == -8.0
+    assert run(program, np.float32(2.0), np.int32(-2)).results[0] == 0.25
+    assert run(program, np.float32(5.0), np.int32(0)).results[0] == 1.0
+
+
+@pytest.mark.parametrize(
+    ("base", "exponent", "expected"),
+    [(3, 4, 81), (-2, 3, -8), (2, -1, 0), (1, -5, 1), (-1, -3, -1), (-1, -2, 1)],
+)
+def test_ipowi_truncates_negative_powers_like_mlir(
+    run: Run, base: int, exponent: int, expected: int
+):
+    program = _scalar_program("ipowi", ["i32", "i32"], "i32")
+    assert run(program, np.int32(base), np.int32(exponent)).results[0] == expected
+
+
+def test_fma_multiplies_then_adds(run: Run):
+    program = _scalar_program("fma", ["f64", "f64", "f64"], "f64")
+    assert run(program, 1.5, -2.0, 0.25).results[0] == 1.5 * -2.0 + 0.25
+
+
+@pytest.mark.parametrize(
+    ("op", "value", "expected"),
+    [
+        ("ctlz", 1, 31),
+        ("ctlz", 0, 32),
+        ("ctlz", -1, 0),
+        ("cttz", 8, 3),
+        ("cttz", 0, 32),
+        ("ctpop", -1, 32),
+        ("ctpop", 0b1011, 3),
+    ],
+)
+def test_bit_counts_read_the_bits_as_unsigned(
+    run: Run, op: str, value: int, expected: int
+):
+    program = _scalar_program(op, ["i32"], "i32")
+    assert run(program, np.int32(value)).results[0] == expected
+
+
+def test_absi_wraps_the_minimum(run: Run):
+    program = _scalar_program("absi", ["i32"], "i32")
+    assert run(program, np.int32(-7)).results[0] == 7
+    assert run(program, np.int32(-(2**31))).results[0] == -(2**31)
+
+
+def test_gelu_erf_body_matches_its_formula(run: Run):
+    program = """
+    #id = affine_map<(d0) -> (d0)>
+    func.func @main(%a: memref<32xf32>, %c: memref<32xf32>) {
+      linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%a : memref<32xf32>) outs(%c : memref<32xf32>) {
+      ^bb0(%x: f32, %unused: f32):
+        %half = arith.constant 0.5 : f32
+        %one = arith.constant 1.0 : f32
+        %sqrt2 = arith.constant 1.41421354 : f32
+        %s = arith.divf %x, %sqrt2 : f32
+        %e = math.erf %s : f32
+        %p = arith.addf %e, %one : f32
+        %h = arith.mulf %x, %half : f32
+        %r = arith.mulf %h, %p : f32
+        linalg.yield %r : f32
+      }
+      func.return
+    }
+    """
+    a = RNG.standard_normal(32).astype(np.float32)
+    c = np.zeros_like(a)
+    run(program, a, c)
+    erf = np.vectorize(math.erf)(a / np.float32(1.41421354)).astype(np.float32)
+    np.testing.assert_allclose(c, a * 0.5 * (erf + 1), rtol=1e-6, atol=1e-7)
+
+
+def test_cf_assert_fails_with_its_message(run: Run):
+    program = """
+    func.func @main(%x: i32) {
+      %zero = arith.constant 0 : i32
+      %ok = arith.cmpi sge, %x, %zero : i32
+      cf.assert %ok, "index must be larger or equal to 0"
+      func.return
+    }
+    """
+    run(program, np.int32(3))
+    with pytest.raises(
+        InterpretationError,
+        match=r"cf\.assert.*assertion failed: index must be larger or equal to 0",
+    ):
+        run(program, np.int32(-1))
