@@ -46,6 +46,7 @@ from xdsl.irdl import (
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
+    opt_prop_def,
     prop_def,
     result_def,
     var_operand_def,
@@ -252,7 +253,9 @@ class AllocTensorOp(IRDLOperation):
     """A contiguous tensor at a byte offset inside a storage (TVM `R.vm.alloc_tensor`).
 
     Dynamic dimensions of the result take their sizes from `dynamic_sizes`,
-    in order, as in `memref.view`.
+    in order, as in `memref.view`.  `alignment`, when given, is an address
+    alignment the tensor was asked for (`memref.alloc {alignment}`): passes
+    that move the tensor keep its address a multiple of it.
     """
 
     name = "memory.alloc_tensor"
@@ -261,13 +264,15 @@ class AllocTensorOp(IRDLOperation):
     dynamic_offset = var_operand_def(IndexType)
     static_offset = prop_def(DenseArrayBase.constr(i64))
     dynamic_sizes = var_operand_def(IndexType)
+    alignment = opt_prop_def(IntegerAttr[IndexType])
     result = result_def(MemRefType)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     assembly_format = (
         "$storage `` custom<DynamicIndexList>($dynamic_offset, $static_offset) "
-        "(`` `[` $dynamic_sizes^ `]`)? attr-dict `:` type($storage) `to` type($result)"
+        "(`` `[` $dynamic_sizes^ `]`)? (`align` $alignment^)? attr-dict "
+        "`:` type($storage) `to` type($result)"
     )
     custom_directives = (DynamicIndexList,)
 
@@ -277,16 +282,24 @@ class AllocTensorOp(IRDLOperation):
         offset: int | SSAValue | Operation,
         result_type: MemRefType,
         dynamic_sizes: Sequence[SSAValue | Operation] = (),
+        alignment: int | None = None,
     ):
+        properties: dict[str, Attribute] = {"static_offset": _static_array([offset])}
+        if alignment is not None:
+            properties["alignment"] = IntegerAttr(alignment, IndexType())
         super().__init__(
             operands=[storage, _dynamic_values([offset]), dynamic_sizes],
-            properties={"static_offset": _static_array([offset])},
+            properties=properties,
             result_types=[result_type],
         )
 
     def static_offset_bytes(self) -> int | None:
         """The byte offset when it is a constant, else None."""
         return _single_static(self.static_offset)
+
+    def requested_alignment(self) -> int | None:
+        """The address alignment the tensor was asked for, if any."""
+        return None if self.alignment is None else self.alignment.value.data
 
     def verify_(self) -> None:
         _verify_single_index(self.static_offset, self.dynamic_offset, "offset")
@@ -313,6 +326,7 @@ class AllocTensorOp(IRDLOperation):
             )
         elem = element_bytes(result_type.element_type)
         offset = self.static_offset_bytes()
+        self._verify_requested_alignment(offset)
         if offset is None:
             return
         if offset < 0:
@@ -332,6 +346,30 @@ class AllocTensorOp(IRDLOperation):
             raise VerifyException(
                 f"tensor of {tensor_bytes} bytes at offset {offset} ends at byte "
                 f"{offset + tensor_bytes}, past the end of its {size}-byte storage"
+            )
+
+    def _verify_requested_alignment(self, offset: int | None) -> None:
+        requested = self.requested_alignment()
+        if requested is None:
+            return
+        if not _is_power_of_two(requested):
+            raise VerifyException(
+                f"alignment must be a positive power of two, got {requested}"
+            )
+        if offset is None or offset < 0:
+            return
+        storage = self.storage.owner
+        base = (
+            storage.alignment.value.data
+            if isinstance(storage, AllocStorageOp)
+            else requested
+        )
+        reached = base if offset == 0 else min(base, offset & -offset)
+        if reached < requested:
+            raise VerifyException(
+                f"offset {offset} in a storage aligned to {base} bytes gives a "
+                f"{reached}-byte aligned address: expected a multiple of "
+                f"{requested} bytes (the tensor's alignment)"
             )
 
 

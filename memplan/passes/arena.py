@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
-from memplan.passes.rounding import align_up
 from memplan.planning import Buffer, Plan, lower_bound, plan
 
 DEFAULT_TIME_LIMIT = 1.0
@@ -23,7 +22,8 @@ class ArenaTooLarge(ValueError):
 
 @dataclass(frozen=True)
 class ArenaTensor:
-    """One tensor to place: its key, live points [start, upper), bytes, alignment."""
+    """One tensor to place: its key, live points [start, upper), bytes (as
+    rounded by the caller), and the alignment of its offset."""
 
     key: Hashable
     start: int
@@ -32,14 +32,7 @@ class ArenaTensor:
     alignment: int
 
     def buffer(self, index: int) -> Buffer:
-        """The planning buffer; sizes round up to the tensor's alignment."""
-        return Buffer(
-            index,
-            self.start,
-            self.upper,
-            align_up(self.size, self.alignment),
-            self.alignment,
-        )
+        return Buffer(index, self.start, self.upper, self.size, self.alignment)
 
 
 @dataclass(frozen=True)

@@ -129,7 +129,13 @@ def _move_tensor(
 ) -> None:
     (old_offset,) = _offsets(tensor.static_offset.get_values(), tensor.dynamic_offset)
     offset, offset_ops = _shifted(old_offset, base)
-    moved = AllocTensorOp(merged, offset, tensor.result.type, tensor.dynamic_sizes)
+    moved = AllocTensorOp(
+        merged,
+        offset,
+        tensor.result.type,
+        tensor.dynamic_sizes,
+        tensor.requested_alignment(),
+    )
     rewriter.replace(tensor, [*offset_ops, moved], [moved.result])
 
 

@@ -47,11 +47,18 @@ from memplan.passes.options import MemplanPass, resolve_target
 from memplan.targets import DEFAULT_TARGET, Target
 
 
-def _alloc_alignment(alloc: memref.AllocOp, target: Target, scope: str) -> int:
+def _requested_alignment(alloc: memref.AllocOp) -> int | None:
+    """The alloc's `alignment` attribute: a request the tensor keeps through
+    every pass that moves it."""
     if alloc.alignment is None:
-        return target.alignment(scope)
+        return None
     assert isinstance(alloc.alignment, IntegerAttr)
     return alloc.alignment.value.data
+
+
+def _alloc_alignment(alloc: memref.AllocOp, target: Target, scope: str) -> int:
+    requested = _requested_alignment(alloc)
+    return target.alignment(scope) if requested is None else requested
 
 
 def _byte_size_ops(
@@ -103,7 +110,9 @@ class ManifestAlloc(RewritePattern):
         except VerifyException as error:
             raise PassFailedException(f"memref.alloc of {type_}: {error}") from None
         storage = AllocStorageOp(size, scope, _alloc_alignment(op, self.target, scope))
-        tensor = AllocTensorOp(storage, 0, type_, op.dynamic_sizes)
+        tensor = AllocTensorOp(
+            storage, 0, type_, op.dynamic_sizes, _requested_alignment(op)
+        )
         rewriter.replace(op, [*size_ops, storage, tensor], [tensor.result])
 
 

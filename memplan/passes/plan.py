@@ -47,7 +47,7 @@ from memplan.passes.arena import (
 )
 from memplan.passes.liveness import CONDITIONAL_REGIONS, FunctionLiveness, LiveRange
 from memplan.passes.options import MemplanPass, resolve_target
-from memplan.passes.rounding import is_power_of_two
+from memplan.passes.rounding import align_up, is_power_of_two
 from memplan.planning import ALGORITHMS
 from memplan.targets import DEFAULT_TARGET, Target
 
@@ -249,13 +249,7 @@ class MemoryPlanPass(MemplanPass):
                 f"memory-plan: in @{function.sym_name.data}, {error}"
             ) from None
         slots = [
-            ArenaTensor(
-                inner,
-                liveness.index[inner.first],
-                liveness.end[inner.last] + 1,
-                inner.size,
-                self._content_alignment(inner),
-            )
+            _nested_slot(liveness, inner, self._content_alignment(inner))
             for inner in _branch_arenas_spanned(liveness, arena, arenas)
         ]
         # All branch arenas at once, else one by one (the largest first, at
@@ -311,8 +305,26 @@ class MemoryPlanPass(MemplanPass):
         assert isinstance(type_, MemRefType)
         size = static_byte_size(type_)
         assert size is not None
-        alignment = self.tensor_alignment or element_bytes(type_.element_type)
-        return ArenaTensor(tensor, live.start, live.upper, size, alignment)
+        unit = self.tensor_alignment or element_bytes(type_.element_type)
+        # Sizes round up to the unit; a tensor's own alignment request moves
+        # its offset only.
+        alignment = max(unit, tensor.requested_alignment() or 1)
+        return ArenaTensor(
+            tensor, live.start, live.upper, align_up(size, unit), alignment
+        )
+
+
+def _nested_slot(
+    liveness: FunctionLiveness, inner: UnitArena, alignment: int
+) -> ArenaTensor:
+    """A branch arena as one buffer of an enclosing arena, over its own ops."""
+    return ArenaTensor(
+        inner,
+        liveness.index[inner.first],
+        liveness.end[inner.last] + 1,
+        align_up(inner.size, alignment),
+        alignment,
+    )
 
 
 def _unit_arenas(

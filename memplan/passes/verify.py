@@ -87,7 +87,11 @@ def _contiguous_placement(tensor: AllocTensorOp, required: int) -> list[Placemen
     size = static_byte_size(type_)
     if offset is None or size is None:
         return []
-    alignment = max(required, element_bytes(type_.element_type))
+    alignment = max(
+        required,
+        element_bytes(type_.element_type),
+        tensor.requested_alignment() or 1,
+    )
     return [Placement(tensor, "", tensor.storage, offset, offset + size, alignment)]
 
 

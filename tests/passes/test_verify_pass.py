@@ -47,6 +47,23 @@ func.func @f() {{
     ]
 
 
+def test_tensor_below_its_requested_alignment_is_reported():
+    found = problems(
+        f"""
+func.func @f() {{
+  %vtcm = memory.alloc_storage [1024] align 2048 : {STORAGE}
+  %a = memory.alloc_tensor %vtcm[32] align 256 : {STORAGE} to memref<4xi32, "global.vtcm">
+  "test.op"(%a) : (memref<4xi32, "global.vtcm">) -> ()
+  func.return
+}}"""
+    )
+    assert found == [
+        "memory-verify: in @f, memory.alloc_tensor %a (bytes [32, 48) of %vtcm, "
+        "storage aligned to 2048) is only 32-byte aligned: expected a multiple of "
+        "256 bytes"
+    ]
+
+
 def test_offset_misaligned_for_its_elements_is_reported():
     found = problems(
         f"""

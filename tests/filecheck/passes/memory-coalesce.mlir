@@ -362,3 +362,27 @@ func.func @options() {
   "test.op"(%ta, %tb, %tc) : (memref<3xf32>, memref<1xf32>, memref<1xf32>) -> ()
   func.return
 }
+
+// -----
+
+// A tensor's alignment request moves with it: its storage (aligned as the
+// request asks, as memory-manifest makes it) is placed on a multiple of its
+// own alignment, so the tensor's address stays 256-byte aligned even with
+// alignment=8.
+// CHECK-LABEL: func.func @tensor_alignment_kept() {
+// CHECK-NEXT:    %[[S:.*]] = memory.alloc_storage [272] align 256 : !memory.storage<"global">
+// CHECK-NEXT:    %a = memory.alloc_tensor %[[S]][0] : !memory.storage<"global"> to memref<3xf32>
+// CHECK-NEXT:    %b = memory.alloc_tensor %[[S]][256] align 256 : !memory.storage<"global"> to memref<4xf32>
+// ALIGN8-LABEL: func.func @tensor_alignment_kept() {
+// ALIGN8-NEXT:    %[[S:.*]] = memory.alloc_storage [272] align 256 : !memory.storage<"global">
+// ALIGN8-NEXT:    %a = memory.alloc_tensor %[[S]][0] : !memory.storage<"global"> to memref<3xf32>
+// ALIGN8-NEXT:    %b = memory.alloc_tensor %[[S]][256] align 256 : !memory.storage<"global"> to memref<4xf32>
+
+func.func @tensor_alignment_kept() {
+  %s0 = memory.alloc_storage [12] : !memory.storage<"global">
+  %a = memory.alloc_tensor %s0[0] : !memory.storage<"global"> to memref<3xf32>
+  %s1 = memory.alloc_storage [16] align 256 : !memory.storage<"global">
+  %b = memory.alloc_tensor %s1[0] align 256 : !memory.storage<"global"> to memref<4xf32>
+  "test.op"(%a, %b) : (memref<3xf32>, memref<4xf32>) -> ()
+  func.return
+}

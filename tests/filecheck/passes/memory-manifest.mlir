@@ -17,12 +17,14 @@ func.func @static_global() -> memref<4x8xf32> {
 // -----
 
 // The scope's default alignment comes from the target (VTCM: 2048 bytes on
-// Hexagon); an `alignment` attribute wins.  Index elements take 8 bytes.
+// Hexagon); an `alignment` attribute wins, and the tensor keeps it as a
+// request that later passes honour when they move it.  Index elements take
+// 8 bytes.
 // CHECK-LABEL: func.func @vtcm_default_and_explicit_alignment() {
 // CHECK-NEXT:    %[[V:.*]] = memory.alloc_storage [64] align 2048 : !memory.storage<"global.vtcm">
 // CHECK-NEXT:    %[[VT:.*]] = memory.alloc_tensor %[[V]][0] : !memory.storage<"global.vtcm"> to memref<16xi32, "global.vtcm">
 // CHECK-NEXT:    %[[W:.*]] = memory.alloc_storage [3] align 128 : !memory.storage<"global.vtcm">
-// CHECK-NEXT:    %[[WT:.*]] = memory.alloc_tensor %[[W]][0] : !memory.storage<"global.vtcm"> to memref<3xi8, "global.vtcm">
+// CHECK-NEXT:    %[[WT:.*]] = memory.alloc_tensor %[[W]][0] align 128 : !memory.storage<"global.vtcm"> to memref<3xi8, "global.vtcm">
 // CHECK-NEXT:    %[[G:.*]] = memory.alloc_storage [16] : !memory.storage<"global">
 // CHECK-NEXT:    %[[GT:.*]] = memory.alloc_tensor %[[G]][0] : !memory.storage<"global"> to memref<2xindex, "global">
 // CHECK-NEXT:    "test.op"(%[[VT]], %[[WT]], %[[GT]])

@@ -757,3 +757,31 @@ func.func @tensor_freed_by_dealloc() {
   memref.dealloc %a : memref<256xi32, "global.vtcm">
   func.return
 }
+
+// -----
+
+// An alignment request (memref.alloc {alignment = 256}, kept by
+// memory-manifest as `align 256` on the tensor) survives planning: %b's
+// offset is a multiple of 256, though its elements need only 4 bytes (found
+// by random programs: %b landed at a 32-byte offset).  Sizes are not
+// rounded up to it.
+// CHECK-LABEL: func.func @alignment_request() {
+// CHECK-NEXT:    %arena = memory.alloc_storage [96] align 2048 : !memory.storage<"global.vtcm">
+// CHECK-NEXT:    %a = memory.alloc_tensor %arena[32] : !memory.storage<"global.vtcm"> to memref<8xi32, "global.vtcm">
+// CHECK-NEXT:    %b = memory.alloc_tensor %arena[0] align 256 : !memory.storage<"global.vtcm"> to memref<8xi32, "global.vtcm">
+// CHECK-NEXT:    %c = memory.alloc_tensor %arena[64] : !memory.storage<"global.vtcm"> to memref<8xi32, "global.vtcm">
+// GREEDY-LABEL: func.func @alignment_request() {
+// GREEDY:         %b = memory.alloc_tensor %arena[{{0|256|512}}] align 256
+// TOKEN-LABEL: func.func @alignment_request() {
+// TOKEN:          %b = memory.alloc_tensor %arena[{{0|256|512}}] align 256
+
+func.func @alignment_request() {
+  %s0 = memory.alloc_storage [32] align 2048 : !memory.storage<"global.vtcm">
+  %a = memory.alloc_tensor %s0[0] : !memory.storage<"global.vtcm"> to memref<8xi32, "global.vtcm">
+  %s1 = memory.alloc_storage [32] align 256 : !memory.storage<"global.vtcm">
+  %b = memory.alloc_tensor %s1[0] align 256 : !memory.storage<"global.vtcm"> to memref<8xi32, "global.vtcm">
+  %s2 = memory.alloc_storage [32] align 2048 : !memory.storage<"global.vtcm">
+  %c = memory.alloc_tensor %s2[0] : !memory.storage<"global.vtcm"> to memref<8xi32, "global.vtcm">
+  "test.op"(%a, %b, %c) : (memref<8xi32, "global.vtcm">, memref<8xi32, "global.vtcm">, memref<8xi32, "global.vtcm">) -> ()
+  func.return
+}

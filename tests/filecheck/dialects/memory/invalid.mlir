@@ -93,6 +93,27 @@
 
 // -----
 
+%s = memory.alloc_storage [1024] align 512 : !memory.storage<"global">
+%a = memory.alloc_tensor %s[128] align 256 : !memory.storage<"global"> to memref<4xi32>
+
+// CHECK: offset 128 in a storage aligned to 512 bytes gives a 128-byte aligned address: expected a multiple of 256 bytes (the tensor's alignment)
+
+// -----
+
+%s = memory.alloc_storage [1024] : !memory.storage<"global">
+%a = memory.alloc_tensor %s[0] align 256 : !memory.storage<"global"> to memref<4xi32>
+
+// CHECK: offset 0 in a storage aligned to 64 bytes gives a 64-byte aligned address: expected a multiple of 256 bytes (the tensor's alignment)
+
+// -----
+
+%s = memory.alloc_storage [1024] : !memory.storage<"global">
+%a = memory.alloc_tensor %s[0] align 48 : !memory.storage<"global"> to memref<4xi32>
+
+// CHECK: alignment must be a positive power of two, got 48
+
+// -----
+
 %s = memory.alloc_storage [64] : !memory.storage<"global">
 %a = memory.alloc_tensor %s[56] : !memory.storage<"global"> to memref<4xi32>
 

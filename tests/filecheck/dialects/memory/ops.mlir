@@ -27,6 +27,8 @@ func.func @tensors(%off: index, %rows: index) {
   %ddr = memory.alloc_storage [%rows] : !memory.storage<"global">
   %c = memory.alloc_tensor %ddr[0][%rows] : !memory.storage<"global"> to memref<?x8xf16>
   %d = memory.alloc_tensor %ddr[%off][%rows, %rows] : !memory.storage<"global"> to memref<?x?xi8, "global">
+  %e = memory.alloc_tensor %vtcm[2048] align 256 : !memory.storage<"global.vtcm"> to memref<4xf32, "global.vtcm">
+  %f = memory.alloc_tensor %ddr[%off][%rows] align 128 : !memory.storage<"global"> to memref<?x8xf16>
   func.return
 }
 
@@ -36,9 +38,12 @@ func.func @tensors(%off: index, %rows: index) {
 // CHECK-NEXT:     %ddr = memory.alloc_storage [%rows] : !memory.storage<"global">
 // CHECK-NEXT:     %c = memory.alloc_tensor %ddr[0][%rows] : !memory.storage<"global"> to memref<?x8xf16>
 // CHECK-NEXT:     %d = memory.alloc_tensor %ddr[%off][%rows, %rows] : !memory.storage<"global"> to memref<?x?xi8, "global">
+// CHECK-NEXT:     %e = memory.alloc_tensor %vtcm[2048] align 256 : !memory.storage<"global.vtcm"> to memref<4xf32, "global.vtcm">
+// CHECK-NEXT:     %f = memory.alloc_tensor %ddr[%off][%rows] align 128 : !memory.storage<"global"> to memref<?x8xf16>
 
 // GENERIC:      "memory.alloc_tensor"(%vtcm) <{static_offset = array<i64: 1024>, operandSegmentSizes = array<i32: 1, 0, 0>}> : (!memory.storage<"global.vtcm">) -> memref<4x64xi32, "global.vtcm">
 // GENERIC-NEXT: "memory.alloc_tensor"(%vtcm, %off) <{static_offset = array<i64: -9223372036854775808>, operandSegmentSizes = array<i32: 1, 1, 0>}>
+// GENERIC:      "memory.alloc_tensor"(%vtcm) <{static_offset = array<i64: 2048>, alignment = 256 : index, operandSegmentSizes = array<i32: 1, 0, 0>}>
 
 func.func @discontiguous(%off: index) {
   %vtcm = memory.alloc_storage [4096] align 2048 : !memory.storage<"global.vtcm">
