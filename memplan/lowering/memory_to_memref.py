@@ -111,6 +111,20 @@ class LowerCopy(RewritePattern):
         rewriter.replace(op, memref.CopyOp(op.source, op.target), [])
 
 
+def buffer_memory_space(storage: AllocStorageOp) -> Attribute:
+    """The memory space of a lowered storage: as its tensors spell their scope
+    when they all spell it alike (`memref.view` keeps the memory space, so
+    they need no cast), else the scope's own spelling."""
+    spellings = {
+        use.operation.result.type.memory_space
+        for use in storage.result.uses
+        if isinstance(use.operation, AllocTensorOp)
+    }
+    if len(spellings) == 1:
+        return spellings.pop()
+    return memory_space(storage.scope)
+
+
 class LowerAllocStorage(RewritePattern):
     """`memory.alloc_storage` -> `memref.alloc` of i8 in the scope's memory space."""
 
@@ -122,7 +136,7 @@ class LowerAllocStorage(RewritePattern):
             alignment=IntegerAttr(op.alignment.value.data, i64),
             shape=[DYNAMIC_INDEX if size is None else size],
             dynamic_sizes=op.dynamic_size,
-            memory_space=memory_space(op.scope),
+            memory_space=buffer_memory_space(op),
         )
         rewriter.replace(op, alloc)
 
@@ -131,7 +145,8 @@ class LowerAllocTensor(RewritePattern):
     """`memory.alloc_tensor` -> `memref.view` of the lowered storage's bytes.
 
     `memref.view` keeps the source's memory space, so a tensor that spells
-    scope "global" as a memory space gets a `memref.memory_space_cast`.
+    scope "global" otherwise than its buffer (`memref<4xf32, "global">` and
+    `memref<4xf32>` in one storage) gets a `memref.memory_space_cast`.
     """
 
     @op_type_rewrite_pattern

@@ -1,4 +1,13 @@
 // RUN: xdsl-opt %s -p convert-memory-to-memref --split-input-file --verify-diagnostics | filecheck %s
+// RUN: memplan-run %S/Inputs/reinterpret-cast.mlir | filecheck %s --check-prefix=EXEC
+// RUN: xdsl-opt %S/Inputs/reinterpret-cast.mlir -p memory-manifest,memory-plan,convert-memory-to-memref | memplan-run - | filecheck %s --check-prefix=EXEC
+// RUN: xdsl-opt %S/Inputs/reinterpret-cast.mlir -p memory-manifest,memory-coalesce,convert-memory-to-memref | memplan-run - | filecheck %s --check-prefix=EXEC
+
+// A reinterpret_cast of a tensor counts its offset from the tensor's first
+// byte before and after lowering: after lowering the tensor is a memref.view
+// into the arena, whose base pointer (as in MLIR) is the arena's plus the
+// byte shift.  Counting from the arena's start read another tensor's bytes.
+// EXEC: result: array([2, 2, 2, 2], dtype=int32)
 
 // Scope "global" is no memory space; tensors are views at their byte shift;
 // tensor kills vanish, storage kills free the bytes, copies stay copies.
@@ -49,18 +58,57 @@ func.func @dynamic_size_and_offset(%n: index, %off: index) {
 
 // -----
 
-// memref.view keeps the buffer's memory space; a cast restores the tensor's spelling.
+// memref.view keeps the buffer's memory space: a buffer whose tensors all
+// spell scope "global" as a memory space spells it too, so no cast is needed
+// (memplan-run could not run the memory_space_cast this used to produce).
 // CHECK-LABEL: func.func @global_spelled_as_memory_space() {
-// CHECK-NEXT:    %[[S:.*]] = memref.alloc() {alignment = 64 : i64} : memref<16xi8>
+// CHECK-NEXT:    %[[S:.*]] = memref.alloc() {alignment = 64 : i64} : memref<16xi8, "global">
 // CHECK-NEXT:    %[[Z:.*]] = arith.constant 0 : index
-// CHECK-NEXT:    %[[V:.*]] = memref.view %[[S]][%[[Z]]][] : memref<16xi8> to memref<4xf32>
-// CHECK-NEXT:    %[[T:.*]] = "memref.memory_space_cast"(%[[V]]) : (memref<4xf32>) -> memref<4xf32, "global">
+// CHECK-NEXT:    %[[T:.*]] = memref.view %[[S]][%[[Z]]][] : memref<16xi8, "global"> to memref<4xf32, "global">
 // CHECK-NEXT:    "test.op"(%[[T]])
 
 func.func @global_spelled_as_memory_space() {
   %s = memory.alloc_storage [16] : !memory.storage<"global">
   %t = memory.alloc_tensor %s[0] : !memory.storage<"global"> to memref<4xf32, "global">
   "test.op"(%t) : (memref<4xf32, "global">) -> ()
+  func.return
+}
+
+// -----
+
+// Both spellings of "global" in one storage: the buffer has no memory space
+// and the tensor spelled "global" is a view plus a memref.memory_space_cast.
+// CHECK-LABEL: func.func @both_spellings_in_one_storage() {
+// CHECK-NEXT:    %[[S:.*]] = memref.alloc() {alignment = 64 : i64} : memref<32xi8>
+// CHECK-NEXT:    %[[Z:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[A:.*]] = memref.view %[[S]][%[[Z]]][] : memref<32xi8> to memref<4xf32>
+// CHECK-NEXT:    %[[SHIFT:.*]] = arith.constant 16 : index
+// CHECK-NEXT:    %[[V:.*]] = memref.view %[[S]][%[[SHIFT]]][] : memref<32xi8> to memref<4xf32>
+// CHECK-NEXT:    %[[B:.*]] = "memref.memory_space_cast"(%[[V]]) : (memref<4xf32>) -> memref<4xf32, "global">
+// CHECK-NEXT:    "test.op"(%[[A]], %[[B]])
+
+func.func @both_spellings_in_one_storage() {
+  %s = memory.alloc_storage [32] : !memory.storage<"global">
+  %a = memory.alloc_tensor %s[0] : !memory.storage<"global"> to memref<4xf32>
+  %b = memory.alloc_tensor %s[16] : !memory.storage<"global"> to memref<4xf32, "global">
+  "test.op"(%a, %b) : (memref<4xf32>, memref<4xf32, "global">) -> ()
+  func.return
+}
+
+// -----
+
+// An alignment request of a tensor holds after lowering through its buffer's
+// alignment and its byte shift (a multiple of it); memref.view has no
+// alignment of its own.
+// CHECK-LABEL: func.func @aligned_tensor() {
+// CHECK-NEXT:    %[[S:.*]] = memref.alloc() {alignment = 256 : i64} : memref<512xi8>
+// CHECK-NEXT:    %[[SHIFT:.*]] = arith.constant 256 : index
+// CHECK-NEXT:    %[[T:.*]] = memref.view %[[S]][%[[SHIFT]]][] : memref<512xi8> to memref<4xf32>
+
+func.func @aligned_tensor() {
+  %s = memory.alloc_storage [512] align 256 : !memory.storage<"global">
+  %t = memory.alloc_tensor %s[256] align 256 : !memory.storage<"global"> to memref<4xf32>
+  "test.op"(%t) : (memref<4xf32>) -> ()
   func.return
 }
 
