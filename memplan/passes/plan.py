@@ -21,6 +21,7 @@ several blocks) is left as it is.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
@@ -165,6 +166,7 @@ class MemoryPlanPass(MemplanPass):
         for function in functions:
             if len(function.body.blocks) == 1:
                 self._plan_function(function, target)
+        _remark_unmanifested(op)
 
     def _check_options(self) -> None:
         if self.algorithm not in ALGORITHMS:
@@ -325,6 +327,19 @@ def _nested_slot(
         align_up(inner.size, alignment),
         alignment,
     )
+
+
+def _remark_unmanifested(module: ModuleOp) -> None:
+    """Say on stderr that `memref.alloc`s are left alone: without
+    `memory-manifest` before it, the pass would silently do nothing."""
+    allocs = sum(isinstance(op, memref.AllocOp) for op in module.walk())
+    if allocs:
+        print(
+            f"memory-plan: remark: {allocs} memref.alloc op(s) left unplanned: "
+            "memory-plan places memory.alloc_tensor ops; run memory-manifest "
+            "first (-p memory-manifest,memory-plan) to plan them",
+            file=sys.stderr,
+        )
 
 
 def _unit_arenas(

@@ -13,6 +13,8 @@
 // RUN: xdsl-opt %s -p 'memory-plan{capacity=-5}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=BADCAP
 // RUN: xdsl-opt %s -p 'memory-plan{target=nope}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=TARGET
 // RUN: xdsl-opt %examples/seed_naive.mlir -p memory-manifest,memory-plan,memory-verify | filecheck %s --check-prefix=SEED
+// RUN: xdsl-opt %examples/seed_naive.mlir -p memory-plan 2>&1 >/dev/null | filecheck %s --check-prefix=UNMANIFESTED
+// RUN: xdsl-opt %examples/seed_naive.mlir -p memory-manifest,memory-plan 2>&1 >/dev/null | filecheck %s --check-prefix=MANIFESTED --allow-empty
 // RUN: xdsl-opt %examples/three_big_vtcm.mlir -p memory-manifest,memory-plan,memory-verify | memplan-run --target hexagon-v73 2>&1 | filecheck %s --check-prefix=THREE
 
 // ALGO: memory-plan: unknown algorithm 'nope', expected one of: token, greedy, best
@@ -28,6 +30,11 @@
 
 // Three 3 MiB VTCM tensors, two live at once, run in 6 MiB of the 8 MiB.
 // THREE: peak bytes global=3145728, global.vtcm=6291456
+
+// Without memory-manifest the seed's memref.allocs stay as they are; the
+// pass says so on stderr instead of silently doing nothing.
+// UNMANIFESTED: memory-plan: remark: 9 memref.alloc op(s) left unplanned: memory-plan places memory.alloc_tensor ops; run memory-manifest first (-p memory-manifest,memory-plan) to plan them
+// MANIFESTED-NOT: remark
 
 // TARGET: memory-plan: unknown target 'nope'; expected one of: hexagon-v65, hexagon-v66, hexagon-v68, hexagon-v69, hexagon-v73, hexagon-v75
 
