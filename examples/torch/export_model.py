@@ -37,6 +37,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import random
+import re
 import sys
 import traceback
 from pathlib import Path
@@ -170,6 +171,13 @@ def load_model(path: Path, seed: int) -> tuple[Any, tuple]:
     return _model_and_inputs(torch, module, path)
 
 
+def _foreign_ops(generic_text: str) -> list[str]:
+    """torch-mlir's TMTensor ops (cumsum, sort, scatter, ...) left in the export."""
+    return sorted(
+        set(re.findall(r'"(tm_tensor\.\w+)"\(', generic_text)) - {"tm_tensor.yield"}
+    )
+
+
 def export(path: Path, seed: int) -> tuple[str, dict[str, np.ndarray]]:
     """The generic-form bufferized module and the arrays for the `.npz`."""
     torch, fx, pass_manager = _import_torch()
@@ -183,11 +191,18 @@ def export(path: Path, seed: int) -> tuple[str, dict[str, np.ndarray]]:
             raise ExportError(
                 f"torch-mlir could not export {path}: {type(error).__name__}: {first}"
             ) from None
+    foreign = _foreign_ops(mlir.operation.get_asm(print_generic_op_form=True))
     with mlir.context:
         try:
             pass_manager.parse(BUFFERIZE_PIPELINE).run(mlir.operation)
         except Exception as error:
-            raise ExportError(f"bufferizing {path} failed: {error}") from None
+            hint = (
+                f" (the export holds {', '.join(foreign)}: torch-mlir's own ops, "
+                "which upstream MLIR cannot bufferize)"
+                if foreign
+                else ""
+            )
+            raise ExportError(f"bufferizing {path} failed: {error}{hint}") from None
     text = mlir.operation.get_asm(print_generic_op_form=True)
     arrays = {f"arg{i}": x.numpy() for i, x in enumerate(inputs)}
     arrays |= {f"result{i}": y.numpy() for i, y in enumerate(outputs)}
