@@ -22,29 +22,31 @@ Pruning:
   the node fails;
 * twins: of buffers identical but for the id, the lower priority goes first.
 
-Independent time slices of the whole trace are searched one by one, each
-keeping greedy's layout if the search runs out of time on it.  With a
-capacity, FIT_SHARE of the time goes to fitting it and the rest to lowering
-the height, so a capacity out of reach still gets the lowest plan found.
+All work is counted in search nodes (`budget.Budget`), never in seconds, so
+a plan depends only on the input and the budget.  Decision problems are
+iterated from the max-live lower bound (binary search up to the incumbent),
+starting from the greedy plan, so the result is never worse than greedy and
+is proved optimal when the search closes the gap.  A capacity does not
+change that course: the search stops at the first plan that fits it.  So
+whatever height the search reaches within a budget, every capacity at or
+above it fits, and a fit at C implies a fit at any larger C.
 
 Several static buffer orders take turns under growing node budgets (each
-hard instance tends to be easy for one of them).  With a capacity above the
-lower bound, the lower bound itself takes turns too: tighter problems prune
-harder.  Without a capacity, decision problems are iterated from the max-live
-lower bound (binary search up to the incumbent), starting from the greedy plan,
-so the result is never worse than greedy and is proved optimal when the search
-closes the gap in time.  Zero-size buffers stay at offset 0, outside the search.
+hard instance tends to be easy for one of them).  Independent time slices of
+a large trace are searched one by one, each keeping greedy's layout if its
+share of the budget runs out.  Zero-size buffers stay at offset 0, outside
+the search.
 
 Each decision search runs in `search_kernel`, compiled by numba, when the
 `fast` extra is installed: it visits exactly the nodes _DecisionSearch
 visits, 20-50 times faster.  _DecisionSearch stays as the fallback without
-numba, and MEMPLAN_PURE_PYTHON=1 forces it.
+numba, runs the first small searches of every plan (easy traces never pay
+for loading numba), and MEMPLAN_PURE_PYTHON=1 forces it.
 """
 
 from __future__ import annotations
 
 import contextlib
-import functools
 import importlib
 import os
 import sys
@@ -52,11 +54,18 @@ import time
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from types import ModuleType
 
 import numpy
 import numpy.typing
 
+from memplan.planning.budget import (
+    DEFAULT_NODES,
+    Budget,
+    OutOfBudget,
+    SearchObserver,
+)
 from memplan.planning.buffers import (
     Buffer,
     BufferId,
@@ -68,12 +77,8 @@ from memplan.planning.buffers import (
 from memplan.planning.greedy import greedy_offsets
 from memplan.planning.sections import TimeStructure, TooManyOverlaps, sweep
 
-DEFAULT_TIME_LIMIT = 10.0
 # Above this many buffer pairs alive together the search keeps the greedy plan.
 MAX_OVERLAP_PAIRS = 1_000_000
-# With a capacity, the share of the time spent trying to fit it before the rest
-# goes to lowering the height as far as possible instead.
-FIT_SHARE = 0.8
 # Node budgets grow by this factor each round of the portfolio of orders (the
 # first round allows twice as many nodes as buffers).  A round repeats the work
 # of all earlier ones for every order; 4 wastes less of it than 2 on the
@@ -83,17 +88,25 @@ NODE_BUDGET_GROWTH = 4
 # From this many buffers on, independent time slices are searched one by one
 # (see _solve_slices).  Below it one search covers the whole trace (it still
 # splits at the same cuts inside): one binary search over the height shares
-# the time better than one per slice (random 1k trace in 10 s: 1.008 of the
-# lower bound against 1.086).
+# the budget better than one per slice.
 SLICE_MIN_BUFFERS = 5_000
+# A decision search that cannot take the plan past this many nodes, started
+# within PURE_PYTHON_SECONDS of the plan's start, runs in pure Python even when
+# numba is there: loading the compiled kernel costs a process 0.5-1 s, more
+# than a small search.  Which path runs never changes the nodes, so the plan
+# stays the same whatever the clock says.
+PURE_PYTHON_NODES = 2_000
+PURE_PYTHON_SECONDS = 0.2
 _PLACED = numpy.iinfo(numpy.int64).max // 2
-# The compiled search returns to Python about this often to check the clock,
-# after FIRST_SLICE_NODES nodes the first time.
+# The compiled search returns to Python about this often (to check the
+# wall-clock cap, tell an observer, let Ctrl-C through), after
+# FIRST_SLICE_NODES nodes the first time.  Slicing never changes the nodes.
 SLICE_SECONDS = 0.01
 FIRST_SLICE_NODES = 1024
 # Candidate stack rows per buffer the compiled search starts with; it doubles
 # the stack whenever the kernel asks for more.
 CANDIDATE_ROWS = 4
+PURE_PYTHON = "MEMPLAN_PURE_PYTHON"
 
 IntArray = numpy.typing.NDArray[numpy.int64]
 # The ufunc reductions themselves: ndarray.max() and friends add a Python-level
@@ -104,12 +117,8 @@ _any = numpy.logical_or.reduce
 _all = numpy.logical_and.reduce
 
 
-class _OutOfTime(Exception):
-    pass
-
-
 class _OutOfNodes(Exception):
-    pass
+    """A decision search reached the node limit of its round of the portfolio."""
 
 
 @dataclass(frozen=True)
@@ -147,19 +156,29 @@ class _Problem:
 
 
 class _DecisionSearch:
-    """One depth-first search for a packing under `capacity`, within a node budget.
+    """One depth-first search for a packing under `capacity`, within a node limit.
 
-    State lives in numpy arrays so each step costs a few vectorized operations
-    instead of Python loops over neighbours and sections.
+    It stops after `cap` nodes (at most `node_limit`): at `node_limit` with
+    _OutOfNodes (the round of the portfolio is over), before it with
+    OutOfBudget (the plan's budget is).  State lives in numpy arrays so each
+    step costs a few vectorized operations instead of Python loops over
+    neighbours and sections.
     """
 
     def __init__(
-        self, problem: _Problem, capacity: int, deadline: float, node_limit: int
+        self,
+        problem: _Problem,
+        capacity: int,
+        node_limit: int,
+        budget: Budget | None = None,
+        cap: int | None = None,
     ):
         self.problem = problem
         self.capacity = capacity
-        self.deadline = deadline
-        self.nodes_left = node_limit
+        self.node_limit = node_limit
+        self.cap = node_limit if cap is None else min(cap, node_limit)
+        self.budget = budget
+        self.nodes = 0
         count = len(problem.sizes)
         # Lowest offset each unplaced buffer can take; _PLACED once it is placed,
         # so placed buffers drop out of minimums and are never lifted.
@@ -228,11 +247,11 @@ class _DecisionSearch:
     ) -> bool:
         if not len(members):
             return True
-        self.nodes_left -= 1
-        if self.nodes_left < 0:
-            raise _OutOfNodes
-        if time.perf_counter() > self.deadline:  # cheap next to a node's array work
-            raise _OutOfTime
+        if self.nodes >= self.cap:
+            raise _OutOfNodes if self.nodes >= self.node_limit else OutOfBudget
+        self.nodes += 1
+        if self.budget is not None and self.budget.tick(self.nodes):
+            raise OutOfBudget
         problem = self.problem
         capacity = self.capacity
         offsets = self.min_offsets[members]
@@ -366,39 +385,60 @@ class _DecisionSearch:
         return not _any((floors + totals > self.capacity) & (totals > 0))
 
 
-def compiled_kernel() -> ModuleType | None:
+def compiled_kernel(observer: SearchObserver | None = None) -> ModuleType | None:
     """The numba search (`memplan[fast]`), or None: numba missing or MEMPLAN_PURE_PYTHON=1.
 
     Read on every call, so a test can switch paths with the environment.  The
-    kernel comes back compiled (see `_ready_kernel`).
+    kernel comes back compiled (see `_load_kernel`); `observer` hears about it
+    first when this call is the one that loads it.
     """
-    if os.environ.get("MEMPLAN_PURE_PYTHON") == "1":
+    if os.environ.get(PURE_PYTHON) == "1":
         return None
-    return _ready_kernel()
+    if "kernel" not in _LOADED:
+        _LOADED["kernel"] = _load_kernel(observer)
+    return _LOADED["kernel"]
 
 
-@functools.cache
-def _ready_kernel() -> ModuleType | None:
+# The kernel once loaded in this process (None: numba is not installed).
+_LOADED: dict[str, ModuleType | None] = {}
+
+
+def _load_kernel(observer: SearchObserver | None) -> ModuleType | None:
     """The kernel module, compiled (or loaded from numba's cache) by one tiny
-    search, once per process: best_plan keeps that time out of the search's
-    time limit, so a plan never depends on whether the cache was warm."""
+    search, once per process, so the first real search is not the one to pay."""
     try:
         kernel = importlib.import_module("memplan.planning.search_kernel")
     except ImportError:
         return None
+    if observer is not None:
+        observer.loading_kernel(compiling=not _kernel_cached(kernel))
     buffers = [Buffer(0, 0, 2, 1), Buffer(1, 1, 3, 1)]
     structure = sweep(buffers, MAX_OVERLAP_PAIRS)
     problem = _renumber(buffers, structure, list(range(len(buffers))))
-    _CompiledSearch(kernel, problem, 2, float("inf"), 100).run()
+    _CompiledSearch(kernel, problem, 2, 100).run()
     return kernel
+
+
+def _kernel_cached(kernel: ModuleType) -> bool:
+    """Whether numba's cache holds the kernel, newer than its source (a guess:
+    numba's cache index is not public API; unsure means "not cached")."""
+    source = kernel.__file__
+    try:
+        index = Path(kernel.run._cache._cache_file._index_path)
+        return (
+            source is not None and index.stat().st_mtime >= Path(source).stat().st_mtime
+        )
+    except (AttributeError, OSError, TypeError):
+        return False
 
 
 class _CompiledSearch:
     """The search of _DecisionSearch run by the numba kernel, in slices of nodes.
 
-    The kernel cannot read the clock, so it stops after a slice of nodes and
-    resumes after the deadline check; slices grow or shrink to last about
-    SLICE_SECONDS, which keeps the time limit as tight as in pure Python.
+    Same nodes, same limits: it stops after `cap` nodes (at most
+    `node_limit`) with the same exceptions.  The kernel cannot read the clock,
+    so it returns after a slice of nodes, sized to take about SLICE_SECONDS,
+    for the wall-clock cap and the observer; where it pauses changes nothing.
     """
 
     def __init__(
@@ -406,12 +446,14 @@ class _CompiledSearch:
         kernel: ModuleType,
         problem: _Problem,
         capacity: int,
-        deadline: float,
         node_limit: int,
+        budget: Budget | None = None,
+        cap: int | None = None,
     ):
         self.kernel = kernel
-        self.deadline = deadline
         self.node_limit = node_limit
+        self.cap = node_limit if cap is None else min(cap, node_limit)
+        self.budget = budget
         self.search = kernel.KernelSearch(
             _kernel_arrays(problem),
             problem.section_totals,
@@ -422,24 +464,26 @@ class _CompiledSearch:
         )
         self.solution: list[int] = []
 
+    @property
+    def nodes(self) -> int:
+        return self.search.nodes
+
     def run(self) -> bool:
         search = self.search
         slice_nodes = FIRST_SLICE_NODES
         while True:
             started = time.perf_counter()
-            cap = min(self.node_limit, search.nodes + slice_nodes)
-            status = search.step(cap)
+            status = search.step(min(self.cap, search.nodes + slice_nodes))
             if status == self.kernel.FOUND:
                 self.solution = search.solution.tolist()
                 return True
             if status == self.kernel.FAILED:
                 return False
-            if cap == self.node_limit:
-                raise _OutOfNodes
-            now = time.perf_counter()
-            if now > self.deadline:
-                raise _OutOfTime
-            slice_nodes = _next_slice(slice_nodes, now - started)
+            if search.nodes >= self.cap:
+                raise _OutOfNodes if search.nodes >= self.node_limit else OutOfBudget
+            if self.budget is not None and self.budget.tick(search.nodes):
+                raise OutOfBudget
+            slice_nodes = _next_slice(slice_nodes, time.perf_counter() - started)
 
 
 def _kernel_arrays(problem: _Problem) -> tuple[IntArray, ...]:
@@ -599,37 +643,59 @@ def _twins(buffers: Sequence[Buffer]) -> IntArray:
 class _Solver:
     """Decision problems over one set of nonzero-size buffers, heuristics in round robin."""
 
-    def __init__(self, buffers: Sequence[Buffer], structure: TimeStructure):
+    def __init__(
+        self, buffers: Sequence[Buffer], structure: TimeStructure, budget: Budget
+    ):
         self.buffers = buffers
         self.structure = structure
+        self.budget = budget
         self.orders = _preorders(buffers, structure)
         self.ties = _tie_orders(buffers, structure)
         self.problems: dict[int, _Problem] = {}
-        self.kernel = compiled_kernel()
 
     def _search(
-        self, problem: _Problem, capacity: int, deadline: float, node_limit: int
+        self, problem: _Problem, capacity: int, node_limit: int, mark: int
     ) -> _DecisionSearch | _CompiledSearch:
-        """The compiled search if numba is there, else the pure-Python one (same nodes)."""
-        if self.kernel is None:
-            return _DecisionSearch(problem, capacity, deadline, node_limit)
-        return _CompiledSearch(self.kernel, problem, capacity, deadline, node_limit)
+        """A search that may run to `node_limit` or to `mark` on the budget,
+        whichever comes first: compiled if numba is there and the search can
+        take the plan past PURE_PYTHON_NODES, else pure Python (same nodes)."""
+        budget = self.budget
+        cap = min(node_limit, max(mark - budget.spent, 0))
+        kernel = None
+        elapsed = time.perf_counter() - budget.started
+        if budget.spent + cap > PURE_PYTHON_NODES or elapsed > PURE_PYTHON_SECONDS:
+            loading = time.perf_counter()
+            kernel = compiled_kernel(budget.observer)
+            # Loading the kernel (once per process) is not search time.
+            budget.pause_clock(time.perf_counter() - loading)
+        if kernel is None:
+            return _DecisionSearch(problem, capacity, node_limit, budget, cap)
+        return _CompiledSearch(kernel, problem, capacity, node_limit, budget, cap)
 
-    def _problem(self, k: int, deadline: float) -> _Problem:
-        """The arrays for order k, built on first use (a short time limit may never need them)."""
+    def _problem(self, k: int, mark: int) -> _Problem:
+        """The arrays for order k, built on first use (a small budget may never need them)."""
         if k not in self.problems:
-            if time.perf_counter() > deadline:
-                raise _OutOfTime
+            if self.budget.past(mark):
+                raise OutOfBudget
             self.problems[k] = _renumber(
                 self.buffers, self.structure, self.orders[k], self.ties[k]
             )
         return self.problems[k]
 
-    def fit(self, capacities: list[int], deadline: float) -> list[int] | None:
+    def _run(self, search: _DecisionSearch | _CompiledSearch) -> bool | None:
+        """The search's answer, None when it used up its round; its nodes go on the budget."""
+        try:
+            return search.run()
+        except _OutOfNodes:
+            return None
+        finally:
+            self.budget.spent += search.nodes
+
+    def fit(self, capacities: list[int], mark: int) -> list[int] | None:
         """Offsets (by buffer index) fitting one of `capacities`, or None when all are
         proved impossible.
 
-        Raises _OutOfTime at the deadline.  Node budgets grow by
+        Raises OutOfBudget when the budget reaches `mark`.  Node limits grow by
         NODE_BUDGET_GROWTH each round and the orders (and capacities) take
         turns, so whichever combination is easy finishes early, as in MiniMalloc.
         """
@@ -639,11 +705,10 @@ class _Solver:
             node_limit *= NODE_BUDGET_GROWTH
             for capacity in list(open_capacities):
                 for k, order in enumerate(self.orders):
-                    problem = self._problem(k, deadline)
-                    search = self._search(problem, capacity, deadline, node_limit)
-                    try:
-                        found = search.run()
-                    except _OutOfNodes:
+                    problem = self._problem(k, mark)
+                    search = self._search(problem, capacity, node_limit, mark)
+                    found = self._run(search)
+                    if found is None:
                         continue
                     if not found:  # and so is every smaller capacity
                         open_capacities = [c for c in open_capacities if c > capacity]
@@ -656,27 +721,40 @@ class _Solver:
 
 
 def _minimize(
-    solver: _Solver, floor: int, incumbent: list[int], height: int, deadline: float
-) -> tuple[list[int], bool]:
-    """Binary search on the capacity between `floor` and the incumbent's height.
+    solver: _Solver,
+    floor: int,
+    incumbent: list[int],
+    height: int,
+    mark: int,
+    stop_at: int = -1,
+    others: int = 0,
+) -> tuple[list[int], int]:
+    """Binary search on the capacity between `floor` and the incumbent's height,
+    until the budget reaches `mark` or the whole plan is at or below `stop_at`.
 
-    Returns (offsets, proved optimal).  Each step lets the lowest open capacity
-    (tight, so strongly pruned and often reachable) and the midpoint (easier)
-    take turns for half the time left; running out of time moves the search
-    above the midpoint without proving anything.  A step whose midpoint is
-    one byte below the incumbent gets all the time left: it is the last.
+    `others` is the height of the rest of the plan (other time slices), which
+    this search cannot change.  Returns (offsets, closed floor): no height
+    below the closed floor fits, or it is the `floor` given.  Each step lets
+    the lowest open capacity (tight, so strongly pruned and often reachable)
+    and the midpoint (easier) take turns for half the budget left; running
+    out of it moves the search above the midpoint without proving anything.
+    A step whose midpoint is one byte below the incumbent gets all the budget
+    left: it is the last.
     """
+    budget = solver.budget
     sizes = [b.size for b in solver.buffers]
     proved_floor = search_floor = floor
-    while search_floor < height:
-        now = time.perf_counter()
-        if now >= deadline:
+    while search_floor < height and max(height, others) > stop_at:
+        if budget.past(mark):
             break
-        targets = sorted({search_floor, (search_floor + height) // 2})
-        share = 1.0 if targets[-1] + 1 == height else 0.5
+        gap = height - search_floor
+        targets = sorted(
+            {search_floor, search_floor + gap // 2, height - max(gap // 4, 1)}
+        )
+        last_step = targets[-1] + 1 == height
         try:
-            found = solver.fit(targets, now + share * (deadline - now))
-        except _OutOfTime:
+            found = solver.fit(targets, mark if last_step else budget.share(mark, 1, 2))
+        except OutOfBudget:
             search_floor = targets[-1] + 1
         else:
             if found is None:
@@ -685,59 +763,12 @@ def _minimize(
             else:
                 incumbent = found
                 height = max(o + s for o, s in zip(found, sizes, strict=True))
-    return incumbent, proved_floor >= height
-
-
-def _fit_tight_first(
-    solver: _Solver, floor: int, capacity: int, deadline: float
-) -> tuple[list[int] | None, bool]:
-    """(offsets within `capacity` or None, whether `capacity` was proved impossible).
-
-    A slack capacity weakens the cross-section bound, so the search can wander
-    longer than at the lower bound itself: both take turns.
-    """
-    try:
-        found = solver.fit(sorted({floor, capacity}), deadline)
-    except _OutOfTime:
-        return None, False
-    return found, found is None
+                budget.height = max(height, others)
+    return incumbent, proved_floor
 
 
 def _height(buffers: Sequence[Buffer], offsets: list[int]) -> int:
     return max((o + b.size for b, o in zip(buffers, offsets, strict=True)), default=0)
-
-
-def _solve(
-    buffers: Sequence[Buffer],
-    structure: TimeStructure,
-    incumbent: list[int],
-    floor: int,
-    capacity: int | None,
-    deadline: float,
-) -> tuple[list[int], bool]:
-    """Offsets (by index) for nonzero-size `buffers`, never higher than `incumbent`.
-
-    Returns (offsets, proved): proved means they fit `capacity`, or (without a
-    capacity) nothing between `floor` and their height fits.  When the capacity
-    cannot be met, the rest of the time minimizes the height instead, so the
-    result is the lowest plan found rather than the incumbent: a capacity that
-    is proved impossible hands over all the time left, a capacity still open
-    at FIT_SHARE of it hands over the remainder.
-    """
-    solver = _Solver(buffers, structure)
-    height = _height(buffers, incumbent)
-    if capacity is not None and floor <= capacity:
-        now = time.perf_counter()
-        found, impossible = _fit_tight_first(
-            solver, floor, capacity, now + FIT_SHARE * (deadline - now)
-        )
-        if found is not None:
-            return found, True
-        if not impossible:
-            offsets, _ = _minimize(solver, capacity + 1, incumbent, height, deadline)
-            return offsets, False
-        floor = capacity + 1
-    return _minimize(solver, floor, incumbent, height, deadline)
 
 
 def _slices(structure: TimeStructure) -> list[list[int]]:
@@ -750,154 +781,171 @@ def _slices(structure: TimeStructure) -> list[list[int]]:
     return [g for g in groups if g]
 
 
-def _solve_slices(
-    buffers: Sequence[Buffer],
-    groups: list[list[int]],
-    incumbent: list[int],
-    floor: int,
-    capacity: int | None,
-    deadline: float,
-) -> tuple[list[int], bool]:
-    """Solve independent time slices one by one, each from its part of `incumbent`.
+@dataclass(eq=False)
+class _Slice:
+    """One independent time slice of a large trace, searched on its own."""
 
-    Buffers of different slices never meet in time, so any mix of per-slice
-    layouts is valid: a slice the search solves keeps the search's layout, one
-    it runs out of time on keeps the incumbent's.  Only slices above the target
-    (the capacity, else the whole trace's lower bound and then the highest
-    slice height reached so far) are searched, the highest first, each with an
-    equal share of the time left.
+    group: list[int]  # indices into the sized buffers
+    part: list[Buffer]
+    floor: int  # its max-live bound
+    height: int  # of its current layout
+    target: int = 0  # the floor its search starts from
+    structure: TimeStructure | None = None
+
+
+class _Slicer:
+    """Independent time slices searched one by one, each from its part of the
+    incumbent: any mix of per-slice layouts is valid, since slices never meet.
+
+    A slice the search lowers keeps the search's layout, one whose share of
+    the budget runs out keeps the incumbent's.  Only slices above the whole
+    trace's lower bound (and then above the highest slice height reached so
+    far) are searched, the highest first, each with an equal share of the
+    budget left; budget that slices finishing early leave over goes back to
+    the open slices that still set the height.  A capacity only ends the
+    course early, once every slice is at or below it.
     """
-    offsets = list(incumbent)
-    todo: list[tuple[int, list[Buffer], list[int], int]] = []
-    bar = floor if capacity is None else capacity
-    for group in groups:
-        part = [buffers[i] for i in group]
-        part_height = _height(part, [incumbent[i] for i in group])
-        part_floor = lower_bound(part)
-        if part_height <= bar or part_height == part_floor:
-            continue
-        todo.append((part_height, part, group, part_floor))
-    todo.sort(key=lambda item: -item[0])
-    open_slices: list[tuple[list[Buffer], list[int], int, TimeStructure]] = []
-    proved = True
-    for k, (part_height, part, group, part_floor) in enumerate(todo):
-        if capacity is None and part_height <= bar:
-            continue  # below a slice that could not be lowered: it does not matter
-        now = time.perf_counter()
-        waiting = sum(1 for item in todo[k:] if item[0] > bar)
-        if now >= deadline:
-            proved = False
-            break
-        try:
-            structure = sweep(part, MAX_OVERLAP_PAIRS)
-        except TooManyOverlaps:
-            proved = False
-            continue
-        slice_deadline = now + (deadline - now) / max(waiting, 1)
-        target = part_floor if capacity is not None else max(part_floor, bar)
-        part_proved = _solve_into(
-            offsets, part, group, structure, target, capacity, slice_deadline
-        )
-        if not part_proved:
-            proved = False
-            open_slices.append((part, group, target, structure))
-        if capacity is None:
-            bar = max(bar, _height(part, [offsets[i] for i in group]))
-    # Time left (slices that finished early): back to the open slices that
-    # still set the height, or miss the capacity, with the rest of the time.
-    while open_slices and time.perf_counter() < deadline:
-        heights = [
-            _height(part, [offsets[i] for i in g]) for part, g, _, _ in open_slices
-        ]
-        # Without a capacity only the slices at the overall height matter.
-        top = _height(buffers, offsets) if capacity is None else capacity + 1
-        again = [item for item, h in zip(open_slices, heights, strict=True) if h >= top]
-        if not again:
-            break
-        before = sum(heights)
-        still_open = []
-        for k, (part, group, target, structure) in enumerate(again):
-            now = time.perf_counter()
-            slice_deadline = now + (deadline - now) / (len(again) - k)
-            if not _solve_into(
-                offsets, part, group, structure, target, capacity, slice_deadline
-            ):
-                still_open.append((part, group, target, structure))
-        retried = {id(item) for item in again}
-        open_slices = [
-            item for item in open_slices if id(item) not in retried
-        ] + still_open
-        after = sum(
-            _height(part, [offsets[i] for i in g]) for part, g, _, _ in open_slices
-        )
-        if after >= before and len(still_open) == len(again):
-            break  # no progress with a fair share of the time: keep what we have
-    return offsets, proved
 
+    def __init__(
+        self,
+        buffers: Sequence[Buffer],
+        groups: list[list[int]],
+        incumbent: list[int],
+        budget: Budget,
+        stop_at: int,
+    ):
+        self.buffers = buffers
+        self.offsets = list(incumbent)
+        self.budget = budget
+        self.stop_at = stop_at
+        self.slices = []
+        for group in groups:
+            part = [buffers[i] for i in group]
+            height = _height(part, [incumbent[i] for i in group])
+            self.slices.append(_Slice(group, part, lower_bound(part), height))
+        self.bound = max((s.floor for s in self.slices), default=0)
 
-def _solve_into(
-    offsets: list[int],
-    part: list[Buffer],
-    group: list[int],
-    structure: TimeStructure,
-    floor: int,
-    capacity: int | None,
-    deadline: float,
-) -> bool:
-    """Search one slice from its current layout in `offsets` and write the result back."""
-    found, proved = _solve(
-        part, structure, [offsets[i] for i in group], floor, capacity, deadline
-    )
-    for i, offset in zip(group, found, strict=True):
-        offsets[i] = offset
-    return proved
+    def height(self) -> int:
+        return max((s.height for s in self.slices), default=0)
+
+    def fits(self) -> bool:
+        return self.height() <= self.stop_at
+
+    def run(self, mark: int) -> tuple[list[int], int]:
+        """(offsets, proved lower bound of the whole trace)."""
+        floor = self.bound
+        todo = [s for s in self.slices if floor < s.height != s.floor]
+        todo.sort(key=lambda s: -s.height)
+        bar = floor
+        open_slices: list[_Slice] = []
+        for k, item in enumerate(todo):
+            if item.height <= bar:
+                continue  # below a slice that could not be lowered: it does not matter
+            if self.fits() or self.budget.past(mark):
+                break
+            try:
+                item.structure = sweep(item.part, MAX_OVERLAP_PAIRS)
+            except TooManyOverlaps:
+                continue
+            waiting = sum(1 for s in todo[k:] if s.height > bar)
+            item.target = max(item.floor, bar)
+            if not self._search(item, self.budget.share(mark, 1, max(waiting, 1))):
+                open_slices.append(item)
+            bar = max(bar, item.height)
+        self._retry(open_slices, mark)
+        return self.offsets, self.bound
+
+    def _retry(self, open_slices: list[_Slice], mark: int) -> None:
+        """Budget left (slices that finished early): back to the open slices
+        that still set the height."""
+        while open_slices and not self.fits() and not self.budget.past(mark):
+            top = self.height()
+            again = [s for s in open_slices if s.height >= top]
+            if not again:
+                break
+            before = sum(s.height for s in open_slices)
+            still_open = [
+                item
+                for k, item in enumerate(again)
+                if not self._search(item, self.budget.share(mark, 1, len(again) - k))
+            ]
+            open_slices = [s for s in open_slices if s not in again] + still_open
+            after = sum(s.height for s in open_slices)
+            if after >= before and len(still_open) == len(again):
+                break  # no progress with a fair share of the budget: keep what we have
+
+    def _search(self, item: _Slice, mark: int) -> bool:
+        """Lower one slice from its current layout; whether it is closed (nothing
+        between its target and its height fits)."""
+        assert item.structure is not None
+        if self.fits():
+            return True
+        others = max((s.height for s in self.slices if s is not item), default=0)
+        found, closed = _minimize(
+            _Solver(item.part, item.structure, self.budget),
+            item.target,
+            [self.offsets[i] for i in item.group],
+            item.height,
+            mark,
+            self.stop_at,
+            others,
+        )
+        for i, offset in zip(item.group, found, strict=True):
+            self.offsets[i] = offset
+        item.height = _height(item.part, found)
+        if closed > item.target:  # proved by the search, not just where it started
+            self.bound = max(self.bound, closed)
+        return closed >= item.height
 
 
 def best_plan(
     buffers: Sequence[Buffer],
     capacity: int | None = None,
     time_limit: float | None = None,
+    budget: int | None = None,
+    observer: SearchObserver | None = None,
 ) -> Plan:
-    """Fit `capacity` (or minimize the height) exactly, within `time_limit` seconds."""
+    """Fit `capacity` (or minimize the height) exactly, within `budget` search nodes
+    (default DEFAULT_NODES) and, if given, `time_limit` seconds of wall clock."""
     started = time.perf_counter()
-    deadline = started + (DEFAULT_TIME_LIMIT if time_limit is None else time_limit)
+    work = Budget(DEFAULT_NODES if budget is None else budget, time_limit, observer)
     greedy = greedy_offsets(buffers)
     height = plan_height(buffers, greedy)
     floor = lower_bound(buffers)
     if height == floor or (capacity is not None and height <= capacity):
-        return make_plan(
-            buffers, greedy, "best", capacity, started, proved_optimal=True
-        )
+        return make_plan(buffers, greedy, "best", capacity, started, bound=floor)
     sized = [b for b in buffers if b.size]
     structure = None
-    # Greedy alone may use up a short limit; too crowded a trace keeps greedy's plan.
-    if time.perf_counter() < deadline:
-        with contextlib.suppress(TooManyOverlaps):
-            structure = sweep(sized, MAX_OVERLAP_PAIRS)
-    if structure is None or time.perf_counter() >= deadline:
-        return make_plan(buffers, greedy, "best", capacity, started)
-    loading = time.perf_counter()
-    compiled_kernel()
-    # Compiling or loading the kernel (once per process) is not search time.
-    deadline += time.perf_counter() - loading
+    with contextlib.suppress(TooManyOverlaps):
+        structure = sweep(sized, MAX_OVERLAP_PAIRS)
+    if structure is None or work.out_of_time():
+        return _plan_from(
+            buffers,
+            sized,
+            [greedy[b.id] for b in sized],
+            capacity,
+            started,
+            floor,
+            work,
+        )
+    work.height = height
     incumbent = [greedy[b.id] for b in sized]
     groups = _slices(structure)
+    stop_at = -1 if capacity is None else capacity
     old_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old_limit, 4 * len(sized) + 1000))
     try:
         if len(groups) > 1 and len(sized) >= SLICE_MIN_BUFFERS:
-            offsets, proved = _solve_slices(
-                sized, groups, incumbent, floor, capacity, deadline
-            )
+            slicer = _Slicer(sized, groups, incumbent, work, stop_at)
+            offsets, bound = slicer.run(work.total)
         else:
-            offsets, proved = _solve(
-                sized, structure, incumbent, floor, capacity, deadline
+            solver = _Solver(sized, structure, work)
+            offsets, bound = _minimize(
+                solver, floor, incumbent, height, work.total, stop_at
             )
     finally:
         sys.setrecursionlimit(old_limit)
-    if _height(sized, offsets) > height:  # cannot happen; never worse than greedy
-        return make_plan(buffers, greedy, "best", capacity, started)
-    return _plan_from(buffers, sized, offsets, capacity, started, proved)
+    return _plan_from(buffers, sized, offsets, capacity, started, bound, work)
 
 
 def _plan_from(
@@ -906,9 +954,19 @@ def _plan_from(
     offsets: list[int],
     capacity: int | None,
     started: float,
-    proved: bool,
+    bound: int,
+    work: Budget,
 ) -> Plan:
     by_id: dict[BufferId, int] = {b.id: 0 for b in buffers}
     for buffer, offset in zip(sized, offsets, strict=True):
         by_id[buffer.id] = offset
-    return make_plan(buffers, by_id, "best", capacity, started, proved_optimal=proved)
+    return make_plan(
+        buffers,
+        by_id,
+        "best",
+        capacity,
+        started,
+        bound=bound,
+        nodes=work.spent,
+        time_limited=work.time_limited,
+    )

@@ -26,13 +26,28 @@ class Buffer:
 
 @dataclass(frozen=True)
 class Plan:
-    """Offsets for every buffer; `optimal` means proved optimal, or fits the capacity."""
+    """Offsets for every buffer; `optimal` means proved optimal, or fits the capacity.
+
+    `lower_bound` is a proved lower bound on the height of any plan: the most
+    bytes alive at once, or more when the `best` search proved more.
+    `nodes` counts the search nodes `best` spent (the work its budget limits),
+    and `time_limited` says the opt-in wall-clock cap cut the search short,
+    which makes the plan depend on the machine's load.
+    """
 
     offsets: dict[BufferId, int]
     height: int
     algorithm: str
     optimal: bool
     seconds: float = field(default=0.0, compare=False)
+    lower_bound: int = 0
+    nodes: int = 0
+    time_limited: bool = False
+
+    @property
+    def proved_optimal(self) -> bool:
+        """No plan of these buffers is lower than this one."""
+        return self.height <= self.lower_bound
 
 
 def align_up(value: int, alignment: int) -> int:
@@ -96,12 +111,23 @@ def make_plan(
     algorithm: str,
     capacity: int | None,
     started: float,
-    proved_optimal: bool = False,
+    bound: int | None = None,
+    nodes: int = 0,
+    time_limited: bool = False,
 ) -> Plan:
-    """Wrap offsets into a Plan; `started` is a time.perf_counter() reading."""
+    """Wrap offsets into a Plan; `started` is a time.perf_counter() reading and
+    `bound` a proved lower bound (default: the most bytes alive at once)."""
     height = plan_height(buffers, offsets)
-    if capacity is not None:
-        optimal = height <= capacity
-    else:
-        optimal = proved_optimal or height == lower_bound(buffers)
-    return Plan(offsets, height, algorithm, optimal, time.perf_counter() - started)
+    if bound is None:
+        bound = lower_bound(buffers)
+    optimal = height <= (bound if capacity is None else capacity)
+    return Plan(
+        offsets,
+        height,
+        algorithm,
+        optimal,
+        time.perf_counter() - started,
+        bound,
+        nodes,
+        time_limited,
+    )

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 import numpy
 
+from memplan.planning.budget import SearchObserver
 from memplan.planning.buffers import (
     Buffer,
     BufferId,
@@ -131,7 +132,9 @@ def greedy_plan(
     buffers: Sequence[Buffer],
     capacity: int | None = None,
     time_limit: float | None = None,
+    budget: int | None = None,
+    observer: SearchObserver | None = None,
 ) -> Plan:
-    """Plan by best-fit; capacity and time limit do not change the result."""
+    """Plan by best-fit; capacity, budget and time limit do not change the result."""
     started = time.perf_counter()
     return make_plan(buffers, greedy_offsets(buffers), "greedy", capacity, started)

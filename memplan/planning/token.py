@@ -11,6 +11,7 @@ import time
 from bisect import bisect_left, insort
 from collections.abc import Sequence
 
+from memplan.planning.budget import SearchObserver
 from memplan.planning.buffers import Buffer, BufferId, Plan, align_up, make_plan
 
 MATCH_RANGE = 16
@@ -35,8 +36,10 @@ def token_plan(
     buffers: Sequence[Buffer],
     capacity: int | None = None,
     time_limit: float | None = None,
+    budget: int | None = None,
+    observer: SearchObserver | None = None,
 ) -> Plan:
-    """Plan by storage reuse; capacity and time limit do not change the result."""
+    """Plan by storage reuse; capacity, budget and time limit do not change the result."""
     started = time.perf_counter()
     events: list[tuple[int, int, int]] = []
     for index, buffer in enumerate(buffers):

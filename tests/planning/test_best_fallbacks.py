@@ -1,13 +1,12 @@
 """What `best` keeps when it cannot finish: the lowest plan found, slice by slice."""
 
-import time
-from collections.abc import Sequence
 from typing import cast
 
 import pytest
 
 from memplan.planning import Buffer, plan, validate
 from memplan.planning import best as best_module
+from memplan.planning.budget import Budget, OutOfBudget
 
 SPANS = [(0, 2), (3, 4), (0, 4), (3, 4)]
 
@@ -31,29 +30,27 @@ def test_the_fixture_is_what_it_claims() -> None:
     assert plan(A_SLICE, algorithm="greedy").height == 33
     assert plan(C_SLICE, algorithm="greedy").height == 31
     assert plan(TWO_SLICES, algorithm="greedy").height == 33
-    result = plan(TWO_SLICES, time_limit=5)
+    result = plan(TWO_SLICES)
     assert result.height == 30 and result.optimal
 
 
 def test_an_unsolved_slice_keeps_greedy_and_a_solved_one_keeps_its_layout(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    real_solve = best_module._solve
+    real_minimize = best_module._minimize
     searched: list[str] = []
 
-    def solve_all_but_c(
-        buffers: Sequence[Buffer], structure, incumbent, floor, capacity, deadline
-    ):  # type: ignore[no-untyped-def]
-        searched.append(str(buffers[0].id)[0])
-        if str(buffers[0].id).startswith("c"):
-            return list(incumbent), False  # as if it ran out of time
-        return real_solve(buffers, structure, incumbent, floor, capacity, deadline)
+    def minimize_all_but_c(solver, floor, incumbent, *args):  # type: ignore[no-untyped-def]
+        searched.append(str(solver.buffers[0].id)[0])
+        if str(solver.buffers[0].id).startswith("c"):
+            return list(incumbent), floor  # as if its budget ran out
+        return real_minimize(solver, floor, incumbent, *args)
 
-    monkeypatch.setattr(best_module, "_solve", solve_all_but_c)
+    monkeypatch.setattr(best_module, "_minimize", minimize_all_but_c)
     monkeypatch.setattr(best_module, "SLICE_MIN_BUFFERS", 0)
     greedy = plan(TWO_SLICES, algorithm="greedy")
-    result = plan(TWO_SLICES, time_limit=5)
-    # The highest slice first; "c" gets the time "a" left over, then is given up.
+    result = plan(TWO_SLICES)
+    # The highest slice first; "c" gets the budget "a" left over, then is given up.
     assert searched == ["a", "c", "c"]
     assert validate(TWO_SLICES, result.offsets) is None
     assert result.height == 31 < greedy.height
@@ -63,43 +60,34 @@ def test_an_unsolved_slice_keeps_greedy_and_a_solved_one_keeps_its_layout(
     assert max(result.offsets[b.id] + b.size for b in A_SLICE) == 30
 
 
-def test_slices_below_the_target_are_not_searched(
+def test_the_search_stops_once_every_slice_fits_the_capacity(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    real_solve = best_module._solve
+    real_minimize = best_module._minimize
     searched: list[str] = []
 
-    def spy(buffers, structure, incumbent, floor, capacity, deadline):  # type: ignore[no-untyped-def]
-        searched.append(str(buffers[0].id)[0])
-        return real_solve(buffers, structure, incumbent, floor, capacity, deadline)
+    def spy(solver, *args):  # type: ignore[no-untyped-def]
+        searched.append(str(solver.buffers[0].id)[0])
+        return real_minimize(solver, *args)
 
-    monkeypatch.setattr(best_module, "_solve", spy)
+    monkeypatch.setattr(best_module, "_minimize", spy)
     monkeypatch.setattr(best_module, "SLICE_MIN_BUFFERS", 0)
-    # With capacity 31, slice "c" already fits under greedy: only "a" is searched.
-    result = plan(TWO_SLICES, capacity=31, time_limit=5)
+    # With capacity 31, slice "c" already fits under greedy: once "a" is
+    # lowered to 30 the plan fits, and "c" is never searched.
+    result = plan(TWO_SLICES, capacity=31)
     assert searched == ["a"]
-    assert result.height <= 31 and result.optimal
+    assert result.height == 31 and result.optimal
 
 
 def test_a_capacity_out_of_reach_still_gets_the_lowest_plan() -> None:
-    # 29 is below the optimum (30): the search proves it and then minimizes.
-    result = plan(A_SLICE, capacity=29, time_limit=5)
+    # 29 is below the optimum (30): the search still lowers greedy's 33 to 30.
+    result = plan(A_SLICE, capacity=29)
     assert result.height == 30 and not result.optimal
+    assert result.lower_bound == 30  # proved: nothing lower fits
     assert validate(A_SLICE, result.offsets) is None
 
 
-def test_a_capacity_search_out_of_time_hands_over_to_minimizing(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # As if fitting 30 ran out of its share of the time without an answer:
-    # the rest of the time lowers greedy's 33 to at most 31.
-    monkeypatch.setattr(best_module, "_fit_tight_first", lambda *args: (None, False))
-    result = plan(A_SLICE, capacity=30, time_limit=5)
-    assert result.height <= 31 < plan(A_SLICE, algorithm="greedy").height
-    assert validate(A_SLICE, result.offsets) is None
-
-
-def test_a_large_sliced_trace_improves_on_greedy_under_a_short_limit() -> None:
+def test_a_large_sliced_trace_improves_on_greedy_within_a_small_budget() -> None:
     # 1,500 small slices (greedy 11, already under the lower bound of 30) and
     # one slice greedy gets wrong (33 instead of 30): only that one is searched.
     buffers = [
@@ -108,26 +96,47 @@ def test_a_large_sliced_trace_improves_on_greedy_under_a_short_limit() -> None:
         for buffer in pattern(f"s{k}.", 10 * k, (5, 4, 3, 3))
     ] + pattern("top", 10 * 1_500, (15, 12, 9, 9))
     greedy = plan(buffers, algorithm="greedy")
-    result = plan(buffers, time_limit=1.0)
+    result = plan(buffers, budget=100)
     assert validate(buffers, result.offsets) is None
     assert greedy.height == 33
     assert result.height == 30 and result.optimal
+    assert 0 < result.nodes <= 100
 
 
-def test_the_last_minimizing_step_gets_all_the_time_left() -> None:
+def test_the_last_minimizing_step_gets_all_the_budget_left() -> None:
     # Floor 28, incumbent 30: the step trying 28 and 29 is the last whatever
-    # happens, so it must not leave half of the time unused.
-    calls: list[tuple[list[int], float]] = []
+    # happens, so it must not leave half of the budget unused.
+    calls: list[tuple[list[int], int]] = []
 
     class Stuck:
         buffers = (Buffer("x", 0, 1, 30),)
+        budget = Budget(1_000)
 
-        def fit(self, targets: list[int], deadline: float) -> list[int] | None:
-            calls.append((targets, deadline))
-            raise best_module._OutOfTime
+        def fit(self, targets: list[int], mark: int) -> list[int] | None:
+            calls.append((targets, mark))
+            raise OutOfBudget
 
-    deadline = time.perf_counter() + 100
     solver = cast(best_module._Solver, Stuck())
-    offsets, proved = best_module._minimize(solver, 28, [0], 30, deadline)
-    assert calls == [([28, 29], deadline)]
-    assert offsets == [0] and not proved
+    offsets, closed = best_module._minimize(solver, 28, [0], 30, 1_000)
+    assert calls == [([28, 29], 1_000)]
+    assert offsets == [0] and closed == 28
+
+
+def test_an_earlier_step_gets_half_of_the_budget_left() -> None:
+    calls: list[tuple[list[int], int]] = []
+
+    class Stuck:
+        buffers = (Buffer("x", 0, 1, 60),)
+        budget = Budget(1_000)
+
+        def fit(self, targets: list[int], mark: int) -> list[int] | None:
+            calls.append((targets, mark))
+            self.budget.spent = mark
+            raise OutOfBudget
+
+    solver = cast(best_module._Solver, Stuck())
+    best_module._minimize(solver, 20, [0], 60, 1_000)
+    # Floor, midpoint and a quarter of the gap below the incumbent; then the
+    # floor moves above the highest target that ran out.
+    assert calls[0] == ([20, 40, 50], 500)
+    assert calls[1][0][0] == 51

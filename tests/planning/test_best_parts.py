@@ -23,7 +23,7 @@ def decision(
     order = best_module._preorders(buffers, structure)[k]
     ties = best_module._tie_orders(buffers, structure)[k] if reorder else None
     problem = best_module._renumber(buffers, structure, order, ties)
-    return best_module._DecisionSearch(problem, capacity, float("inf"), nodes), order
+    return best_module._DecisionSearch(problem, capacity, nodes), order
 
 
 def test_file_i_fits_once_every_part_is_ordered_by_crowd_again() -> None:

@@ -13,7 +13,7 @@ from memplan.planning import best as best_module
 def test_every_algorithm_gives_a_valid_plan(
     buffers: list[Buffer], algorithm: str
 ) -> None:
-    result = plan(buffers, algorithm=algorithm, time_limit=2)
+    result = plan(buffers, algorithm=algorithm)
     assert validate(buffers, result.offsets) is None
     assert result.height >= lower_bound(buffers)
     assert set(result.offsets) == {b.id for b in buffers}
@@ -23,7 +23,7 @@ def test_every_algorithm_gives_a_valid_plan(
 @given(traces(max_buffers=20, max_time=8))
 def test_best_is_never_worse_than_greedy(buffers: list[Buffer]) -> None:
     greedy = plan(buffers, algorithm="greedy")
-    best = plan(buffers, algorithm="best", time_limit=2)
+    best = plan(buffers, algorithm="best")
     assert validate(buffers, best.offsets) is None
     assert best.height <= greedy.height
 
@@ -31,7 +31,7 @@ def test_best_is_never_worse_than_greedy(buffers: list[Buffer]) -> None:
 @settings(max_examples=examples(150, 3000), deadline=None)
 @given(traces(max_buffers=6, max_time=6))
 def test_best_reaches_the_brute_force_optimum(buffers: list[Buffer]) -> None:
-    result = plan(buffers, algorithm="best", time_limit=5)
+    result = plan(buffers, algorithm="best")
     assert result.height == brute_force_height(buffers)
     assert result.optimal
 
@@ -41,7 +41,7 @@ def test_best_reaches_the_brute_force_optimum(buffers: list[Buffer]) -> None:
 def test_best_fits_a_capacity_exactly_when_the_optimum_does(
     buffers: list[Buffer], capacity: int
 ) -> None:
-    result = plan(buffers, capacity=capacity, time_limit=5)
+    result = plan(buffers, capacity=capacity)
     assert validate(buffers, result.offsets) is None
     fits = brute_force_height(buffers) <= capacity
     assert (result.height <= capacity) == fits
@@ -60,7 +60,7 @@ def test_best_reaches_the_optimum_with_identical_buffers(
         for b in buffers
         for k in range(copies)
     ]
-    result = plan(twins, algorithm="best", time_limit=5)
+    result = plan(twins, algorithm="best")
     assert validate(twins, result.offsets) is None
     assert result.height == brute_force_height(twins)
     assert result.optimal
@@ -76,7 +76,7 @@ def test_slice_by_slice_search_is_exact_too(
     threshold = best_module.SLICE_MIN_BUFFERS
     best_module.SLICE_MIN_BUFFERS = 0
     try:
-        result = plan(buffers, capacity=capacity, time_limit=5)
+        result = plan(buffers, capacity=capacity)
     finally:
         best_module.SLICE_MIN_BUFFERS = threshold
     assert validate(buffers, result.offsets) is None
@@ -86,3 +86,16 @@ def test_slice_by_slice_search_is_exact_too(
     else:
         assert (result.height <= capacity) == (optimum <= capacity)
         assert result.height == optimum or result.height <= capacity
+
+
+@settings(max_examples=examples(60, 1000), deadline=None)
+@given(traces(max_buffers=8, max_time=6), st.sampled_from([0, 3, 20, 10_000]))
+def test_the_reported_lower_bound_is_never_above_the_optimum(
+    buffers: list[Buffer], budget: int
+) -> None:
+    result = plan(buffers, algorithm="best", budget=budget)
+    optimum = brute_force_height(buffers)
+    assert lower_bound(buffers) <= result.lower_bound <= optimum
+    assert result.proved_optimal == (result.height == result.lower_bound)
+    if result.proved_optimal:
+        assert result.height == optimum
