@@ -35,6 +35,12 @@ def _plan() -> type[ModulePass]:
     return MemoryPlanPass
 
 
+def _place() -> type[ModulePass]:
+    from memplan.passes.place import MemoryPlacePass
+
+    return MemoryPlacePass
+
+
 def _verify() -> type[ModulePass]:
     from memplan.passes.verify import MemoryVerifyPass
 
@@ -52,6 +58,7 @@ DIALECTS: dict[str, Callable[[], Dialect]] = {"memory": _memory_dialect}
 PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "memory-manifest": _manifest,
     "memory-coalesce": _coalesce,
+    "memory-place": _place,
     "memory-plan": _plan,
     "memory-verify": _verify,
     "convert-memory-to-memref": _to_memref,

@@ -1,0 +1,320 @@
+"""`memory-place`: decide what lives in VTCM, under its capacity, for fewer cycles.
+
+Runs between `memory-manifest` and `memory-plan`.  Each function (callees
+first) becomes a `PlacementProblem` (`place_model`): tensors that may move,
+DDR data that may be prefetched, memory pinned to VTCM.  An algorithm of
+`memplan.planning.placement` picks locations that minimize the cost model's
+cycles while the VTCM arenas `memory-plan` will make fit the capacity, and
+`place_rewrite` carries them out: scope groups are retyped, and where data
+moves, new tensors, `memory.copy` ops and kills are inserted.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects import func, memref
+from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.ir import Operation
+from xdsl.utils.exceptions import PassFailedException
+
+from memplan.dialects.memory import AllocStorageOp, static_byte_size
+from memplan.interpreter.cost import with_cost_overrides
+from memplan.passes.options import MemplanPass, resolve_target
+from memplan.passes.place_model import (
+    FunctionModel,
+    PinnedDynamic,
+    build_model,
+    frequency,
+    written_globals,
+)
+from memplan.passes.place_rewrite import move_entity, move_group
+from memplan.passes.retype import ScopeGroups
+from memplan.planning.placement import (
+    Placement,
+    all_ddr,
+    arenas,
+    evaluate,
+    vtcm_peak,
+)
+from memplan.planning.placement_exact import PLACEMENT_ALGORITHMS, SolverMissing
+from memplan.targets import DEFAULT_TARGET, GLOBAL_SCOPE, VTCM_SCOPE, Target
+
+
+@dataclass
+class FunctionReport:
+    """What the pass did to one function (for benchmarks and tests)."""
+
+    name: str
+    ddr_cycles: float
+    cycles: float
+    copies: int
+    peak: int
+    algorithm: str
+    optimal: bool
+
+
+@dataclass
+class PlaceReport:
+    functions: list[FunctionReport] = field(default_factory=list[FunctionReport])
+
+
+@dataclass(frozen=True)
+class MemoryPlacePass(MemplanPass):
+    """Place tensors in VTCM ("global.vtcm") or DDR ("global") under the VTCM
+    capacity, with the copies that moving data needs, for the fewest modeled
+    cycles."""
+
+    name = "memory-place"
+
+    target: str = DEFAULT_TARGET
+    """Target that gives the VTCM capacity, alignments and cost parameters."""
+
+    capacity: int | None = None
+    """VTCM capacity in bytes, overriding the target's (like memplan-run's
+    --vtcm-size)."""
+
+    cost_model: str | None = None
+    """JSON file of cost-parameter overrides, as memplan-run --cost-model."""
+
+    algorithm: str = "heuristic"
+    """"heuristic" (default: fast, deterministic) or "exact" (a MILP solved
+    by HiGHS, for small programs; needs the `exact` extra)."""
+
+    budget: int | None = None
+    """Work budget: heuristic steps, or branch-and-bound nodes for "exact"."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        self.place(op)
+
+    def place(self, module: ModuleOp) -> PlaceReport:
+        """Place `module` in place; the report says what it cost."""
+        if self.algorithm not in PLACEMENT_ALGORITHMS:
+            known = ", ".join(PLACEMENT_ALGORITHMS)
+            raise PassFailedException(
+                f"memory-place: unknown algorithm '{self.algorithm}', expected one of: {known}"
+            )
+        if self.budget is not None and self.budget < 0:
+            raise PassFailedException(
+                f"memory-place: budget must be >= 0, got {self.budget}"
+            )
+        target = self._target()
+        return _Placer(module, target, self.algorithm, self.budget).run()
+
+    def _target(self) -> Target:
+        target = resolve_target(self.name, self.target, self.capacity)
+        if self.cost_model is None:
+            return target
+        try:
+            with open(self.cost_model) as file:
+                overrides = json.load(file)
+        except OSError as error:
+            raise PassFailedException(
+                f"memory-place: cost-model={self.cost_model}: cannot read the file "
+                f"({error.strerror})"
+            ) from None
+        except json.JSONDecodeError as error:
+            raise PassFailedException(
+                f"memory-place: cost-model={self.cost_model}: not JSON ({error})"
+            ) from None
+        try:
+            return with_cost_overrides(target, overrides)
+        except ValueError as error:
+            raise PassFailedException(
+                f"memory-place: cost-model={self.cost_model}: {error}"
+            ) from None
+
+
+@dataclass
+class _Placer:
+    module: ModuleOp
+    target: Target
+    algorithm: str
+    budget: int | None
+    report: PlaceReport = field(default_factory=PlaceReport)
+    peaks: dict[str, int] = field(default_factory=dict[str, int])
+
+    def run(self) -> PlaceReport:
+        groups = ScopeGroups(self.module)
+        functions = [f for f in self.module.walk() if isinstance(f, func.FuncOp)]
+        order, cyclic = _callees_first(functions, groups)
+        weights = _weights(order, groups)
+        get_globals = [
+            op for op in self.module.walk() if isinstance(op, memref.GetGlobalOp)
+        ]
+        written = written_globals(groups, get_globals)
+        handled: set[int] = set()
+        module_order = {op: i for i, op in enumerate(self.module.walk())}
+        for function in order:
+            if function.is_declaration:
+                continue
+            name = function.sym_name.data
+            if len(function.body.blocks) != 1 or name in cyclic:
+                self.peaks[name] = self._unplaced(function, groups, handled)
+                continue
+            try:
+                model = build_model(
+                    function,
+                    groups,
+                    self.target,
+                    weights.get(name, 1.0),
+                    self.target.capacity(VTCM_SCOPE),
+                    self.peaks,
+                    written,
+                    handled,
+                    module_order,
+                )
+            except PinnedDynamic as error:
+                raise PassFailedException(f"memory-place: {error}") from None
+            self.peaks[name] = self._place(model)
+        return self.report
+
+    def _place(self, model: FunctionModel) -> int:
+        problem = model.problem
+        name = model.function.sym_name.data
+        baseline = all_ddr(problem)
+        capacity = problem.capacity
+        low = vtcm_peak(problem, baseline)
+        if capacity is not None and low > capacity:
+            raise PassFailedException(_pinned_message(model, low, capacity))
+        try:
+            placement: Placement = PLACEMENT_ALGORITHMS[self.algorithm](
+                problem, self.budget
+            )
+        except SolverMissing as error:
+            raise PassFailedException(f"memory-place: {error}") from None
+        for group in model.demoted:
+            move_group(group, GLOBAL_SCOPE, self.target)
+        copies = 0
+        for index, locations in enumerate(placement.states):
+            copies += move_entity(problem, model, index, locations, self.target)
+        self.report.functions.append(
+            FunctionReport(
+                name,
+                evaluate(problem, baseline)[0],
+                placement.cycles,
+                copies,
+                placement.peak,
+                placement.algorithm,
+                placement.optimal,
+            )
+        )
+        return placement.peak
+
+    def _unplaced(
+        self, function: func.FuncOp, groups: ScopeGroups, handled: set[int]
+    ) -> int:
+        """A function the pass does not place (several blocks, recursion):
+        movable VTCM memory goes to DDR, pinned memory counts without reuse."""
+        total = 0
+        for op in function.walk():
+            if not isinstance(op, AllocStorageOp | memref.AllocOp | memref.AllocaOp):
+                continue
+            group = groups.group_of(op.results[0])
+            if id(group) in handled:
+                continue
+            handled.add(id(group))
+            if group.fixed is None:
+                move_group(group, GLOBAL_SCOPE, self.target)
+                continue
+            if group.scope != VTCM_SCOPE:
+                continue
+            for allocation in group.allocations():
+                size = _static_bytes(allocation)
+                if size is None:
+                    raise PassFailedException(
+                        f"memory-place: {allocation.name} in @{function.sym_name.data} "
+                        f'allocates "{VTCM_SCOPE}" memory of a dynamic size that '
+                        f"cannot move to DDR ({group.fixed}): expected a static size"
+                    )
+                alignment = self.target.alignment(VTCM_SCOPE)
+                total += -(-size // alignment) * alignment
+        callees = [
+            self.peaks.get(op.callee.string_value(), 0)
+            for op in function.walk()
+            if isinstance(op, func.CallOp)
+        ]
+        return total + max(callees, default=0)
+
+
+def _static_bytes(allocation: Operation) -> int | None:
+    if isinstance(allocation, AllocStorageOp):
+        return allocation.static_size_bytes()
+    type_ = allocation.results[0].type
+    assert isinstance(type_, MemRefType)
+    return static_byte_size(type_)
+
+
+def _callees_first(
+    functions: list[func.FuncOp], groups: ScopeGroups
+) -> tuple[list[func.FuncOp], set[str]]:
+    """Functions with every callee before its callers (module order otherwise),
+    and the names of those in call cycles."""
+    by_name = {f.sym_name.data: f for f in functions}
+    callees: dict[str, list[str]] = {name: [] for name in by_name}
+    for callee, calls in groups.callers.items():
+        for call in calls:
+            parent = call.parent_op()
+            while parent is not None and not isinstance(parent, func.FuncOp):
+                parent = parent.parent_op()
+            if parent is not None:
+                callees[parent.sym_name.data].append(callee)
+    order: list[func.FuncOp] = []
+    state: dict[str, int] = {}
+    cyclic: set[str] = set()
+
+    def visit(name: str, path: list[str]) -> None:
+        if state.get(name) == 2:
+            return
+        if state.get(name) == 1:
+            cyclic.update(path[path.index(name) :])
+            return
+        state[name] = 1
+        for callee in callees[name]:
+            visit(callee, [*path, callee])
+        state[name] = 2
+        order.append(by_name[name])
+
+    for name in by_name:
+        visit(name, [name])
+    return order, cyclic
+
+
+def _weights(order: list[func.FuncOp], groups: ScopeGroups) -> dict[str, float]:
+    """Runs of each function per run of the entry points (callers first)."""
+    weights: dict[str, float] = {}
+    for function in reversed(order):
+        name = function.sym_name.data
+        calls = groups.callers.get(name, [])
+        if not calls:
+            weights[name] = 1.0
+            continue
+        total = 0.0
+        for call in calls:
+            caller = call.parent_op()
+            while caller is not None and not isinstance(caller, func.FuncOp):
+                caller = caller.parent_op()
+            caller_weight = weights.get(caller.sym_name.data, 1.0) if caller else 1.0
+            total += caller_weight * frequency(call).count
+        weights[name] = total
+    return weights
+
+
+def _pinned_message(model: FunctionModel, peak: int, capacity: int) -> str:
+    problem = model.problem
+    name = model.function.sym_name.data
+    worst = max(arenas(problem, all_ddr(problem)), key=lambda a: a[2], default=None)
+    where = ""
+    if worst is not None:
+        op = model.liveness.op_at(model.function.body.block, worst[0])
+        if op is not None:
+            where = f" at {op.name}"
+    pinned = "; ".join(
+        f"{op.name} of {size} bytes ({reason})" for op, size, reason in model.pinned
+    )
+    return (
+        f'memory-place: in @{name}, memory that must stay in "{VTCM_SCOPE}" needs '
+        f"{peak} bytes{where}, over the capacity of {capacity} bytes: {pinned}"
+    )

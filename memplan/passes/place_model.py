@@ -1,0 +1,811 @@
+"""What `memory-place` sees in a function, as a `PlacementProblem`.
+
+Per function (one block, numbered by `FunctionLiveness`), the scope groups
+(`retype.ScopeGroups`) touching it become:
+
+* a **tensor entity** for a movable group that is one storage holding one
+  static tensor plus views of it, planned by `memory-plan`: it may be
+  promoted, demoted, or split between uses;
+* a **group entity** for any other movable group whose storages `memory-plan`
+  plans: it moves as a whole, for the lives of all its tensors;
+* a **prefetch entity** for each value of a group that stays in DDR (an
+  argument, a global, a returned tensor) with data uses: its data can be
+  copied into a VTCM tensor over a stretch of uses;
+* **pinned** VTCM memory (groups that cannot move) counted in every placement;
+* **demoted** groups: movable VTCM memory `memory-plan` does not plan (dynamic
+  sizes, kept storages) goes to DDR, where no capacity can be exceeded.
+
+Each op touching an entity becomes a `CostedOp` whose cycle table comes from
+the interpreter's cost model, so the pass minimizes the cycles `memplan-run`
+reports.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.dialects import arith, func, memref, scf
+from xdsl.dialects.builtin import IntegerAttr, MemRefType, i8
+from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
+from xdsl.ir import Block, Operation, SSAValue
+
+from memplan.dialects.memory import (
+    AllocStorageOp,
+    AllocTensorOp,
+    KillOp,
+    element_bytes,
+    scope_of,
+    static_byte_size,
+)
+from memplan.interpreter.cost import (
+    ACCESS_OPS,
+    COMPUTE_OPS,
+    COPY_OPS,
+    CostModel,
+    OpProfile,
+    profile,
+)
+from memplan.passes.liveness import (
+    NOT_USES,
+    VIEW_OPS,
+    FunctionLiveness,
+    LiveRange,
+    is_unit_block,
+)
+from memplan.passes.retype import FORWARDING_OPS, ScopeGroup, ScopeGroups
+from memplan.planning.placement import (
+    CostedOp,
+    Entity,
+    Occupant,
+    PlacementProblem,
+    Reserved,
+    Slot,
+    Unit,
+)
+from memplan.targets import GLOBAL_SCOPE, VTCM_SCOPE, Target
+
+DATA_OPS = (*COPY_OPS, *ACCESS_OPS, *COMPUTE_OPS)
+"""Ops that touch the data of their memref operands (the cost model's kinds)."""
+
+
+class PinnedDynamic(ValueError):
+    """VTCM memory that cannot move and whose size is not known statically."""
+
+
+@dataclass(frozen=True)
+class Access:
+    """How one op uses an operand: may it read the old data, does it write."""
+
+    reads: bool
+    writes: bool
+
+
+def access(op: Operation, index: int) -> Access:
+    """What `op` does with the data of operand `index`."""
+    if isinstance(op, COPY_OPS):
+        return Access(index == 0, index != 0)
+    if isinstance(op, memref.LoadOp):
+        return Access(True, False)
+    if isinstance(op, memref.StoreOp):
+        return Access(True, True)
+    if isinstance(op, LinalgStructuredOperation):
+        inputs = len(op.inputs)
+        if index < inputs:
+            return Access(True, False)
+        return Access(not _overwrites(op, index), True)
+    if isinstance(op, COMPUTE_OPS):
+        outputs = getattr(op, "outputs", ())
+        return Access(True, any(o is op.operands[index] for o in outputs))
+    if op.name in VIEW_OPS:
+        return Access(True, False)
+    return Access(True, True)
+
+
+def _overwrites(op: LinalgStructuredOperation, index: int) -> bool:
+    """The output operand `index` is written whole and its old data unused."""
+    block = op.body.block
+    if len(block.args) != len(op.operands) or block.args[index].uses:
+        return False
+    maps = op.get_indexing_maps().data
+    return index < len(maps) and maps[index].data.is_projected_permutation()
+
+
+def anchor_in(op: Operation, block: Block) -> Operation | None:
+    """The op of `block` that is `op` or holds it; None when outside `block`."""
+    current: Operation | None = op
+    while current is not None and current.parent_block() is not block:
+        current = current.parent_op()
+    return current
+
+
+def _constant(value: SSAValue) -> int | None:
+    owner = value.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    return None
+
+
+@dataclass(frozen=True)
+class Frequency:
+    """How often an op runs per run of its function, and whether surely."""
+
+    count: float
+    certain: bool
+
+
+def frequency(op: Operation) -> Frequency:
+    """Product of the trip counts of the `scf.for` loops around `op` (1 for
+    loops whose bounds are not constants); not certain inside branches,
+    `scf.while` and loops that may run zero times."""
+    count, certain = 1.0, True
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, func.FuncOp):
+        if isinstance(parent, scf.ForOp):
+            bounds = [_constant(v) for v in (parent.lb, parent.ub, parent.step)]
+            if None in bounds:
+                certain = False
+            else:
+                lower, upper, step = bounds
+                assert lower is not None and upper is not None and step is not None
+                trips = max(0, -(-(upper - lower) // step)) if step > 0 else 0
+                count *= trips
+                certain &= trips > 0
+        else:
+            certain = False
+        parent = parent.parent_op()
+    return Frequency(count, certain)
+
+
+@dataclass(frozen=True)
+class _Nbytes:
+    """What the cost model reads of a runtime tensor: its bytes and element size."""
+
+    nbytes: int
+    dtype: _ItemSize
+    shape: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class _ItemSize:
+    itemsize: int
+
+
+def _stand_in(type_: MemRefType) -> _Nbytes:
+    size = static_byte_size(type_)
+    return _Nbytes(size or 0, _ItemSize(element_bytes(type_.element_type)))
+
+
+def op_cycle_table(
+    cost: CostModel, op: Operation, moving: list[list[int]]
+) -> tuple[float, ...]:
+    """Cycles of `op` for each combination of scopes of the operand sets in
+    `moving` (bit i set: operands `moving[i]` in VTCM, else in DDR); the other
+    operands keep the scope of their type."""
+    kind = (
+        "copy"
+        if isinstance(op, COPY_OPS)
+        else "access"
+        if isinstance(op, ACCESS_OPS)
+        else "compute"
+    )
+    args: list[object] = [None] * len(op.operands)
+    scopes: list[str | None] = [None] * len(op.operands)
+    for index, operand in enumerate(op.operands):
+        if isinstance(operand.type, MemRefType):
+            args[index] = _stand_in(operand.type)
+            scopes[index] = scope_of(operand.type)
+    table: list[float] = []
+    for mask in range(1 << len(moving)):
+        current = list(scopes)
+        for bit, indices in enumerate(moving):
+            for index in indices:
+                current[index] = VTCM_SCOPE if mask >> bit & 1 else GLOBAL_SCOPE
+        info = OpProfile(
+            kind, tuple((i, s) for i, s in enumerate(current) if s is not None)
+        )
+        table.append(cost.cycles(op, info, tuple(args)))
+    return tuple(table)
+
+
+def copy_cycles(cost: CostModel, type_: MemRefType, near: Operation) -> float:
+    """Cycles of one `memory.copy` of a tensor of `type_` between DDR and VTCM
+    (`near` stands for the op: only contractions look at it)."""
+    stand_in = _stand_in(type_)
+    info = OpProfile("copy", ((0, GLOBAL_SCOPE), (1, VTCM_SCOPE)))
+    return cost.cycles(near, info, (stand_in, stand_in))
+
+
+def overhead_cycles(cost: CostModel) -> tuple[float, float]:
+    """Cycles of placing and killing one more tensor in an arena, and of
+    allocating and freeing one arena, as the cost model prices those ops."""
+    storage = AllocStorageOp(64, VTCM_SCOPE, 64)
+    tensor = AllocTensorOp(storage, 0, MemRefType(i8, [64]))
+    ops = [storage, tensor, KillOp(tensor), KillOp(storage)]
+    cycles = [cost.cycles(op, profile(op), ()) for op in ops]
+    return cycles[1] + cycles[2], cycles[0] + cycles[3]
+
+
+@dataclass
+class EntityIR:
+    """The IR behind one entity of the problem."""
+
+    kind: str
+    """"tensor", "group" or "prefetch"."""
+    group: ScopeGroup
+    anchors: list[Operation]
+    """The op of the home block holding each slot."""
+    value: SSAValue | None = None
+    """The tensor (kind "tensor") or the DDR value (kind "prefetch")."""
+
+
+@dataclass
+class FunctionModel:
+    """A function's placement problem and the IR each entity stands for."""
+
+    function: func.FuncOp
+    liveness: FunctionLiveness
+    problem: PlacementProblem
+    entities: list[EntityIR]
+    demoted: list[ScopeGroup]
+    pinned: list[tuple[Operation, int, str]]
+    """(allocation, bytes, why it cannot move) of VTCM memory that stays."""
+    calls: list[tuple[func.CallOp, str]] = field(
+        default_factory=list[tuple[func.CallOp, str]]
+    )
+
+
+def _unit_blocks(function: func.FuncOp) -> list[Block]:
+    blocks = [function.body.block]
+    for op in function.body.walk():
+        for region in op.regions:
+            blocks.extend(b for b in region.blocks if is_unit_block(b))
+    return blocks
+
+
+@dataclass
+class _Builder:
+    function: func.FuncOp
+    groups: ScopeGroups
+    target: Target
+    cost: CostModel
+    weight: float
+    capacity: int | None
+    callee_peaks: dict[str, int]
+    written_globals: set[str]
+    handled: set[int]
+    """Ids of scope groups already placed (by this or an earlier function)."""
+    module_order: dict[Operation, int]
+    liveness: FunctionLiveness = field(init=False)
+    units: list[Block] = field(init=False)
+    entities: list[Entity] = field(default_factory=list[Entity])
+    irs: list[EntityIR] = field(default_factory=list[EntityIR])
+    fixed: list[Occupant] = field(default_factory=list[Occupant])
+    ddr_fixed: list[Occupant] = field(default_factory=list[Occupant])
+    reserved: list[Reserved] = field(default_factory=list[Reserved])
+    demoted: list[ScopeGroup] = field(default_factory=list[ScopeGroup])
+    pinned: list[tuple[Operation, int, str]] = field(
+        default_factory=list[tuple[Operation, int, str]]
+    )
+
+    def __post_init__(self) -> None:
+        self.liveness = FunctionLiveness(self.function)
+        self.units = _unit_blocks(self.function)
+
+    def unit_id(self, block: Block) -> int:
+        return self.units.index(block)
+
+    def build(self) -> FunctionModel:
+        for op in self.liveness.index:
+            if isinstance(op, AllocStorageOp | memref.AllocOp | memref.AllocaOp):
+                group = self.groups.group_of(op.results[0])
+                if id(group) not in self.handled:
+                    self.handled.add(id(group))
+                    self._allocation_group(group)
+        self._prefetch_entities()
+        for op in self.liveness.index:
+            if isinstance(op, func.CallOp):
+                peak = self.callee_peaks.get(op.callee.string_value(), 0)
+                if peak:
+                    self.reserved.append(
+                        Reserved(self.liveness.index[op], self.liveness.end[op], peak)
+                    )
+        problem = PlacementProblem(
+            tuple(self.entities),
+            tuple(self._costed_ops()),
+            tuple(
+                Unit(
+                    tuple(
+                        (self.liveness.index[op], self.liveness.end[op])
+                        for op in block.ops
+                    ),
+                    self._block_weight(block),
+                )
+                for block in self.units
+            ),
+            self.liveness.last_point + 1,
+            self.capacity,
+            tuple(self.fixed),
+            tuple(self.ddr_fixed),
+            tuple(self.reserved),
+            self.target.alignment(VTCM_SCOPE),
+            *overhead_cycles(self.cost),
+        )
+        return FunctionModel(
+            self.function,
+            self.liveness,
+            problem,
+            self.irs,
+            self.demoted,
+            self.pinned,
+        )
+
+    # -- groups that allocate memory in this function -------------------
+
+    def _allocation_group(self, group: ScopeGroup) -> None:
+        allocations = group.allocations()
+        local = all(self._inside(op) for op in allocations)
+        planned = self._planned_tensors(allocations) if local else None
+        if group.fixed is not None:
+            if group.scope == VTCM_SCOPE:
+                self._pin(group, allocations, planned)
+            elif planned is not None:
+                self.ddr_fixed.extend(self._occupants(planned))
+            return
+        if planned is None:
+            if group.scope != GLOBAL_SCOPE:
+                self.demoted.append(group)
+            return
+        if self._is_single_tensor(group, allocations, planned):
+            self._tensor_entity(group, planned[0][0], planned[0][1])
+        else:
+            self._group_entity(group, planned)
+
+    def _inside(self, op: Operation) -> bool:
+        return op in self.liveness.index
+
+    def _planned_tensors(
+        self, allocations: list[Operation]
+    ) -> list[tuple[AllocTensorOp, LiveRange]] | None:
+        """The tensors of `allocations` if `memory-plan` plans all of them."""
+        found: list[tuple[AllocTensorOp, LiveRange]] = []
+        for allocation in allocations:
+            if not isinstance(allocation, AllocStorageOp):
+                return None
+            if allocation.static_size_bytes() is None:
+                return None
+            tensors: list[AllocTensorOp] = []
+            for use in allocation.result.uses:
+                user = use.operation
+                if isinstance(user, KillOp):
+                    continue
+                if not isinstance(user, AllocTensorOp) or not _static_tensor(user):
+                    return None
+                tensors.append(user)
+            if not tensors:
+                return None
+            for tensor in tensors:
+                live = self.liveness.range_of(tensor)
+                if (
+                    live.escapes
+                    or live.carried
+                    or any(isinstance(end, memref.DeallocOp) for end in live.ends)
+                ):
+                    return None
+                found.append((tensor, live))
+        return found
+
+    def _is_single_tensor(
+        self,
+        group: ScopeGroup,
+        allocations: list[Operation],
+        planned: list[tuple[AllocTensorOp, LiveRange]],
+    ) -> bool:
+        if len(allocations) != 1 or len(planned) != 1:
+            return False
+        tensor, live = planned[0]
+        if (
+            live.last_user is None
+            or tensor.parent_block() is not allocations[0].parent_block()
+        ):
+            return False
+        storage = allocations[0].results[0]
+        for value in group.values:
+            if value is storage or value is tensor.result:
+                continue
+            owner = value.owner
+            if not isinstance(owner, Operation) or owner.name not in VIEW_OPS:
+                return False
+        return True
+
+    def _occupants(
+        self, planned: list[tuple[AllocTensorOp, LiveRange]]
+    ) -> list[Occupant]:
+        return [
+            Occupant(
+                live.start,
+                live.end,
+                _tensor_bytes(tensor),
+                _element_alignment(tensor),
+                self.unit_id(self.liveness.unit_of(tensor)),
+            )
+            for tensor, live in planned
+        ]
+
+    def _pin(
+        self,
+        group: ScopeGroup,
+        allocations: list[Operation],
+        planned: list[tuple[AllocTensorOp, LiveRange]] | None,
+    ) -> None:
+        reason = group.fixed or ""
+        if planned is not None:
+            self.fixed.extend(self._occupants(planned))
+            for allocation in allocations:
+                assert isinstance(allocation, AllocStorageOp)
+                size = allocation.static_size_bytes()
+                assert size is not None
+                self.pinned.append((allocation, size, reason))
+            return
+        for allocation in allocations:
+            if not self._inside(allocation):
+                continue
+            size = _allocation_bytes(allocation)
+            if size is None:
+                raise PinnedDynamic(
+                    f"{allocation.name} in @{self.function.sym_name.data} allocates "
+                    f'"{VTCM_SCOPE}" memory of a dynamic size that cannot move to '
+                    f"DDR ({reason}): expected a static size, so that the VTCM "
+                    "capacity can be checked"
+                )
+            start = self.liveness.index[allocation]
+            self.reserved.append(
+                Reserved(start, self._held_until(allocation), _aligned(self, size))
+            )
+            self.pinned.append((allocation, size, reason))
+
+    def _held_until(self, allocation: Operation) -> int:
+        """The last point a storage left alone by `memory-plan` holds its bytes:
+        its kill in the same block, else the end of the function."""
+        for use in allocation.results[0].uses:
+            user = use.operation
+            if isinstance(user, KillOp | memref.DeallocOp) and (
+                user.parent_block() is allocation.parent_block()
+            ):
+                return self.liveness.index[user]
+        return self.liveness.last_point
+
+    # -- entities -------------------------------------------------------
+
+    def _tensor_entity(
+        self, group: ScopeGroup, tensor: AllocTensorOp, live: LiveRange
+    ) -> None:
+        block = tensor.parent_block()
+        assert block is not None
+        uses: dict[Operation, list[tuple[Operation, int]]] = {}
+        defined_at: dict[SSAValue, Operation] = {}
+        for value in group.values:
+            if value is tensor.result or not isinstance(value.owner, Operation):
+                continue
+            if value.owner is not tensor and not isinstance(
+                value.owner, AllocStorageOp
+            ):
+                anchor = anchor_in(value.owner, block)
+                assert anchor is not None
+                defined_at[value] = anchor
+        for value in group.values:
+            if isinstance(value.owner, AllocStorageOp):
+                continue
+            for use in value.uses:
+                if isinstance(use.operation, NOT_USES):
+                    continue
+                anchor = anchor_in(use.operation, block)
+                assert anchor is not None
+                uses.setdefault(anchor, []).append((use.operation, use.index))
+        anchors = sorted(uses, key=lambda op: self.liveness.index[op])
+        if not anchors:
+            if group.scope != GLOBAL_SCOPE:
+                self.demoted.append(group)
+            return
+        position = {anchor: i for i, anchor in enumerate(anchors)}
+        crossing = [False] * len(anchors)
+        for value, definition in defined_at.items():
+            first = position.get(definition)
+            last = max(
+                (
+                    position[anchor_in(use.operation, block)]  # type: ignore[index]
+                    for use in value.uses
+                    if not isinstance(use.operation, NOT_USES)
+                ),
+                default=first,
+            )
+            if first is None or last is None:
+                continue
+            for gap in range(first, last):
+                crossing[gap] = True
+        type_ = tensor.result.type
+        assert isinstance(type_, MemRefType)
+        slots = tuple(self._slot(anchor, uses[anchor]) for anchor in anchors)
+        self._add(
+            Entity(
+                key=len(self.entities),
+                size=_tensor_bytes(tensor),
+                alignment=_element_alignment(tensor),
+                unit=self.unit_id(self.liveness.unit_of(tensor)),
+                slots=slots,
+                start=live.start,
+                splittable=tuple(not c for c in crossing[: len(anchors) - 1]),
+                copy_cycles=copy_cycles(self.cost, type_, tensor),
+                weight=self._block_weight(block),
+            ),
+            EntityIR("tensor", group, anchors, tensor.result),
+        )
+
+    def _group_entity(
+        self, group: ScopeGroup, planned: list[tuple[AllocTensorOp, LiveRange]]
+    ) -> None:
+        whole = tuple(self._occupants(planned))
+        lo = min(o.start for o in whole)
+        hi = max(o.end for o in whole)
+        self._add(
+            Entity(
+                key=len(self.entities),
+                size=0,
+                alignment=1,
+                unit=whole[0].unit,
+                slots=(Slot(lo, hi),),
+                start=lo,
+                whole=whole,
+            ),
+            EntityIR("group", group, []),
+        )
+
+    def _prefetch_entities(self) -> None:
+        """DDR values that cannot move, whose data a VTCM copy may stand in for."""
+        candidates: list[SSAValue] = [*self.function.args]
+        for op in self.liveness.index:
+            if isinstance(op, memref.GetGlobalOp):
+                if op.name_.string_value() not in self.written_globals:
+                    candidates.append(op.memref)
+            elif isinstance(op, AllocTensorOp):
+                candidates.append(op.result)
+        for value in candidates:
+            type_ = value.type
+            if not isinstance(type_, MemRefType) or static_byte_size(type_) is None:
+                continue
+            group = self.groups.group_of(value)
+            if group.fixed is None or group.scope != GLOBAL_SCOPE:
+                continue
+            self._prefetch_entity(value, group)
+
+    def _prefetch_entity(self, value: SSAValue, group: ScopeGroup) -> None:
+        owner = value.owner
+        block = owner if isinstance(owner, Block) else owner.parent_block()
+        assert block is not None
+        read_only = _read_only(group)
+        slots: dict[Operation, list[tuple[Operation, int]]] = {}
+        barriers: set[Operation] = set()
+        for other in group.values:
+            for use in other.uses:
+                anchor = anchor_in(use.operation, block)
+                if anchor is None or isinstance(use.operation, KillOp):
+                    continue
+                if other is value and isinstance(use.operation, DATA_OPS):
+                    slots.setdefault(anchor, []).append((use.operation, use.index))
+                elif other is value or not read_only:
+                    barriers.add(anchor)
+        if not slots:
+            return
+        anchors = sorted({*slots, *barriers}, key=lambda op: self.liveness.index[op])
+        built: list[Slot] = []
+        for anchor in anchors:
+            if anchor in barriers:
+                lo, hi = self.liveness.index[anchor], self.liveness.end[anchor]
+                built.append(Slot(lo, hi, True, True, ddr_only=True))
+            else:
+                built.append(self._slot(anchor, slots[anchor]))
+        type_ = value.type
+        assert isinstance(type_, MemRefType)
+        self._add(
+            Entity(
+                key=len(self.entities),
+                size=static_byte_size(type_) or 0,
+                alignment=element_bytes(type_.element_type),
+                unit=self.unit_id(self.liveness.unit_of_op(anchors[0])),
+                slots=tuple(built),
+                observable=True,
+                splittable=(True,) * (len(anchors) - 1),
+                copy_cycles=copy_cycles(self.cost, type_, anchors[0]),
+                weight=self._block_weight(block),
+            ),
+            EntityIR("prefetch", group, anchors, value),
+        )
+
+    def _slot(self, anchor: Operation, uses: list[tuple[Operation, int]]) -> Slot:
+        accesses = [access(op, index) for op, index in uses]
+        nested = any(op is not anchor for op, _ in uses)
+        reads = nested or any(a.reads for a in accesses)
+        writes = any(a.writes for a in accesses)
+        return Slot(
+            self.liveness.index[anchor], self.liveness.end[anchor], reads, writes
+        )
+
+    def _block_weight(self, block: Block) -> float:
+        holder = block.parent_op()
+        if holder is None or isinstance(holder, func.FuncOp):
+            return self.weight
+        inner = next(iter(block.ops), None)
+        return self.weight * (frequency(inner).count if inner is not None else 1.0)
+
+    def _add(self, entity: Entity, ir: EntityIR) -> None:
+        self.entities.append(entity)
+        self.irs.append(ir)
+
+    # -- costs ------------------------------------------------------------
+
+    def _costed_ops(self) -> list[CostedOp]:
+        """Every data op touching an entity, with its cycle table."""
+        refs_of: dict[Operation, dict[int, tuple[int, list[int]]]] = {}
+        for index, ir in enumerate(self.irs):
+            self._collect_refs(index, ir, refs_of)
+        costed: list[CostedOp] = []
+        for op in sorted(refs_of, key=self._op_order):
+            refs = refs_of[op]
+            order = sorted(refs)
+            moving = [refs[e][1] for e in order]
+            table = op_cycle_table(self.cost, op, moving)
+            if all(c == table[0] for c in table):
+                continue
+            runs = frequency(op)
+            weight, certain = self.weight * runs.count, runs.certain
+            if op not in self.liveness.index:
+                calls, certain = self._callee_runs(op)
+                weight = calls * runs.count
+                certain &= runs.certain
+            costed.append(
+                CostedOp(tuple((e, refs[e][0]) for e in order), table, weight, certain)
+            )
+        return costed
+
+    def _op_order(self, op: Operation) -> tuple[int, int]:
+        if op in self.liveness.index:
+            return (0, self.liveness.index[op])
+        return (1, self.module_order[op])
+
+    def _collect_refs(
+        self,
+        index: int,
+        ir: EntityIR,
+        refs_of: dict[Operation, dict[int, tuple[int, list[int]]]],
+    ) -> None:
+        if ir.kind == "group":
+            values = ir.group.values
+            slot_of = None
+        else:
+            assert ir.value is not None
+            values = [ir.value] if ir.kind == "prefetch" else ir.group.values
+            slot_of = {anchor: i for i, anchor in enumerate(ir.anchors)}
+        for value in values:
+            for use in value.uses:
+                op = use.operation
+                if not isinstance(op, DATA_OPS):
+                    continue
+                slot = 0
+                if slot_of is not None:
+                    home = ir.anchors[0].parent_block()
+                    anchor = anchor_in(op, home) if home is not None else None
+                    if anchor is None or anchor not in slot_of:
+                        continue
+                    slot = slot_of[anchor]
+                entry = refs_of.setdefault(op, {}).setdefault(index, (slot, []))
+                entry[1].append(use.index)
+
+    def _callee_runs(self, op: Operation) -> tuple[float, bool]:
+        """Runs of an op of another function per run of this one (through
+        calls from this function), and whether one of them surely runs."""
+        callee = op.parent_op()
+        while callee is not None and not isinstance(callee, func.FuncOp):
+            callee = callee.parent_op()
+        if callee is None:
+            return 0.0, False
+        calls = [
+            call
+            for call in self.groups.callers.get(callee.sym_name.data, [])
+            if call in self.liveness.index
+        ]
+        runs = [frequency(call) for call in calls]
+        return (
+            sum(self.weight * r.count for r in runs),
+            any(r.certain for r in runs),
+        )
+
+
+def _read_only(group: ScopeGroup) -> bool:
+    """No op may change the group's data (data ops only read; views, kills
+    and returns do not write)."""
+    for value in group.values:
+        for use in value.uses:
+            op = use.operation
+            if isinstance(op, DATA_OPS):
+                if access(op, use.index).writes:
+                    return False
+            elif not (
+                op.name in VIEW_OPS
+                or isinstance(op, (*NOT_USES, func.ReturnOp, *FORWARDING_OPS))
+            ):
+                return False
+    return True
+
+
+def _static_tensor(tensor: AllocTensorOp) -> bool:
+    type_ = tensor.result.type
+    return (
+        tensor.static_offset_bytes() is not None
+        and isinstance(type_, MemRefType)
+        and static_byte_size(type_) is not None
+    )
+
+
+def _tensor_bytes(tensor: AllocTensorOp) -> int:
+    type_ = tensor.result.type
+    assert isinstance(type_, MemRefType)
+    size = static_byte_size(type_)
+    assert size is not None
+    return size
+
+
+def _element_alignment(tensor: AllocTensorOp) -> int:
+    type_ = tensor.result.type
+    assert isinstance(type_, MemRefType)
+    return element_bytes(type_.element_type)
+
+
+def _allocation_bytes(allocation: Operation) -> int | None:
+    if isinstance(allocation, AllocStorageOp):
+        return allocation.static_size_bytes()
+    type_ = allocation.results[0].type
+    assert isinstance(type_, MemRefType)
+    return static_byte_size(type_)
+
+
+def _aligned(builder: _Builder, size: int) -> int:
+    alignment = builder.target.alignment(VTCM_SCOPE)
+    return -(-size // alignment) * alignment
+
+
+def written_globals(
+    groups: ScopeGroups, get_globals: list[memref.GetGlobalOp]
+) -> set[str]:
+    """Globals whose data some op may change."""
+    return {
+        op.name_.string_value()
+        for op in get_globals
+        if not _read_only(groups.group_of(op.memref))
+    }
+
+
+def build_model(
+    function: func.FuncOp,
+    groups: ScopeGroups,
+    target: Target,
+    weight: float,
+    capacity: int | None,
+    callee_peaks: dict[str, int],
+    globals_written: set[str],
+    handled: set[int],
+    module_order: dict[Operation, int],
+) -> FunctionModel:
+    """The placement problem of `function` (one block), run `weight` times.
+    Groups whose id is in `handled` were placed already; those this function
+    places are added to it."""
+    return _Builder(
+        function,
+        groups,
+        target,
+        CostModel(target),
+        weight,
+        capacity,
+        callee_peaks,
+        globals_written,
+        handled,
+        module_order,
+    ).build()

@@ -1,0 +1,284 @@
+"""Moving memory to another scope: which values must change type together.
+
+A memref's scope is its memory space, so moving a storage from DDR to VTCM
+changes the type of the storage, of its tensors and of every value that
+refers to the same memory: views, subviews, reshapes and casts, `scf`
+results and block arguments that forward it, arguments of functions it is
+passed to and results of calls that may return it.  Verifiers tie these
+types together (a call's operand types are its callee's argument types, an
+`scf.if` result has the type of both yields), so they form one *scope group*
+that moves as a whole.
+
+A group is *fixed* when one of its values cannot change type: an argument or
+result of a function that nothing in the module calls (an entry point), a
+`memref.get_global`, a call to a declaration, or the result of an op this
+module does not know (its verifier might tie types in ways we cannot see).
+`memref.memory_space_cast` is a boundary: its operand and result are in
+groups of their own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from xdsl.dialects import func, memref, scf
+from xdsl.dialects.builtin import MemRefType, ModuleOp, NoneAttr, StringAttr
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.rewriter import Rewriter
+
+from memplan.dialects.memory import (
+    AllocDiscontiguousTensorOp,
+    AllocStorageOp,
+    AllocTensorOp,
+    StorageType,
+    scope_of,
+)
+from memplan.passes.liveness import VIEW_OPS, forwarded_values
+from memplan.targets import GLOBAL_SCOPE
+
+FORWARDING_OPS = (
+    scf.YieldOp,
+    scf.ConditionOp,
+    scf.ForOp,
+    scf.WhileOp,
+    scf.IfOp,
+    scf.IndexSwitchOp,
+    scf.ExecuteRegionOp,
+)
+"""Ops whose memref results and block arguments carry their operands along
+(`liveness.forwarded_values` knows how)."""
+
+NEW_MEMORY_OPS = (AllocStorageOp, memref.AllocOp, memref.AllocaOp)
+"""Ops that make new memory of the scope their result type says."""
+
+
+def is_memory(type_: Attribute) -> bool:
+    return isinstance(type_, MemRefType | StorageType)
+
+
+def with_scope(type_: Attribute, scope: str) -> Attribute:
+    """`type_` in `scope`; DDR ("global") is spelled without a memory space."""
+    if isinstance(type_, StorageType):
+        return StorageType(scope)
+    assert isinstance(type_, MemRefType)
+    space = NoneAttr() if scope == GLOBAL_SCOPE else StringAttr(scope)
+    return MemRefType(type_.element_type, type_.shape, type_.layout, space)
+
+
+@dataclass(eq=False)
+class ScopeGroup:
+    """Values that must share a scope, and why they cannot move (if so)."""
+
+    values: list[SSAValue] = field(default_factory=list[SSAValue])
+    fixed: str | None = None
+    """Why the group keeps its scope, e.g. "it is returned by @main"."""
+
+    @property
+    def scope(self) -> str:
+        return scope_of(self.values[0].type)
+
+    def allocations(self) -> list[Operation]:
+        """Ops of the group that make new memory (storages, allocs)."""
+        return [
+            v.owner
+            for v in self.values
+            if isinstance(v.owner, NEW_MEMORY_OPS) and v.owner.results[0] is v
+        ]
+
+
+class ScopeGroups:
+    """The scope groups of a module (union-find over its memref and storage values)."""
+
+    def __init__(self, module: ModuleOp):
+        self._parent: dict[SSAValue, SSAValue] = {}
+        self._fixed: dict[SSAValue, str] = {}
+        functions = {
+            f.sym_name.data: f for f in module.walk() if isinstance(f, func.FuncOp)
+        }
+        self.callers: dict[str, list[func.CallOp]] = {name: [] for name in functions}
+        for op in module.walk():
+            if isinstance(op, func.CallOp) and op.callee.string_value() in functions:
+                self.callers[op.callee.string_value()].append(op)
+        for function in functions.values():
+            self._link_function(function, functions)
+        self.groups: dict[SSAValue, ScopeGroup] = {}
+        for value in self._parent:
+            root = self._find(value)
+            group = self.groups.setdefault(root, ScopeGroup())
+            group.values.append(value)
+        for value, reason in self._fixed.items():
+            group = self.groups[self._find(value)]
+            if group.fixed is None:
+                group.fixed = reason
+
+    def group_of(self, value: SSAValue) -> ScopeGroup:
+        return self.groups[self._find(value)]
+
+    def __iter__(self) -> Iterator[ScopeGroup]:
+        return iter(dict.fromkeys(self.groups.values()))
+
+    def _find(self, value: SSAValue) -> SSAValue:
+        parent = self._parent.setdefault(value, value)
+        if parent is value:
+            return value
+        root = self._find(parent)
+        self._parent[value] = root
+        return root
+
+    def _union(self, a: SSAValue, b: SSAValue) -> None:
+        root_a, root_b = self._find(a), self._find(b)
+        if root_a is not root_b:
+            self._parent[root_b] = root_a
+
+    def _fix(self, value: SSAValue, reason: str) -> None:
+        self._find(value)
+        self._fixed.setdefault(value, reason)
+
+    def _link_function(
+        self, function: func.FuncOp, functions: dict[str, func.FuncOp]
+    ) -> None:
+        name = function.sym_name.data
+        entry = not self.callers[name]
+        if function.is_declaration:
+            return
+        for arg in function.args:
+            if is_memory(arg.type):
+                self._find(arg)
+                if entry:
+                    self._fix(arg, f"it is an argument of @{name}, which nothing calls")
+        for op in function.walk():
+            self._link_op(op, name, entry, functions)
+
+    def _link_op(
+        self,
+        op: Operation,
+        function: str,
+        entry: bool,
+        functions: dict[str, func.FuncOp],
+    ) -> None:
+        for result in op.results:
+            if is_memory(result.type):
+                self._find(result)
+        for region in op.regions:
+            for block in region.blocks:
+                for arg in block.args:
+                    if is_memory(arg.type):
+                        self._find(arg)
+        memory_operands = [
+            (i, v) for i, v in enumerate(op.operands) if is_memory(v.type)
+        ]
+        if isinstance(op, memref.GetGlobalOp):
+            self._fix(op.memref, f"it is the global @{op.name_.string_value()}")
+        elif isinstance(op, AllocTensorOp | AllocDiscontiguousTensorOp):
+            for _, value in memory_operands:
+                self._union(value, op.results[0])
+        elif op.name in VIEW_OPS and op.name != "memref.memory_space_cast":
+            self._union(op.operands[0], op.results[0])
+        elif isinstance(op, FORWARDING_OPS):
+            for index, value in memory_operands:
+                for alias in forwarded_values(op, index):
+                    if is_memory(alias.type):
+                        self._union(value, alias)
+        elif isinstance(op, func.ReturnOp):
+            if entry:
+                for _, value in memory_operands:
+                    self._fix(value, f"it is returned by @{function}")
+        elif isinstance(op, func.CallOp):
+            self._link_call(op, functions)
+        elif _makes_memory_views(op) and not isinstance(op, NEW_MEMORY_OPS):
+            reason = (
+                f"{op.name} uses it (an op whose types memory-place does not change)"
+            )
+            for _, value in memory_operands:
+                self._fix(value, reason)
+            for result in op.results:
+                if is_memory(result.type):
+                    self._fix(result, reason)
+
+    def _link_call(self, call: func.CallOp, functions: dict[str, func.FuncOp]) -> None:
+        callee = functions.get(call.callee.string_value())
+        if callee is None or callee.is_declaration:
+            reason = f"it is passed to @{call.callee.string_value()}, which has no body"
+            for value in [*call.operands, *call.results]:
+                if is_memory(value.type):
+                    self._fix(value, reason)
+            return
+        for operand, arg in zip(call.operands, callee.args, strict=True):
+            if is_memory(operand.type):
+                self._union(operand, arg)
+        for block in callee.body.blocks:
+            terminator = block.last_op
+            if isinstance(terminator, func.ReturnOp):
+                for value, result in zip(
+                    terminator.operands, call.results, strict=True
+                ):
+                    if is_memory(result.type):
+                        self._union(value, result)
+
+
+def _makes_memory_views(op: Operation) -> bool:
+    """The op has memref results or memref block arguments (it may alias)."""
+    if any(is_memory(r.type) for r in op.results):
+        return True
+    return any(
+        is_memory(arg.type)
+        for region in op.regions
+        for block in region.blocks
+        for arg in block.args
+    )
+
+
+def retype(values: Iterable[SSAValue], scope: str) -> list[SSAValue]:
+    """Give `values` (a whole scope group, or the values flowing from one new
+    tensor) the scope `scope`; returns the new values in the same order.
+
+    Function signatures follow their entry block arguments and returns."""
+    changed: list[SSAValue] = []
+    functions: dict[func.FuncOp, None] = {}
+    for value in values:
+        new_type = with_scope(value.type, scope)
+        if new_type == value.type:
+            changed.append(value)
+            continue
+        for use in value.uses:
+            if isinstance(use.operation, func.ReturnOp):
+                functions[_function_of(use.operation)] = None
+        if isinstance(value.owner, Block):
+            parent = value.owner.parent_op()
+            if isinstance(parent, func.FuncOp):
+                functions[parent] = None
+        changed.append(Rewriter.replace_value_with_new_type(value, new_type))
+    for function in functions:
+        function.update_function_type()
+    return changed
+
+
+def _function_of(op: Operation) -> func.FuncOp:
+    parent = op.parent_op()
+    while not isinstance(parent, func.FuncOp):
+        assert parent is not None
+        parent = parent.parent_op()
+    return parent
+
+
+def forward_closure(value: SSAValue) -> list[SSAValue]:
+    """`value` and the values made from it by views and forwarding ops, in
+    the order they were reached (what moves with a new tensor)."""
+    found = {value: None}
+    pending = [value]
+    while pending:
+        current = pending.pop()
+        for use in current.uses:
+            op = use.operation
+            if op.name in VIEW_OPS and op.name != "memref.memory_space_cast":
+                aliases = [op.results[0]]
+            elif isinstance(op, FORWARDING_OPS):
+                aliases = forwarded_values(op, use.index)
+            else:
+                aliases = []
+            for alias in aliases:
+                if is_memory(alias.type) and alias not in found:
+                    found[alias] = None
+                    pending.append(alias)
+    return list(found)

@@ -1,0 +1,104 @@
+"""`memory-place` keeps results, fits the VTCM and never costs more than all-DDR.
+
+Random programs (tests/passes/program_gen.py: straight-line code, `scf.if`,
+`scf.for`, tensors in DDR and VTCM) are placed for hexagon-v65 with its own
+VTCM and with tiny capacities, then planned by `memory-plan` and run:
+
+* the results equal those of the program as written;
+* the VTCM peak the interpreter measures is within the capacity (the run
+  itself fails on a capacity error, so this also checks the address window);
+* `memory-verify` accepts the planned module;
+* the modeled cycles are never above those of the same program with every
+  tensor in DDR, planned the same way.
+
+`MEMPLAN_SLOW=1` runs ten times more examples.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from program_gen import programs
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.parser import Parser
+from xdsl.passes import ModulePass
+
+from memplan.context import memplan_context
+from memplan.interpreter import RunResult, run_function
+from memplan.passes.manifest import MemoryManifestPass
+from memplan.passes.place import MemoryPlacePass
+from memplan.passes.plan import MemoryPlanPass
+from memplan.passes.verify import MemoryVerifyPass
+from memplan.targets import VTCM_SCOPE, get_target
+
+SLOW = bool(os.environ.get("MEMPLAN_SLOW"))
+CONTEXT = memplan_context()
+TARGET = "hexagon-v65"
+CAPACITIES = (None, 0, 2048, 4096, 8192)
+"""VTCM sizes tried: the target's own (256 KiB) and a few arenas' worth."""
+
+
+def _settings(examples: int) -> settings:
+    return settings(
+        max_examples=examples * 10 if SLOW else examples,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
+
+
+def _parse(text: str) -> ModuleOp:
+    return Parser(CONTEXT, text).parse_module()
+
+
+def _apply(module: ModuleOp, passes: list[ModulePass]) -> ModuleOp:
+    copy = module.clone()
+    for module_pass in passes:
+        module_pass.apply(CONTEXT, copy)
+    copy.verify()
+    return copy
+
+
+def _run(module: ModuleOp, capacity: int | None) -> RunResult:
+    target = get_target(TARGET)
+    if capacity is not None:
+        target = target.with_vtcm_size(capacity)
+    return run_function(module, target=target)
+
+
+def _all_ddr(text: str) -> str:
+    return text.replace(f', "{VTCM_SCOPE}"', "")
+
+
+def check_placement(text: str, capacity: int | None, algorithm: str) -> None:
+    original = run_function(_parse(text))
+    planned = [MemoryManifestPass()]
+    ddr = _run(_apply(_parse(_all_ddr(text)), [*planned, MemoryPlanPass()]), capacity)
+    placed = _apply(
+        _parse(text),
+        [
+            MemoryManifestPass(),
+            MemoryPlacePass(target=TARGET, capacity=capacity, algorithm=algorithm),
+            MemoryPlanPass(target=TARGET, capacity=capacity, algorithm="greedy"),
+        ],
+    )
+    MemoryVerifyPass(target=TARGET, capacity=capacity).apply(CONTEXT, placed.clone())
+    run = _run(placed, capacity)
+    for want, got in zip(original.results, run.results, strict=True):
+        assert isinstance(want, np.ndarray) and isinstance(got, np.ndarray)
+        assert np.array_equal(want, got), "memory-place changed a result"
+    limit = get_target(TARGET).capacity(VTCM_SCOPE) if capacity is None else capacity
+    assert limit is not None
+    assert run.stats.peak_bytes.get(VTCM_SCOPE, 0) <= limit
+    assert run.stats.peak_extent.get(VTCM_SCOPE, 0) <= limit
+    assert run.stats.modeled_cycles <= ddr.stats.modeled_cycles
+
+
+@_settings(examples=40)
+@given(text=programs(), capacity=st.sampled_from(CAPACITIES))
+def test_placed_programs_keep_results_fit_and_cost_no_more(
+    text: str, capacity: int | None
+) -> None:
+    check_placement(text, capacity, "heuristic")
