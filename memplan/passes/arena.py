@@ -11,9 +11,10 @@ from dataclasses import dataclass
 
 from memplan.planning import Buffer, Plan, lower_bound, plan
 
-DEFAULT_TIME_LIMIT = 1.0
-"""Seconds the `best` search may spend on one arena; it starts from the greedy
-plan, so running out of time never makes a plan worse than greedy."""
+DEFAULT_BUDGET = 20_000
+"""Search nodes the `best` search may spend on one arena; it starts from the
+greedy plan, so running out never makes a plan worse than greedy.  Counted in
+work, not seconds, so the plan never depends on the machine's load."""
 
 
 class ArenaTooLarge(ValueError):
@@ -48,14 +49,18 @@ def pack_arena(
     tensors: Sequence[ArenaTensor],
     capacity: int | None,
     algorithm: str,
-    time_limit: float | None,
+    budget: int | None,
+    time_limit: float | None = None,
 ) -> Arena:
-    """Offsets for `tensors` in one arena, lowest first; fail past `capacity`."""
+    """Offsets for `tensors` in one arena, lowest first; fail past `capacity`.
+
+    `budget` (search nodes, default DEFAULT_BUDGET) bounds the `best` search;
+    `time_limit` is an opt-in wall-clock cap on top of it."""
     buffers = [tensor.buffer(index) for index, tensor in enumerate(tensors)]
-    limit = DEFAULT_TIME_LIMIT if time_limit is None else time_limit
-    packed = plan(buffers, None, algorithm, limit)
+    nodes = DEFAULT_BUDGET if budget is None else budget
+    packed = plan(buffers, None, algorithm, time_limit, nodes)
     if capacity is not None and packed.height > capacity and algorithm == "best":
-        packed = plan(buffers, capacity, algorithm, limit)
+        packed = plan(buffers, capacity, algorithm, time_limit, nodes)
     if capacity is not None and packed.height > capacity:
         raise ArenaTooLarge(_over_capacity_message(scope, buffers, packed, capacity))
     offsets = {

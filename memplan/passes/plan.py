@@ -21,6 +21,7 @@ several blocks) is left as it is.
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -129,7 +130,7 @@ class MemoryPlanPass(MemplanPass):
 
     algorithm: str = "best"
     """Packing algorithm of memplan.planning: "best" (exact search within
-    `time-limit`, never worse than greedy), "greedy" (best fit by size) or
+    `budget`, never worse than greedy), "greedy" (best fit by size) or
     "token" (TVM's whole-storage reuse)."""
 
     alignment: int | None = None
@@ -150,8 +151,13 @@ class MemoryPlanPass(MemplanPass):
     capacity: int | None = None
     """VTCM ("global.vtcm") capacity in bytes, overriding the target's."""
 
+    budget: int | None = None
+    """Search nodes the "best" search may spend on one arena (default 20,000):
+    the plan depends only on the input and this budget, never on the load."""
+
     time_limit: int | float | None = None
-    """Seconds the "best" search may spend on one arena (default 1)."""
+    """Opt-in wall-clock cap in seconds on the "best" search of one arena, on
+    top of `budget`; a cap that cuts makes the output depend on the load."""
 
     arenas: str = "run"
     """"run": one arena per run of chained live ranges of a planning unit,
@@ -187,9 +193,13 @@ class MemoryPlanPass(MemplanPass):
                 f"memory-plan: unknown arenas '{self.arenas}', expected one of: "
                 + ", ".join(ARENA_MODES)
             )
-        if self.time_limit is not None and self.time_limit < 0:
+        if self.time_limit is not None and not 0 <= self.time_limit < math.inf:
             raise PassFailedException(
                 f"memory-plan: time-limit must be >= 0 seconds, got {self.time_limit}"
+            )
+        if self.budget is not None and self.budget < 0:
+            raise PassFailedException(
+                f"memory-plan: budget must be >= 0 search nodes, got {self.budget}"
             )
 
     def _plan_function(self, function: func.FuncOp, target: Target) -> None:
@@ -244,7 +254,12 @@ class MemoryPlanPass(MemplanPass):
         capacity = target.capacity(arena.scope)
         try:
             arena.packed = pack_arena(
-                arena.scope, tensors, capacity, self.algorithm, self.time_limit
+                arena.scope,
+                tensors,
+                capacity,
+                self.algorithm,
+                self.budget,
+                self.time_limit,
             )
         except ArenaTooLarge as error:
             raise PassFailedException(
@@ -268,6 +283,7 @@ class MemoryPlanPass(MemplanPass):
                     [*tensors, *accepted, *trial],
                     capacity,
                     self.algorithm,
+                    self.budget,
                     self.time_limit,
                 )
             except ArenaTooLarge:

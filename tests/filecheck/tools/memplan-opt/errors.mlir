@@ -28,7 +28,7 @@ func.func @f() {
 // ALGO-NOT: Traceback
 // ALGO: memplan-opt: error: memory-plan: unknown algorithm 'foo', expected one of: token, greedy, best
 // OPTION-NOT: Traceback
-// OPTION: memplan-opt: error: memory-plan: unknown option 'nope', expected one of: algorithm, alignment, tensor-alignment, insert-kills, target, capacity, time-limit, arenas
+// OPTION: memplan-opt: error: memory-plan: unknown option 'nope', expected one of: algorithm, alignment, tensor-alignment, insert-kills, target, capacity, budget, time-limit, arenas
 // TYPE-NOT: Traceback
 // TYPE: memplan-opt: error: memory-plan: option time-limit=soon: expected a number
 // NOOPTIONS: memplan-opt: error: convert-memory-to-memref: unknown option 'x', it takes no options
