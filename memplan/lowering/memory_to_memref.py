@@ -50,7 +50,10 @@ from memplan.dialects.memory import (
     KillOp,
     StorageType,
 )
+from memplan.passes.diagnostics import failure
 from memplan.passes.options import MemplanPass
+
+LOWERING = "convert-memory-to-memref"
 
 
 def memory_space(scope: str) -> Attribute:
@@ -63,32 +66,48 @@ def check_lowerable(module: ModuleOp) -> None:
     for op in module.walk():
         if isinstance(op, AllocDiscontiguousTensorOp):
             raise PassFailedException(
-                f"{op.name} has no memref equivalent: its blocks are reached "
-                "through a pointer table, which no memref layout expresses; "
-                "expected only contiguous memory.alloc_tensor"
+                failure(
+                    LOWERING,
+                    op,
+                    f"{op.name} has no memref equivalent: its blocks are reached "
+                    "through a pointer table, which no memref layout expresses; "
+                    "expected only contiguous memory.alloc_tensor",
+                )
             )
         if isinstance(op, AllocStorageOp) and op.device.value.data != 0:
             raise PassFailedException(
-                f"{op.name} on device {op.device.value.data} has no memref "
-                "equivalent: memref.alloc has no device; expected device 0"
+                failure(
+                    LOWERING,
+                    op,
+                    f"{op.name} on device {op.device.value.data} has no memref "
+                    "equivalent: memref.alloc has no device; expected device 0",
+                )
             )
         if isinstance(op, AllocStorageOp | AllocTensorOp | KillOp):
             continue
         for value in (*op.operands, *op.results):
             if isinstance(value.type, StorageType):
                 raise PassFailedException(
-                    f"{op.name} uses or yields a {value.type} value: expected "
-                    "storages to be used only by memory.alloc_tensor and "
-                    "memory.kill, which the lowering can rewrite"
+                    failure(
+                        LOWERING,
+                        op,
+                        f"{op.name} uses or yields a {value.type} value: expected "
+                        "storages to be used only by memory.alloc_tensor and "
+                        "memory.kill, which the lowering can rewrite",
+                    )
                 )
         for region in op.regions:
             for block in region.blocks:
                 for argument in block.args:
                     if isinstance(argument.type, StorageType):
                         raise PassFailedException(
-                            f"{op.name} has a block argument of type "
-                            f"{argument.type}: expected storages to come from "
-                            "memory.alloc_storage only"
+                            failure(
+                                LOWERING,
+                                op,
+                                f"{op.name} has a block argument of type "
+                                f"{argument.type}: expected storages to come from "
+                                "memory.alloc_storage only",
+                            )
                         )
 
 
@@ -179,7 +198,7 @@ class LowerAllocTensor(RewritePattern):
 class ConvertMemoryToMemrefPass(MemplanPass):
     """Lower storages, tensors, kills and copies to `memref` ops."""
 
-    name = "convert-memory-to-memref"
+    name = LOWERING
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         check_lowerable(op)

@@ -43,6 +43,7 @@ from memplan.dialects.memory import (
     element_bytes,
     scope_of,
 )
+from memplan.passes.diagnostics import failure
 from memplan.passes.options import MemplanPass, resolve_target
 from memplan.targets import DEFAULT_TARGET, Target
 
@@ -85,6 +86,9 @@ def _byte_size_ops(
     return ops, size
 
 
+MANIFEST = "memory-manifest"
+
+
 @dataclass
 class ManifestAlloc(RewritePattern):
     """`memref.alloc` -> `memory.alloc_storage` + `memory.alloc_tensor` at offset 0."""
@@ -96,19 +100,29 @@ class ManifestAlloc(RewritePattern):
         type_ = op.memref.type
         if not isinstance(type_.layout, NoneAttr):
             raise PassFailedException(
-                f"memref.alloc of {type_} has the layout {type_.layout}: expected "
-                "the identity layout, the only one a tensor at a byte offset has"
+                failure(
+                    MANIFEST,
+                    op,
+                    f"memref.alloc of {type_} has the layout {type_.layout}: expected "
+                    "the identity layout, the only one a tensor at a byte offset has",
+                )
             )
         if op.symbol_operands:
             raise PassFailedException(
-                f"memref.alloc of {type_} has symbol operands: expected none, "
-                "since only the identity layout is supported"
+                failure(
+                    MANIFEST,
+                    op,
+                    f"memref.alloc of {type_} has symbol operands: expected none, "
+                    "since only the identity layout is supported",
+                )
             )
         try:
             scope = scope_of(type_)
             size_ops, size = _byte_size_ops(op, type_)
         except VerifyException as error:
-            raise PassFailedException(f"memref.alloc of {type_}: {error}") from None
+            raise PassFailedException(
+                failure(MANIFEST, op, f"memref.alloc of {type_}: {error}")
+            ) from None
         storage = AllocStorageOp(size, scope, _alloc_alignment(op, self.target, scope))
         tensor = AllocTensorOp(
             storage, 0, type_, op.dynamic_sizes, _requested_alignment(op)
@@ -134,15 +148,23 @@ class ManifestDealloc(RewritePattern):
         owner = tensor.owner
         if not isinstance(owner, AllocTensorOp):
             raise PassFailedException(
-                f"memref.dealloc of {tensor.type} frees a value not produced by "
-                "memref.alloc in this function: expected the result of a "
-                "memref.alloc, whose storage the dealloc can kill"
+                failure(
+                    MANIFEST,
+                    op,
+                    f"memref.dealloc of {tensor.type} frees a value not produced by "
+                    "memref.alloc in this function: expected the result of a "
+                    "memref.alloc, whose storage the dealloc can kill",
+                )
             )
         if _tensors_in(owner.storage) > 1:
             raise PassFailedException(
-                f"memref.dealloc of {tensor.type} frees a tensor whose storage "
-                "holds other tensors: expected a memref.alloc result, alone in "
-                "its storage, so that killing the storage frees only it"
+                failure(
+                    MANIFEST,
+                    op,
+                    f"memref.dealloc of {tensor.type} frees a tensor whose storage "
+                    "holds other tensors: expected a memref.alloc result, alone in "
+                    "its storage, so that killing the storage frees only it",
+                )
             )
         rewriter.replace(op, [KillOp(tensor), KillOp(owner.storage)], [])
 
@@ -151,7 +173,7 @@ class ManifestDealloc(RewritePattern):
 class MemoryManifestPass(MemplanPass):
     """Turn `memref.alloc`/`memref.dealloc` into storages, tensors and kills."""
 
-    name = "memory-manifest"
+    name = MANIFEST
 
     target: str = DEFAULT_TARGET
     """Target whose scope alignments apply to allocs without an `alignment`."""

@@ -26,6 +26,10 @@ class MemplanPass(ModulePass):
 
     @classmethod
     def from_spec(cls, spec: ArgSpec) -> Self:
+        # xDSL reads `{capacity}` (an option without a value) as the default:
+        # an option the user wrote must say something.
+        if not all(spec.parameters.values()):
+            raise ValueError(cls._option_error(spec))
         try:
             return super().from_spec(spec)
         except ValueError as error:
@@ -47,6 +51,11 @@ class MemplanPass(ModulePass):
                     else "it takes no options"
                 )
                 return f"{cls.name}: unknown option '{option}', {expected}"
+            if not value:
+                return (
+                    f"{cls.name}: option {option} has no value: expected "
+                    f"{option}=<{_describe(hints[field])}>"
+                )
             try:
                 super().from_spec(ArgSpec(spec.name, {option: value}))
             except ValueError:

@@ -52,10 +52,27 @@ def _one_message(error: Exception) -> str:
         return f"{message} of the input: expected a .mlir file, or -f mlir"
     op_text = _failing_op_text(error)
     if op_text is None:
-        return message
+        return _with_parse_location(error, message)
     name = re.search(r'"([\w.]+)"', op_text)
-    prefix = f"{name.group(1)}: " if name else ""
+    prefix = f"{name.group(1)}: " if name and name.group(1) not in message else ""
     return f"{prefix}{message}\n  in: {op_text.strip()}"
+
+
+def _with_parse_location(error: Exception, message: str) -> str:
+    """`message` shown at the op being parsed when `error` came from checking
+    its types during parsing (xDSL raises those without a location)."""
+    if isinstance(error, ParseError):
+        return message
+    parsing = None
+    trace = error.__traceback__
+    while trace is not None:
+        frame = trace.tb_frame
+        if frame.f_code.co_name == "parse_operation":
+            parsing = frame.f_locals
+        trace = trace.tb_next
+    if parsing is None or "op_loc" not in parsing or "op_type" not in parsing:
+        return message
+    return parsing["op_loc"].print_with_context(f"{parsing['op_type'].name}: {message}")
 
 
 _UNDERLINE = re.compile(r"\s*\^+-*\s*")

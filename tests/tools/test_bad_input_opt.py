@@ -1,0 +1,436 @@
+"""Bad input to `memplan-opt`: malformed or wrong IR for every memory op, a
+wrong value for every pass option, a pass that cannot do what the IR asks,
+bad flags and paths.
+
+Each case must end with a non-zero exit status and one `memplan-opt: error:`
+message that names the op, option, flag or file and says what is wrong; no
+case may raise (an exception escaping `main` is what prints a traceback).
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from memplan.tools.memplan_opt import main
+
+S = '!memory.storage<"global">'
+V = '!memory.storage<"global.vtcm">'
+BLOCKS = f'{V}, {V} to memref<2x4xi8, #memory.discontiguous, "global.vtcm">'
+
+
+def function(*body: str) -> str:
+    return "\n".join(["func.func @f() {", *body, "  func.return", "}", ""])
+
+
+def storage(size: int = 64, scope: str = S) -> str:
+    return f"  %s = memory.alloc_storage [{size}] : {scope}"
+
+
+def tensor(offset: str, result: str) -> str:
+    return f"  %t = memory.alloc_tensor %s[{offset}] : {S} to {result}"
+
+
+@dataclass(frozen=True)
+class Case:
+    source: str
+    args: tuple[str, ...]
+    expected: tuple[str, ...]
+    """Fragments the error message must contain."""
+
+
+IR_CASES = {
+    # memory.alloc_storage
+    "storage negative size": Case(
+        function(f"  %s = memory.alloc_storage [-4] : {S}"),
+        (),
+        ("memory.alloc_storage", "storage size must be non-negative, got -4"),
+    ),
+    "storage alignment": Case(
+        function(f"  %s = memory.alloc_storage [64] align 3 : {S}"),
+        (),
+        ("memory.alloc_storage", "alignment must be a positive power of two, got 3"),
+    ),
+    "storage device": Case(
+        function(f"  %s = memory.alloc_storage [64] device -1 : {S}"),
+        (),
+        ("memory.alloc_storage", "device index must be non-negative, got -1"),
+    ),
+    "storage empty scope": Case(
+        function(storage(scope='!memory.storage<"">')),
+        (),
+        ("in.mlir:2:3", "memory.alloc_storage", "memory scope must be a non-empty"),
+    ),
+    "storage two sizes": Case(
+        function(f"  %s = memory.alloc_storage [64, 8] : {S}"),
+        (),
+        ("memory.alloc_storage", "expected exactly one size, got 2"),
+    ),
+    "storage of a non-storage type": Case(
+        function("  %s = memory.alloc_storage [64] : i32"),
+        (),
+        ("in.mlir:2:3", "memory.alloc_storage", "i32"),
+    ),
+    # memory.alloc_tensor
+    "tensor negative offset": Case(
+        function(storage(), tensor("-4", "memref<4xi32>")),
+        (),
+        ("memory.alloc_tensor", "offset must be non-negative, got -4"),
+    ),
+    "tensor offset not a multiple of the element size": Case(
+        function(storage(), tensor("2", "memref<4xi32>")),
+        (),
+        ("memory.alloc_tensor", "offset 2 is not aligned to the element size"),
+    ),
+    "tensor past the end of its storage": Case(
+        function(storage(16), tensor("8", "memref<4xi32>")),
+        (),
+        ("memory.alloc_tensor", "past the end of its 16-byte storage"),
+    ),
+    "tensor in another scope than its storage": Case(
+        function(storage(), tensor("0", 'memref<4xi32, "global.vtcm">')),
+        (),
+        ("memory.alloc_tensor", 'does not match the storage scope "global"'),
+    ),
+    "tensor with a layout": Case(
+        function(storage(), tensor("0", "memref<4xi32, strided<[2]>>")),
+        (),
+        ("memory.alloc_tensor", "result must have the identity layout"),
+    ),
+    "tensor without its dynamic sizes": Case(
+        function(storage(), tensor("0", "memref<?xi32>")),
+        (),
+        ("memory.alloc_tensor", "expected 1 dynamic size operand(s)"),
+    ),
+    "tensor of complex elements": Case(
+        function(storage(), tensor("0", "memref<4xcomplex<f32>>")),
+        (),
+        ("memory.alloc_tensor", "complex<f32> has no size in bytes"),
+    ),
+    "tensor alignment not a power of two": Case(
+        function(
+            storage(),
+            f"  %t = memory.alloc_tensor %s[0] align 48 : {S} to memref<4xi32>",
+        ),
+        (),
+        ("memory.alloc_tensor", "alignment must be a positive power of two, got 48"),
+    ),
+    "tensor alignment its storage cannot give": Case(
+        function(
+            storage(),
+            f"  %t = memory.alloc_tensor %s[0] align 256 : {S} to memref<4xi32>",
+        ),
+        (),
+        ("memory.alloc_tensor", "expected a multiple of 256 bytes"),
+    ),
+    "tensor placed in a non-storage": Case(
+        function("  %s = arith.constant 0 : index", tensor("0", "memref<4xi32>")),
+        (),
+        ("in.mlir:3:28", "previously used or defined with type index"),
+    ),
+    # memory.alloc_discontiguous_tensor
+    "discontiguous without its layout": Case(
+        function(
+            storage(64, V),
+            f"  %t = memory.alloc_discontiguous_tensor table %s[0], blocks %s[16, 32] : "
+            f'{V}, {V} to memref<2x4xi8, "global.vtcm">',
+        ),
+        (),
+        ("memory.alloc_discontiguous_tensor", "#memory.discontiguous layout"),
+    ),
+    "discontiguous of rank 1": Case(
+        function(
+            storage(64, V),
+            f"  %t = memory.alloc_discontiguous_tensor table %s[0], blocks %s[16, 32] : "
+            f'{V}, {V} to memref<8xi8, #memory.discontiguous, "global.vtcm">',
+        ),
+        (),
+        ("memory.alloc_discontiguous_tensor", "rank 2 or more"),
+    ),
+    "discontiguous with a block missing": Case(
+        function(
+            storage(64, V),
+            f"  %t = memory.alloc_discontiguous_tensor table %s[0], blocks %s[16] : {BLOCKS}",
+        ),
+        (),
+        ("memory.alloc_discontiguous_tensor", "expected 2 block offsets"),
+    ),
+    "discontiguous pointer width": Case(
+        function(
+            storage(64, V),
+            "  %t = memory.alloc_discontiguous_tensor table %s[0], blocks %s[16, 32] "
+            f"pointer_width 3 : {BLOCKS}",
+        ),
+        (),
+        ("memory.alloc_discontiguous_tensor", "pointer width must be 4 or 8"),
+    ),
+    "discontiguous blocks overlapping": Case(
+        function(
+            storage(64, V),
+            f"  %t = memory.alloc_discontiguous_tensor table %s[0], blocks %s[16, 18] : {BLOCKS}",
+        ),
+        (),
+        ("memory.alloc_discontiguous_tensor", "blocks 0 and 1 overlap"),
+    ),
+    # memory.kill and memory.copy
+    "kill of an integer": Case(
+        function("  %c = arith.constant 0 : i32", "  memory.kill %c : i32"),
+        (),
+        ("in.mlir:3:3", "memory.kill", "i32"),
+    ),
+    "copy between shapes": Case(
+        function(
+            storage(),
+            f"  %a = memory.alloc_tensor %s[0] : {S} to memref<4xi32>",
+            f"  %b = memory.alloc_tensor %s[16] : {S} to memref<2xi32>",
+            "  memory.copy %a, %b : memref<4xi32> to memref<2xi32>",
+        ),
+        (),
+        ("memory.copy", "source shape [4] does not match target shape [2]"),
+    ),
+    "copy between element types": Case(
+        function(
+            storage(),
+            f"  %a = memory.alloc_tensor %s[0] : {S} to memref<4xi32>",
+            f"  %b = memory.alloc_tensor %s[16] : {S} to memref<4xf32>",
+            "  memory.copy %a, %b : memref<4xi32> to memref<4xf32>",
+        ),
+        (),
+        (
+            "memory.copy",
+            "source element type i32 does not match target element type f32",
+        ),
+    ),
+    # Malformed text
+    "unknown memory op": Case(
+        function("  memory.nope"), (), ("Operation memory.nope is not registered",)
+    ),
+    "alloc_tensor without `to`": Case(
+        function(storage(), f"  %t = memory.alloc_tensor %s[0] : {S} memref<4xi32>"),
+        (),
+        ("in.mlir:3:", "Expected 'to'"),
+    ),
+    "kill of an undefined value": Case(
+        function(f"  memory.kill %nothing : {S}"), (), ("%nothing",)
+    ),
+    "unbalanced braces": Case("func.func @f() {\n", (), ("in.mlir:",)),
+}
+
+ALLOC = '  %a = memref.alloc() : memref<512xi32, "global.vtcm">'
+USE = '  "test.op"(%a) : (memref<512xi32, "global.vtcm">) -> ()'
+
+PASS_CASES = {
+    "manifest: dealloc of a cast": Case(
+        function(
+            "  %a = memref.alloc() : memref<4xi32>",
+            '  %c = "memref.cast"(%a) : (memref<4xi32>) -> memref<?xi32>',
+            "  memref.dealloc %c : memref<?xi32>",
+        ),
+        ("-p", "memory-manifest"),
+        ("memory-manifest: in @f, memref.dealloc of memref<?xi32>", "not produced by"),
+    ),
+    "manifest: alloc with a layout": Case(
+        function("  %a = memref.alloc() : memref<4xi32, strided<[2]>>"),
+        ("-p", "memory-manifest"),
+        ("memory-manifest: in @f, memref.alloc", "expected the identity layout"),
+    ),
+    "manifest: integer memory space": Case(
+        function("  %a = memref.alloc() : memref<4xi32, 1>"),
+        ("-p", "memory-manifest"),
+        ("memory-manifest: in @f, memref.alloc", "is not a scope"),
+    ),
+    "plan: over capacity": Case(
+        function(ALLOC, USE),
+        (
+            "-p",
+            "memory-manifest,memory-plan{capacity=1024}",
+            "--allow-unregistered-dialect",
+        ),
+        ("memory-plan: in @f", "over the scope capacity of 1024 bytes"),
+    ),
+    "verify: a second kill": Case(
+        function(
+            storage(),
+            tensor("0", "memref<4xi32>"),
+            "  memory.kill %t : memref<4xi32>",
+            "  memory.kill %t : memref<4xi32>",
+        ),
+        ("-p", "memory-verify"),
+        ("memory-verify: in @f, %t is killed again",),
+    ),
+    "lowering: discontiguous tensor": Case(
+        function(
+            storage(64, V),
+            f"  %t = memory.alloc_discontiguous_tensor table %s[0], blocks %s[16, 32] : {BLOCKS}",
+        ),
+        ("-p", "convert-memory-to-memref"),
+        ("convert-memory-to-memref: in @f", "memory.alloc_discontiguous_tensor"),
+    ),
+    "lowering: storage on device 1": Case(
+        function(f"  %s = memory.alloc_storage [64] device 1 : {S}"),
+        ("-p", "convert-memory-to-memref"),
+        ("convert-memory-to-memref: in @f", "on device 1"),
+    ),
+}
+
+TARGETS = "expected one of: hexagon-v65"
+POWER_OF_TWO = "positive power of two"
+OPTION_CASES = {
+    "memory-manifest{target=nope}": (
+        "memory-manifest",
+        "unknown target 'nope'",
+        TARGETS,
+    ),
+    "memory-manifest{target=1}": ("memory-manifest", "option target=1", "a name"),
+    "memory-manifest{x=1}": ("memory-manifest", "unknown option 'x'", "target"),
+    "memory-coalesce{alignment=3}": ("memory-coalesce", "alignment=3", POWER_OF_TWO),
+    "memory-coalesce{alignment=0}": ("memory-coalesce", "alignment=0", POWER_OF_TWO),
+    "memory-coalesce{alignment=-8}": ("memory-coalesce", "alignment=-8", POWER_OF_TWO),
+    "memory-coalesce{alignment=x}": ("memory-coalesce", "alignment=x", "an integer"),
+    "memory-coalesce{alignment}": ("memory-coalesce", "alignment has no value"),
+    "memory-coalesce{target=nope}": ("memory-coalesce", "unknown target 'nope'"),
+    "memory-plan{algorithm=nope}": ("memory-plan", "unknown algorithm 'nope'", "best"),
+    "memory-plan{algorithm=1}": ("memory-plan", "option algorithm=1", "a name"),
+    "memory-plan{algorithm=greedy,best}": ("memory-plan", "algorithm=greedy,best"),
+    "memory-plan{alignment=48}": ("memory-plan", "alignment", POWER_OF_TWO, "48"),
+    "memory-plan{tensor-alignment=0}": ("memory-plan", "tensor-alignment", "got 0"),
+    "memory-plan{capacity=-5}": ("memory-plan", "capacity must be >= 0", "-5"),
+    "memory-plan{capacity=x}": ("memory-plan", "capacity=x", "an integer"),
+    "memory-plan{capacity}": ("memory-plan", "capacity has no value"),
+    "memory-plan{insert-kills=2}": ("memory-plan", "insert-kills=2", "true or false"),
+    "memory-plan{arenas=x}": ("memory-plan", "unknown arenas 'x'", "run, function"),
+    "memory-plan{target=nope}": ("memory-plan", "unknown target 'nope'", TARGETS),
+    "memory-plan{nope=1}": ("memory-plan", "unknown option 'nope'", "algorithm"),
+    "memory-verify{alignment=3}": ("memory-verify", "alignment", POWER_OF_TWO, "3"),
+    "memory-verify{alignment=1.5}": ("memory-verify", "alignment=1.5", "an integer"),
+    "memory-verify{capacity=-1}": ("memory-verify", "capacity must be >= 0"),
+    "memory-verify{target=nope}": ("memory-verify", "unknown target 'nope'"),
+    "convert-memory-to-memref{x=1}": ("convert-memory-to-memref", "takes no options"),
+    "memory-plan{": ("bad pass pipeline given to -p", "Expected argument name"),
+    "memory-plan}": ("bad pass pipeline given to -p", "Expected a comma"),
+    "memory-manifest,,memory-plan": ("bad pass pipeline given to -p", "pass name"),
+    "memory-plan{algorithm=}": ("bad pass pipeline given to -p",),
+    "no-such-pass": ("no-such-pass",),
+}
+
+
+def run(
+    argv: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> tuple[int, str]:
+    monkeypatch.setattr(sys, "argv", ["memplan-opt", *argv])
+    try:
+        code = main()
+    except SystemExit as exit_:
+        code = exit_.code
+    assert isinstance(code, int)
+    return code, capsys.readouterr().err
+
+
+def assert_one_clean_error(code: int, err: str, expected: tuple[str, ...]) -> None:
+    assert code == 1, err
+    assert err.startswith("memplan-opt: error: "), err
+    assert err.count("memplan-opt: error:") == 1, err
+    assert "Traceback" not in err
+    for fragment in expected:
+        assert fragment in err, f"{fragment!r} not in {err!r}"
+
+
+@pytest.mark.parametrize(
+    "case", [*IR_CASES.values(), *PASS_CASES.values()], ids=[*IR_CASES, *PASS_CASES]
+)
+def test_bad_ir_is_one_error_naming_the_op(
+    case: Case,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    source = tmp_path / "in.mlir"
+    source.write_text(case.source)
+    code, err = run([str(source), *case.args], monkeypatch, capsys)
+    assert_one_clean_error(code, err, case.expected)
+
+
+@pytest.mark.parametrize(
+    ("pipeline", "expected"), OPTION_CASES.items(), ids=list(OPTION_CASES)
+)
+def test_bad_pass_option_is_one_error_naming_the_option(
+    pipeline: str,
+    expected: tuple[str, ...],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    source = tmp_path / "in.mlir"
+    source.write_text(function())
+    code, err = run([str(source), "-p", pipeline], monkeypatch, capsys)
+    assert_one_clean_error(code, err, expected)
+
+
+def test_missing_input_file_is_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "missing.mlir"
+    code, err = run([str(missing)], monkeypatch, capsys)
+    assert_one_clean_error(code, err, (f"cannot open {missing}", "No such file"))
+
+
+def test_directory_as_input_is_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, err = run([str(tmp_path)], monkeypatch, capsys)
+    assert_one_clean_error(code, err, (f"cannot open {tmp_path}", "Is a directory"))
+
+
+def test_unwritable_output_is_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "in.mlir"
+    source.write_text(function())
+    output = tmp_path / "no-such-dir" / "out.mlir"
+    code, err = run([str(source), "-o", str(output)], monkeypatch, capsys)
+    assert_one_clean_error(code, err, (f"cannot open {output}",))
+
+
+def test_binary_input_says_it_is_not_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "in.mlir"
+    source.write_bytes(b"\xff\xfe\x00func")
+    code, err = run([str(source)], monkeypatch, capsys)
+    assert_one_clean_error(code, err, ("not UTF-8 text", "byte 0 is 0xff"))
+
+
+def test_unknown_extension_says_how_to_read_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "in.txt"
+    source.write_text(function())
+    code, err = run([str(source)], monkeypatch, capsys)
+    assert_one_clean_error(code, err, ("Unrecognized file extension 'txt'", "-f mlir"))
+
+
+@pytest.mark.parametrize(
+    ("flags", "expected"),
+    [
+        (["--no-such-flag"], "unrecognized arguments: --no-such-flag"),
+        (["-t", "nope"], "argument -t/--target: invalid choice: 'nope'"),
+        (["-f", "nope"], "argument -f/--frontend: invalid choice: 'nope'"),
+    ],
+    ids=["unknown flag", "unknown target", "unknown frontend"],
+)
+def test_bad_flag_is_a_usage_error_naming_it(
+    flags: list[str],
+    expected: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    source = tmp_path / "in.mlir"
+    source.write_text(function())
+    code, err = run([str(source), *flags], monkeypatch, capsys)
+    assert code == 2, err
+    assert f"memplan-opt: error: {expected}" in err
+    assert "Traceback" not in err
