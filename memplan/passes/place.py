@@ -15,7 +15,7 @@ import json
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects import func, memref
+from xdsl.dialects import func
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import PassFailedException
@@ -31,7 +31,7 @@ from memplan.passes.place_model import (
     written_globals,
 )
 from memplan.passes.place_rewrite import move_entity, move_group
-from memplan.passes.retype import ScopeGroups
+from memplan.passes.retype import NEW_MEMORY_OPS, ScopeGroups, global_name
 from memplan.planning.placement import (
     Placement,
     all_ddr,
@@ -141,9 +141,7 @@ class _Placer:
         functions = [f for f in self.module.walk() if isinstance(f, func.FuncOp)]
         order, cyclic = _callees_first(functions, groups)
         weights = _weights(order, groups)
-        get_globals = [
-            op for op in self.module.walk() if isinstance(op, memref.GetGlobalOp)
-        ]
+        get_globals = [op for op in self.module.walk() if global_name(op) is not None]
         written = written_globals(groups, get_globals)
         handled: set[int] = set()
         module_order = {op: i for i, op in enumerate(self.module.walk())}
@@ -210,7 +208,7 @@ class _Placer:
         movable VTCM memory goes to DDR, pinned memory counts without reuse."""
         total = 0
         for op in function.walk():
-            if not isinstance(op, AllocStorageOp | memref.AllocOp | memref.AllocaOp):
+            if op.name not in NEW_MEMORY_OPS:
                 continue
             group = groups.group_of(op.results[0])
             if id(group) in handled:
@@ -305,10 +303,16 @@ def _weights(order: list[func.FuncOp], groups: ScopeGroups) -> dict[str, float]:
 def _pinned_message(model: FunctionModel, peak: int, capacity: int) -> str:
     problem = model.problem
     name = model.function.sym_name.data
-    worst = max(arenas(problem, all_ddr(problem)), key=lambda a: a[2], default=None)
+    spans = [(lo, hi, size) for lo, hi, size in arenas(problem, all_ddr(problem))]
+    spans += [(r.lo, r.hi, r.size) for r in problem.reserved]
+    worst = max(
+        {lo for lo, _, _ in spans},
+        key=lambda point: (sum(s for lo, hi, s in spans if lo <= point <= hi), -point),
+        default=None,
+    )
     where = ""
     if worst is not None:
-        op = model.liveness.op_at(model.function.body.block, worst[0])
+        op = model.liveness.op_at(model.function.body.block, worst)
         if op is not None:
             where = f" at {op.name}"
     pinned = "; ".join(

@@ -37,14 +37,7 @@ from memplan.dialects.memory import (
     scope_of,
     static_byte_size,
 )
-from memplan.interpreter.cost import (
-    ACCESS_OPS,
-    COMPUTE_OPS,
-    COPY_OPS,
-    CostModel,
-    OpProfile,
-    profile,
-)
+from memplan.interpreter.cost import COPY_OPS, CostModel, OpProfile, profile
 from memplan.passes.liveness import (
     NOT_USES,
     VIEW_OPS,
@@ -52,7 +45,13 @@ from memplan.passes.liveness import (
     LiveRange,
     is_unit_block,
 )
-from memplan.passes.retype import FORWARDING_OPS, ScopeGroup, ScopeGroups
+from memplan.passes.retype import (
+    FORWARDING_OPS,
+    NEW_MEMORY_OPS,
+    ScopeGroup,
+    ScopeGroups,
+    global_name,
+)
 from memplan.planning.placement import (
     CostedOp,
     Entity,
@@ -64,8 +63,15 @@ from memplan.planning.placement import (
 )
 from memplan.targets import GLOBAL_SCOPE, VTCM_SCOPE, Target
 
-DATA_OPS = (*COPY_OPS, *ACCESS_OPS, *COMPUTE_OPS)
-"""Ops that touch the data of their memref operands (the cost model's kinds)."""
+DATA_KINDS = frozenset({"copy", "access", "compute"})
+"""Kinds of ops whose cost depends on the scopes of their memref operands."""
+READS = frozenset({"memref.load", "affine.load"})
+WRITES = frozenset({"memref.store", "affine.store"})
+
+
+def is_data_op(op: Operation) -> bool:
+    """The op touches the data of its memref operands (as the cost model sees it)."""
+    return profile(op).kind in DATA_KINDS
 
 
 class PinnedDynamic(ValueError):
@@ -82,18 +88,18 @@ class Access:
 
 def access(op: Operation, index: int) -> Access:
     """What `op` does with the data of operand `index`."""
-    if isinstance(op, COPY_OPS):
+    if op.name in COPY_OPS:
         return Access(index == 0, index != 0)
-    if isinstance(op, memref.LoadOp):
+    if op.name in READS:
         return Access(True, False)
-    if isinstance(op, memref.StoreOp):
+    if op.name in WRITES:
         return Access(True, True)
     if isinstance(op, LinalgStructuredOperation):
         inputs = len(op.inputs)
         if index < inputs:
             return Access(True, False)
         return Access(not _overwrites(op, index), True)
-    if isinstance(op, COMPUTE_OPS):
+    if op.name.startswith("linalg."):
         outputs = getattr(op, "outputs", ())
         return Access(True, any(o is op.operands[index] for o in outputs))
     if op.name in VIEW_OPS:
@@ -181,13 +187,7 @@ def op_cycle_table(
     """Cycles of `op` for each combination of scopes of the operand sets in
     `moving` (bit i set: operands `moving[i]` in VTCM, else in DDR); the other
     operands keep the scope of their type."""
-    kind = (
-        "copy"
-        if isinstance(op, COPY_OPS)
-        else "access"
-        if isinstance(op, ACCESS_OPS)
-        else "compute"
-    )
+    kind = profile(op).kind
     args: list[object] = [None] * len(op.operands)
     scopes: list[str | None] = [None] * len(op.operands)
     for index, operand in enumerate(op.operands):
@@ -296,7 +296,7 @@ class _Builder:
 
     def build(self) -> FunctionModel:
         for op in self.liveness.index:
-            if isinstance(op, AllocStorageOp | memref.AllocOp | memref.AllocaOp):
+            if op.name in NEW_MEMORY_OPS:
                 group = self.groups.group_of(op.results[0])
                 if id(group) not in self.handled:
                     self.handled.add(id(group))
@@ -563,9 +563,9 @@ class _Builder:
         """DDR values that cannot move, whose data a VTCM copy may stand in for."""
         candidates: list[SSAValue] = [*self.function.args]
         for op in self.liveness.index:
-            if isinstance(op, memref.GetGlobalOp):
-                if op.name_.string_value() not in self.written_globals:
-                    candidates.append(op.memref)
+            name = global_name(op)
+            if name is not None and name not in self.written_globals:
+                candidates.append(op.results[0])
             elif isinstance(op, AllocTensorOp):
                 candidates.append(op.result)
         for value in candidates:
@@ -589,7 +589,7 @@ class _Builder:
                 anchor = anchor_in(use.operation, block)
                 if anchor is None or isinstance(use.operation, KillOp):
                     continue
-                if other is value and isinstance(use.operation, DATA_OPS):
+                if other is value and is_data_op(use.operation):
                     slots.setdefault(anchor, []).append((use.operation, use.index))
                 elif other is value or not read_only:
                     barriers.add(anchor)
@@ -687,7 +687,7 @@ class _Builder:
         for value in values:
             for use in value.uses:
                 op = use.operation
-                if not isinstance(op, DATA_OPS):
+                if not is_data_op(op):
                     continue
                 slot = 0
                 if slot_of is not None:
@@ -725,7 +725,7 @@ def _read_only(group: ScopeGroup) -> bool:
     for value in group.values:
         for use in value.uses:
             op = use.operation
-            if isinstance(op, DATA_OPS):
+            if is_data_op(op):
                 if access(op, use.index).writes:
                     return False
             elif not (
@@ -772,14 +772,12 @@ def _aligned(builder: _Builder, size: int) -> int:
     return -(-size // alignment) * alignment
 
 
-def written_globals(
-    groups: ScopeGroups, get_globals: list[memref.GetGlobalOp]
-) -> set[str]:
+def written_globals(groups: ScopeGroups, get_globals: list[Operation]) -> set[str]:
     """Globals whose data some op may change."""
     return {
-        op.name_.string_value()
+        str(global_name(op))
         for op in get_globals
-        if not _read_only(groups.group_of(op.memref))
+        if not _read_only(groups.group_of(op.results[0]))
     }
 
 

@@ -22,14 +22,19 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from xdsl.dialects import func, memref, scf
-from xdsl.dialects.builtin import MemRefType, ModuleOp, NoneAttr, StringAttr
+from xdsl.dialects import func, scf
+from xdsl.dialects.builtin import (
+    MemRefType,
+    ModuleOp,
+    NoneAttr,
+    StringAttr,
+    SymbolRefAttr,
+)
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import Rewriter
 
 from memplan.dialects.memory import (
     AllocDiscontiguousTensorOp,
-    AllocStorageOp,
     AllocTensorOp,
     StorageType,
     scope_of,
@@ -49,8 +54,17 @@ FORWARDING_OPS = (
 """Ops whose memref results and block arguments carry their operands along
 (`liveness.forwarded_values` knows how)."""
 
-NEW_MEMORY_OPS = (AllocStorageOp, memref.AllocOp, memref.AllocaOp)
-"""Ops that make new memory of the scope their result type says."""
+NEW_MEMORY_OPS = frozenset({"memory.alloc_storage", "memref.alloc", "memref.alloca"})
+"""Ops that make new memory of the scope their result type says (by name: a
+parsing context may define its own class for an op)."""
+
+
+def global_name(op: Operation) -> str | None:
+    """The symbol a `memref.get_global` reads, None for any other op."""
+    if op.name != "memref.get_global":
+        return None
+    symbol = op.properties.get("name")
+    return symbol.string_value() if isinstance(symbol, SymbolRefAttr) else None
 
 
 def is_memory(type_: Attribute) -> bool:
@@ -83,7 +97,9 @@ class ScopeGroup:
         return [
             v.owner
             for v in self.values
-            if isinstance(v.owner, NEW_MEMORY_OPS) and v.owner.results[0] is v
+            if isinstance(v.owner, Operation)
+            and v.owner.name in NEW_MEMORY_OPS
+            and v.owner.results[0] is v
         ]
 
 
@@ -168,8 +184,8 @@ class ScopeGroups:
         memory_operands = [
             (i, v) for i, v in enumerate(op.operands) if is_memory(v.type)
         ]
-        if isinstance(op, memref.GetGlobalOp):
-            self._fix(op.memref, f"it is the global @{op.name_.string_value()}")
+        if op.name == "memref.get_global":
+            self._fix(op.results[0], f"it is the global @{global_name(op)}")
         elif isinstance(op, AllocTensorOp | AllocDiscontiguousTensorOp):
             for _, value in memory_operands:
                 self._union(value, op.results[0])
@@ -186,7 +202,7 @@ class ScopeGroups:
                     self._fix(value, f"it is returned by @{function}")
         elif isinstance(op, func.CallOp):
             self._link_call(op, functions)
-        elif _makes_memory_views(op) and not isinstance(op, NEW_MEMORY_OPS):
+        elif _makes_memory_views(op) and op.name not in NEW_MEMORY_OPS:
             reason = (
                 f"{op.name} uses it (an op whose types memory-place does not change)"
             )

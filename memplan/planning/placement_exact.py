@@ -285,6 +285,8 @@ def place_exact(problem: PlacementProblem, budget: int | None = None) -> Placeme
     started from the heuristic's placement."""
     nodes = DEFAULT_NODES if budget is None else budget
     heuristic = place_heuristic(problem)
+    if not problem.entities:
+        return finish(problem, heuristic.states, "exact", optimal=True)
 
     def solve(limit: int | None) -> Placement:
         start = heuristic.states

@@ -1,0 +1,189 @@
+// RUN: xdsl-opt %s -p 'memory-manifest,memory-place{target=hexagon-v65 capacity=12288}' --split-input-file --verify-diagnostics | filecheck %s
+// RUN: xdsl-opt %s -p 'memory-manifest,memory-place{target=hexagon-v65 capacity=12288 algorithm=exact}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=EXACT
+// RUN: xdsl-opt %s -p 'memory-manifest,memory-place{target=hexagon-v65 capacity=12288 cost-model="%S/inputs/place-slow-vtcm.json"}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=SLOW
+// RUN: xdsl-opt %s -p 'memory-place{algorithm=nope}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=ALGO
+// RUN: xdsl-opt %s -p 'memory-place{capacity=-5}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=BADCAP
+// RUN: xdsl-opt %s -p 'memory-place{target=nope}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=TARGET
+// RUN: xdsl-opt %s -p 'memory-place{budget=-1}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=BUDGET
+// RUN: xdsl-opt %s -p 'memory-place{cost-model="%S/inputs/no-such-file.json"}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=NOFILE
+// RUN: xdsl-opt %s -p 'memory-place{cost-model="%S/inputs/place-bad-costs.json"}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=BADCOSTS
+// RUN: not xdsl-opt %s -p 'memory-place{colour=red}' 2>&1 | filecheck %s --check-prefix=OPTION
+// RUN: xdsl-opt %examples/three_big_vtcm.mlir -p 'memory-manifest,memory-place{target=hexagon-v65},memory-plan{target=hexagon-v65},memory-verify{target=hexagon-v65}' | filecheck %s --check-prefix=SPILL
+// RUN: xdsl-opt %examples/three_big_vtcm.mlir -p 'memory-manifest,memory-place{target=hexagon-v68},memory-plan{target=hexagon-v68}' | memplan-run --target hexagon-v68 2>&1 | filecheck %s --check-prefix=FITS
+
+// ALGO: memory-place: unknown algorithm 'nope', expected one of: heuristic, exact
+// BADCAP: memory-place: capacity must be >= 0 bytes, got -5
+// TARGET: memory-place: unknown target 'nope'; expected one of: hexagon-v65, hexagon-v66, hexagon-v68, hexagon-v69, hexagon-v73, hexagon-v75
+// BUDGET: memory-place: budget must be >= 0, got -1
+// NOFILE: memory-place: cost-model={{.*}}no-such-file.json: cannot read the file (No such file or directory)
+// BADCOSTS: memory-place: cost-model={{.*}}place-bad-costs.json: copy_setup_cycles must be a non-negative number, got -1
+// OPTION: memory-place: unknown option 'colour', expected one of: target, capacity, cost-model, algorithm, budget
+
+// Spill: three 3 MiB tensors explicitly in VTCM, on a 256 KiB part: none
+// fits, all go to DDR, and memory-plan then has no VTCM arena to make.
+// SPILL-LABEL: func.func @main()
+// SPILL-NOT:     "global.vtcm"
+// SPILL:         func.return
+// With 4 MiB (hexagon-v68) one of them keeps its VTCM: the results stay 4.
+// FITS:         [4, 4, 4
+// FITS:         peak bytes global={{[0-9]+}}, global.vtcm=3145728
+
+// Promotion: local tensors move to VTCM with every value that refers to them
+// (a subview, an scf.if result); the argument %out stays in DDR.
+// CHECK-LABEL: func.func @promote(%out: memref<16xf32>, %flag: i1) {
+// CHECK:         %a = memory.alloc_storage [128] align 2048 : !memory.storage<"global.vtcm">
+// CHECK-NEXT:    %a_1 = memory.alloc_tensor %a[0] : !memory.storage<"global.vtcm"> to memref<32xf32, "global.vtcm">
+// CHECK:         %half = memref.subview %a_1[0] [16] [1] : memref<32xf32, "global.vtcm"> to memref<16xf32, strided<[1]>, "global.vtcm">
+// CHECK:         %b_1 = memory.alloc_tensor %b[0] : !memory.storage<"global.vtcm"> to memref<16xf32, "global.vtcm">
+// CHECK:         %c_1 = memory.alloc_tensor %c[0] : !memory.storage<"global.vtcm"> to memref<16xf32, "global.vtcm">
+// CHECK:         %pick = scf.if %flag -> (memref<16xf32, "global.vtcm">) {
+// CHECK-NEXT:      scf.yield %b_1 : memref<16xf32, "global.vtcm">
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      scf.yield %c_1 : memref<16xf32, "global.vtcm">
+// CHECK:         memory.copy %c_1, %out : memref<16xf32, "global.vtcm"> to memref<16xf32>
+// SLOW-LABEL:  func.func @promote(
+// SLOW-NOT:      "global.vtcm"
+// SLOW:          func.return
+
+func.func @promote(%out: memref<16xf32>, %flag: i1) {
+  %one = arith.constant 1.0 : f32
+  %a = memref.alloc() : memref<32xf32>
+  linalg.fill ins(%one : f32) outs(%a : memref<32xf32>)
+  %half = memref.subview %a[0] [16] [1] : memref<32xf32> to memref<16xf32, strided<[1]>>
+  %b = memref.alloc() : memref<16xf32>
+  linalg.add ins(%half, %half : memref<16xf32, strided<[1]>>, memref<16xf32, strided<[1]>>) outs(%b : memref<16xf32>)
+  %c = memref.alloc() : memref<16xf32>
+  linalg.fill ins(%one : f32) outs(%c : memref<16xf32>)
+  %pick = scf.if %flag -> (memref<16xf32>) {
+    scf.yield %b : memref<16xf32>
+  } else {
+    scf.yield %c : memref<16xf32>
+  }
+  linalg.mul ins(%pick, %b : memref<16xf32>, memref<16xf32>) outs(%c : memref<16xf32>)
+  memory.copy %c, %out : memref<16xf32> to memref<16xf32>
+  memref.dealloc %a : memref<32xf32>
+  memref.dealloc %b : memref<16xf32>
+  memref.dealloc %c : memref<16xf32>
+  func.return
+}
+
+// -----
+
+// Prefetch: the argument %x, read by four ops, is copied into a VTCM tensor
+// before its first use; %x itself is never written, so nothing is copied back.
+// CHECK-LABEL: func.func @prefetch(%x: memref<1024xf32>, %out: memref<1024xf32>) {
+// CHECK:         %x_vtcm_storage = memory.alloc_storage [4096] align 2048 : !memory.storage<"global.vtcm">
+// CHECK-NEXT:    %x_vtcm = memory.alloc_tensor %x_vtcm_storage[0] : !memory.storage<"global.vtcm"> to memref<1024xf32, "global.vtcm">
+// CHECK-NEXT:    memory.copy %x, %x_vtcm : memref<1024xf32> to memref<1024xf32, "global.vtcm">
+// CHECK-NEXT:    linalg.mul ins(%x_vtcm, %x_vtcm : {{.*}}) outs(%t_1 : memref<1024xf32, "global.vtcm">)
+// CHECK:         linalg.add ins(%t_1, %x_vtcm : {{.*}}) outs(%out : memref<1024xf32>)
+// CHECK-NEXT:    memory.kill %x_vtcm : memref<1024xf32, "global.vtcm">
+// CHECK-NEXT:    memory.kill %x_vtcm_storage : !memory.storage<"global.vtcm">
+// CHECK-NOT:     memory.copy
+// CHECK:         func.return
+// EXACT-LABEL: func.func @prefetch(
+// EXACT:         memory.copy %x, %x_vtcm : memref<1024xf32> to memref<1024xf32, "global.vtcm">
+
+func.func @prefetch(%x: memref<1024xf32>, %out: memref<1024xf32>) {
+  %t = memref.alloc() : memref<1024xf32>
+  linalg.mul ins(%x, %x : memref<1024xf32>, memref<1024xf32>) outs(%t : memref<1024xf32>)
+  linalg.add ins(%t, %x : memref<1024xf32>, memref<1024xf32>) outs(%t : memref<1024xf32>)
+  linalg.mul ins(%t, %x : memref<1024xf32>, memref<1024xf32>) outs(%t : memref<1024xf32>)
+  linalg.add ins(%t, %x : memref<1024xf32>, memref<1024xf32>) outs(%out : memref<1024xf32>)
+  memref.dealloc %t : memref<1024xf32>
+  func.return
+}
+
+// -----
+
+// Eviction over a gap: %a (4 KiB) is used before and after %b (12 KiB), and
+// the 12 KiB VTCM cannot hold both.  %a leaves VTCM for the gap (copied to
+// a DDR tensor, killed) and comes back (copied into a new VTCM tensor) for
+// its last uses; the result is copied out to %out from VTCM.
+// CHECK-LABEL: func.func @evict(%out: memref<1024xf32>) {
+// CHECK:         %a_1 = memory.alloc_tensor %a[0] : !memory.storage<"global.vtcm"> to memref<1024xf32, "global.vtcm">
+// CHECK:         linalg.fill ins(%one : f32) outs(%a_1 : memref<1024xf32, "global.vtcm">)
+// CHECK-NEXT:    linalg.add ins(%a_1, %a_1 : {{.*}}) outs(%a_1 : memref<1024xf32, "global.vtcm">)
+// CHECK-NEXT:    linalg.add ins(%a_1, %a_1 : {{.*}}) outs(%a_1 : memref<1024xf32, "global.vtcm">)
+// CHECK-NEXT:    %a_ddr_storage = memory.alloc_storage [4096] : !memory.storage<"global">
+// CHECK-NEXT:    %a_ddr = memory.alloc_tensor %a_ddr_storage[0] : !memory.storage<"global"> to memref<1024xf32>
+// CHECK-NEXT:    memory.copy %a_1, %a_ddr : memref<1024xf32, "global.vtcm"> to memref<1024xf32>
+// CHECK-NEXT:    memory.kill %a_1 : memref<1024xf32, "global.vtcm">
+// CHECK-NEXT:    memory.kill %a : !memory.storage<"global.vtcm">
+// CHECK-NEXT:    %b = memory.alloc_storage [12288] align 2048 : !memory.storage<"global.vtcm">
+// CHECK:         memory.kill %b : !memory.storage<"global.vtcm">
+// CHECK-NEXT:    %a_vtcm_storage = memory.alloc_storage [4096] align 2048 : !memory.storage<"global.vtcm">
+// CHECK-NEXT:    %a_vtcm = memory.alloc_tensor %a_vtcm_storage[0] : !memory.storage<"global.vtcm"> to memref<1024xf32, "global.vtcm">
+// CHECK-NEXT:    memory.copy %a_ddr, %a_vtcm : memref<1024xf32> to memref<1024xf32, "global.vtcm">
+// CHECK-NEXT:    memory.kill %a_ddr : memref<1024xf32>
+// CHECK-NEXT:    memory.kill %a_ddr_storage : !memory.storage<"global">
+// CHECK-NEXT:    linalg.add ins(%a_vtcm, %a_vtcm : {{.*}}) outs(%a_vtcm : memref<1024xf32, "global.vtcm">)
+// CHECK-NEXT:    linalg.add ins(%a_vtcm, %a_vtcm : {{.*}}) outs(%a_vtcm : memref<1024xf32, "global.vtcm">)
+// CHECK-NEXT:    memory.copy %a_vtcm, %out : memref<1024xf32, "global.vtcm"> to memref<1024xf32>
+// EXACT-LABEL: func.func @evict(
+// EXACT:         memory.copy %a_1, %a_ddr : memref<1024xf32, "global.vtcm"> to memref<1024xf32>
+// EXACT:         memory.copy %a_ddr, %a_vtcm : memref<1024xf32> to memref<1024xf32, "global.vtcm">
+
+func.func @evict(%out: memref<1024xf32>) {
+  %one = arith.constant 1.0 : f32
+  %a = memref.alloc() : memref<1024xf32>
+  linalg.fill ins(%one : f32) outs(%a : memref<1024xf32>)
+  linalg.add ins(%a, %a : memref<1024xf32>, memref<1024xf32>) outs(%a : memref<1024xf32>)
+  linalg.add ins(%a, %a : memref<1024xf32>, memref<1024xf32>) outs(%a : memref<1024xf32>)
+  %b = memref.alloc() : memref<3072xf32>
+  linalg.fill ins(%one : f32) outs(%b : memref<3072xf32>)
+  linalg.add ins(%b, %b : memref<3072xf32>, memref<3072xf32>) outs(%b : memref<3072xf32>)
+  linalg.add ins(%b, %b : memref<3072xf32>, memref<3072xf32>) outs(%b : memref<3072xf32>)
+  linalg.add ins(%b, %b : memref<3072xf32>, memref<3072xf32>) outs(%b : memref<3072xf32>)
+  memref.dealloc %b : memref<3072xf32>
+  linalg.add ins(%a, %a : memref<1024xf32>, memref<1024xf32>) outs(%a : memref<1024xf32>)
+  linalg.add ins(%a, %a : memref<1024xf32>, memref<1024xf32>) outs(%a : memref<1024xf32>)
+  memory.copy %a, %out : memref<1024xf32> to memref<1024xf32>
+  memref.dealloc %a : memref<1024xf32>
+  func.return
+}
+
+// -----
+
+// Spill within a function: two 8 KiB VTCM tensors live together do not fit
+// 12 KiB; the one that saves fewer cycles per byte goes to DDR.
+// CHECK-LABEL: func.func @spill(%out: memref<2048xf32>) {
+// CHECK:         %a_1 = memory.alloc_tensor %a[0] : !memory.storage<"global.vtcm"> to memref<2048xf32, "global.vtcm">
+// CHECK:         %b_1 = memory.alloc_tensor %b[0] : !memory.storage<"global"> to memref<2048xf32>
+
+func.func @spill(%out: memref<2048xf32>) {
+  %one = arith.constant 1.0 : f32
+  %a = memref.alloc() : memref<2048xf32, "global.vtcm">
+  linalg.fill ins(%one : f32) outs(%a : memref<2048xf32, "global.vtcm">)
+  %b = memref.alloc() : memref<2048xf32, "global.vtcm">
+  linalg.fill ins(%one : f32) outs(%b : memref<2048xf32, "global.vtcm">)
+  linalg.add ins(%a, %b : memref<2048xf32, "global.vtcm">, memref<2048xf32, "global.vtcm">) outs(%a : memref<2048xf32, "global.vtcm">)
+  linalg.add ins(%a, %a : memref<2048xf32, "global.vtcm">, memref<2048xf32, "global.vtcm">) outs(%a : memref<2048xf32, "global.vtcm">)
+  linalg.mul ins(%a, %a : memref<2048xf32, "global.vtcm">, memref<2048xf32, "global.vtcm">) outs(%a : memref<2048xf32, "global.vtcm">)
+  linalg.add ins(%a, %a : memref<2048xf32, "global.vtcm">, memref<2048xf32, "global.vtcm">) outs(%out : memref<2048xf32>)
+  memref.dealloc %a : memref<2048xf32, "global.vtcm">
+  memref.dealloc %b : memref<2048xf32, "global.vtcm">
+  func.return
+}
+
+// -----
+
+// A VTCM tensor returned by @pinned cannot move (the signature of a function
+// nothing calls is kept): it alone is over the capacity.
+// CHECK: memory-place: in @pinned, memory that must stay in "global.vtcm" needs 16384 bytes at memory.alloc_storage, over the capacity of 12288 bytes: memory.alloc_storage of 16384 bytes (it is returned by @pinned)
+
+func.func @pinned() -> memref<4096xf32, "global.vtcm"> {
+  %a = memref.alloc() : memref<4096xf32, "global.vtcm">
+  func.return %a : memref<4096xf32, "global.vtcm">
+}
+
+// -----
+
+// A pinned VTCM allocation of a dynamic size cannot be checked against the
+// capacity.
+// CHECK: memory-place: memory.alloc_storage in @dynamic allocates "global.vtcm" memory of a dynamic size that cannot move to DDR (it is returned by @dynamic): expected a static size, so that the VTCM capacity can be checked
+
+func.func @dynamic(%n: index) -> memref<?xf32, "global.vtcm"> {
+  %a = memref.alloc(%n) : memref<?xf32, "global.vtcm">
+  func.return %a : memref<?xf32, "global.vtcm">
+}
