@@ -17,3 +17,15 @@ class ModelError(Exception):
     Raised without the op's name; the runner knows which op was executing and
     turns it into an `InterpretationError`.
     """
+
+
+def plain_message(error: Exception) -> str:
+    """What went wrong, in words: an error's text without its Python class.
+
+    Exceptions other than ours mean a case the interpreter does not check
+    for itself; their text is kept when it says something, never their class.
+    """
+    if isinstance(error, ZeroDivisionError):
+        return "division by zero"
+    text = "" if isinstance(error, KeyError) else str(error).strip()
+    return text or "the interpreter failed without a message (a bug: please report it)"

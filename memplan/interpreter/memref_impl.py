@@ -177,6 +177,11 @@ class MemRefFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: memref.DimOp, args: PythonValues
     ) -> PythonValues:
         value, dim = args
+        rank = len(value.shape)
+        if not 0 <= int(dim) < rank:
+            raise ModelError(
+                f"dimension index {int(dim)} is out of range for a rank-{rank} memref"
+            )
         return (int(value.shape[int(dim)]),)
 
     @impl(memref.CastOp)

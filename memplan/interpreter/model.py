@@ -17,6 +17,8 @@ from xdsl.dialects import func
 from xdsl.ir import Operation
 
 from memplan.interpreter.errors import ModelError
+from memplan.interpreter.ranges import DisjointRanges
+from memplan.interpreter.source import location_of
 from memplan.interpreter.stats import Stats
 from memplan.targets import GLOBAL_SCOPE, VTCM_SCOPE, Target
 
@@ -26,44 +28,95 @@ OTHER_SCOPES_BASE = 0x4000_0000
 OTHER_SCOPES_STRIDE = 0x1000_0000
 
 
-def enclosing_function(op: Operation) -> str:
-    """` (in @name)` for an op inside a function, else an empty string."""
+def enclosing_function(op: Operation) -> str | None:
+    """The name of the function holding `op`, if any."""
     parent = op.parent_op()
     while parent is not None and not isinstance(parent, func.FuncOp):
         parent = parent.parent_op()
-    return f" (in @{parent.sym_name.data})" if parent is not None else ""
+    return parent.sym_name.data if parent is not None else None
 
 
-def describe(op: Operation) -> str:
-    """`memory.alloc_tensor %a (in @seed)`: enough to find the op in a file."""
+def describe(op: Operation, *, line: bool = True) -> str:
+    """`memory.alloc_tensor %a (line 4, in @seed)`: enough to find the op.
+
+    The line is known when the module was parsed with `parse_with_locations`
+    (as `memplan-run` does) or spells out its locations.
+    """
     names = ", ".join(f"%{r.name_hint}" for r in op.results if r.name_hint)
     text = f"{op.name} {names}" if names else op.name
-    return text + enclosing_function(op)
+    where: list[str] = []
+    source = location_of(op) if line else None
+    if source is not None:
+        where.append(f"line {source.line}")
+    function = enclosing_function(op)
+    if function is not None:
+        where.append(f"in @{function}")
+    return f"{text} ({', '.join(where)})" if where else text
 
 
-def _align_up(value: int, alignment: int) -> int:
-    return (value + alignment - 1) // alignment * alignment
+def locate(op: Operation) -> str:
+    """`prog.mlir:14:3: linalg.fill (in @main)`: the op an error is about."""
+    source = location_of(op)
+    text = describe(op, line=False)
+    return f"{source}: {text}" if source is not None else text
 
 
-@dataclass
+UNBOUNDED_WINDOW = 1 << 62
+"""Bytes in the address window of a scope without capacity (DDR)."""
+
+
 class AddressSpace:
-    """First-fit placement of live storages in one scope's address range."""
+    """One scope's address window `[base, base + capacity)`, served first fit.
 
-    base: int
-    live: list[tuple[int, int]] = field(default_factory=list[tuple[int, int]])
+    Free bytes are kept as disjoint ranges in address order; an allocation
+    takes the lowest address that is aligned as asked and starts a free range
+    long enough, so alignment padding and fragmentation cost space as in a
+    runtime allocator.  A zero-byte storage still takes one byte, so live
+    storages have distinct addresses.
+    """
 
-    def allocate(self, size: int, alignment: int) -> int:
-        address = _align_up(self.base, alignment)
-        for start, end in self.live:
-            if address + max(size, 1) <= start:
-                break
-            address = max(address, _align_up(end, alignment))
-        self.live.append((address, address + max(size, 1)))
-        self.live.sort()
+    def __init__(self, base: int, capacity: int | None, alignment: int):
+        self.base = base
+        self.window = UNBOUNDED_WINDOW if capacity is None else capacity
+        self.free_bytes = self.window
+        self.extent = 0
+        """The highest address (from base) any storage has reached."""
+        self._free = DisjointRanges[None](alignment)
+        if self.window:
+            self._free.add(base, base + self.window, None)
+        self._sizes: dict[int, int] = {}
+
+    def allocate(self, size: int, alignment: int) -> int | None:
+        """The address of `size` fresh bytes, or None when no free range fits."""
+        size = max(size, 1)
+        hit = self._free.first_fit(size, alignment)
+        if hit is None:
+            return None
+        free, address = hit
+        self._free.remove(free.start)
+        if free.start < address:
+            self._free.add(free.start, address, None)
+        if address + size < free.end:
+            self._free.add(address + size, free.end, None)
+        self._sizes[address] = size
+        self.free_bytes -= size
+        self.extent = max(self.extent, address + size - self.base)
         return address
 
     def free(self, address: int) -> None:
-        self.live = [r for r in self.live if r[0] != address]
+        start = address
+        end = address + self._sizes.pop(address)
+        self.free_bytes += end - start
+        before = self._free.floor(start)
+        if before is not None and before.end == start:
+            start = self._free.remove(before.start).start
+        after = self._free.ceiling(end)
+        if after is not None and after.start == end:
+            end = self._free.remove(after.start).end
+        self._free.add(start, end, None)
+
+    def largest_free_range(self) -> int:
+        return max((r.end - r.start for r in self._free), default=0)
 
 
 @dataclass(eq=False)
@@ -76,7 +129,13 @@ class Storage:
     address: int
     buffer: np.ndarray
     killed_by: str | None = None
-    tensors: list[TensorRecord] = field(default_factory=list["TensorRecord"])
+    written: np.ndarray | None = None
+    """Which bytes were written since their tensor was placed (a bool per
+    byte), kept only when the run checks for uninitialized reads."""
+    tensors: DisjointRanges[TensorRecord] = field(
+        default_factory=DisjointRanges["TensorRecord"]
+    )
+    """The byte ranges of the live tensors placed in this storage."""
 
 
 @dataclass(frozen=True)
@@ -100,6 +159,10 @@ class TensorRecord:
     ranges: tuple[ByteRange, ...]
     killed_by: str | None = None
     overwritten_by: str | None = None
+
+    @property
+    def live(self) -> bool:
+        return self.killed_by is None and self.overwritten_by is None
 
     def check_usable(self) -> None:
         if self.killed_by is not None:
@@ -179,9 +242,10 @@ Tensor = np.ndarray | DiscontiguousTensor
 class MemoryModel:
     """All storages and tensors of one run, with the checks a plan must pass."""
 
-    def __init__(self, target: Target, stats: Stats):
+    def __init__(self, target: Target, stats: Stats, check_uninitialized: bool = False):
         self.target = target
         self.stats = stats
+        self.check_uninitialized = check_uninitialized
         self._spaces: dict[str, AddressSpace] = {}
         self._in_use: dict[str, int] = {}
         self._owners: dict[int, tuple[weakref.ref[np.ndarray], TensorRecord]] = {}
@@ -193,7 +257,9 @@ class MemoryModel:
             base = SCOPE_BASE_ADDRESSES.get(
                 scope, OTHER_SCOPES_BASE + others * OTHER_SCOPES_STRIDE
             )
-            self._spaces[scope] = AddressSpace(base)
+            self._spaces[scope] = AddressSpace(
+                base, self.target.capacity(scope), self.target.alignment(scope)
+            )
         return self._spaces[scope]
 
     def allocate_storage(
@@ -203,18 +269,22 @@ class MemoryModel:
             raise ModelError(f"storage size must be non-negative, got {size}")
         if alignment <= 0 or alignment & (alignment - 1):
             raise ModelError(f"alignment {alignment} is not a positive power of two")
-        in_use = self._in_use.get(scope, 0)
-        capacity = self.target.capacity(scope)
-        if capacity is not None and in_use + size > capacity:
-            raise ModelError(
-                f'cannot allocate {size} bytes in "{scope}": {in_use} of '
-                f"{capacity} bytes in use"
-            )
         alignment = max(alignment, self.target.alignment(scope))
-        address = self._space(scope).allocate(size, alignment)
-        self._in_use[scope] = in_use + size
-        self.stats.record_allocation(scope, self._in_use[scope])
-        return Storage(op, scope, size, address, np.zeros(size, dtype=np.uint8))
+        space = self._space(scope)
+        address = space.allocate(size, alignment)
+        if address is None:
+            raise ModelError(
+                f'cannot allocate {size} bytes in "{scope}": no free range of its '
+                f"{space.window}-byte window holds them at a {alignment}-byte "
+                f"aligned address ({space.free_bytes} bytes free in total, the "
+                f"largest free range has {space.largest_free_range()} bytes)"
+            )
+        self._in_use[scope] = self._in_use.get(scope, 0) + size
+        self.stats.record_allocation(scope, self._in_use[scope], space.extent)
+        storage = Storage(op, scope, size, address, np.zeros(size, dtype=np.uint8))
+        if self.check_uninitialized:
+            storage.written = np.zeros(size, dtype=np.bool_)
+        return storage
 
     def kill_storage(self, storage: Storage, killer: str) -> None:
         if storage.killed_by is not None:
@@ -223,10 +293,12 @@ class MemoryModel:
                 f"{storage.killed_by}"
             )
         storage.killed_by = killer
-        for record in storage.tensors:
-            if record.killed_by is None:
+        tensors, storage.tensors = storage.tensors, DisjointRanges[TensorRecord]()
+        for placed in tensors:
+            record = placed.value
+            if record.live:
                 record.killed_by = f"{killer}, which killed its storage"
-        storage.tensors.clear()
+                _forget(record)
         self._space(storage.scope).free(storage.address)
         self._in_use[storage.scope] -= storage.size
 
@@ -240,22 +312,20 @@ class MemoryModel:
     def _claim(self, op: Operation, ranges: tuple[ByteRange, ...]) -> TensorRecord:
         """Own `ranges` for a new tensor; live tensors on those bytes lose them."""
         record = TensorRecord(op, ranges)
-        for storage in dict.fromkeys(r.storage for r in ranges):
+        for claimed in ranges:
+            storage = claimed.storage
             self.check_storage(storage)
-            survivors: list[TensorRecord] = []
-            for old in storage.tensors:
-                clash = _first_overlap(old.ranges, ranges)
-                if clash is None or old.killed_by is not None:
-                    survivors.append(old)
-                    continue
-                if old.overwritten_by is not None:
-                    continue
-                start, end = clash
+            for placed in storage.tensors.overlapping(claimed.start, claimed.end):
+                start = max(placed.start, claimed.start)
+                end = min(placed.end, claimed.end)
+                old = placed.value
                 old.overwritten_by = (
                     f"{describe(op)} was placed over its bytes [{start}, {end}) of "
                     f'the "{storage.scope}" storage allocated by {describe(storage.op)}'
                 )
-            storage.tensors[:] = [*survivors, record]
+                _forget(old)
+        for claimed in ranges:
+            claimed.storage.tensors.add(claimed.start, claimed.end, record)
         return record
 
     def place_tensor(
@@ -272,6 +342,8 @@ class MemoryModel:
         _check_inside(storage, offset, nbytes, "tensor")
         _check_aligned(storage, offset, dtype.itemsize, "tensor offset", "element size")
         record = self._claim(op, (ByteRange(storage, offset, offset + nbytes),))
+        if storage.written is not None:
+            storage.written[offset : offset + nbytes] = False
         view = storage.buffer[offset : offset + nbytes].view(dtype).reshape(shape)
         self.register_view(view, record)
         return view
@@ -325,6 +397,9 @@ class MemoryModel:
         entries = np.array(addresses, dtype=f"<u{pointer_width}")
         table.buffer[table_offset : table_offset + table_bytes] = entries.view(np.uint8)
         record = self._claim(op, tuple(ranges))
+        for placed in ranges:
+            if placed.storage.written is not None:
+                placed.storage.written[placed.start : placed.end] = placed is ranges[0]
         return DiscontiguousTensor(
             record, table, table_offset, data, shape, dtype, pointer_width
         )
@@ -387,11 +462,10 @@ class MemoryModel:
                 f"kills the tensor allocated by {describe(record.op)} again: it was "
                 f"killed by {record.killed_by}"
             )
+        was_live = record.live
         record.killed_by = killer
-        for byte_range in record.ranges:
-            tensors = byte_range.storage.tensors
-            if record in tensors:
-                tensors.remove(record)
+        if was_live:
+            _forget(record)
 
     def free_memref(self, value: object, killer: str) -> None:
         """`memref.dealloc`: kill the storage `memref.alloc` made."""
@@ -401,15 +475,11 @@ class MemoryModel:
         self.kill_storage(record.ranges[0].storage, killer)
 
 
-def _first_overlap(
-    old: tuple[ByteRange, ...], new: tuple[ByteRange, ...]
-) -> tuple[int, int] | None:
-    for a in old:
-        for b in new:
-            clash = a.overlap(b)
-            if clash is not None:
-                return clash
-    return None
+def _forget(record: TensorRecord) -> None:
+    """Take a tensor that just stopped being live out of its storages' maps."""
+    for byte_range in record.ranges:
+        if byte_range.storage.killed_by is None:
+            byte_range.storage.tensors.remove(byte_range.start)
 
 
 def _check_inside(storage: Storage, offset: int, nbytes: int, what: str) -> None:

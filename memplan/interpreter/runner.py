@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 import numpy as np
 from xdsl.dialects import func, memref, scf
-from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, ModuleOp
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.interpreter import Interpreter, PythonValues, impl_callable, register_impls
 from xdsl.interpreters.builtin import BuiltinFunctions
 from xdsl.interpreters.func import FuncFunctions
@@ -18,19 +18,20 @@ from xdsl.traits import CallableOpInterface
 
 from memplan.dialects import memory
 from memplan.interpreter.affine_impl import AffineFunctions
-from memplan.interpreter.arith_impl import NumpyArithFunctions, as_array
+from memplan.interpreter.arguments import check_argument
+from memplan.interpreter.arith_impl import NumpyArithFunctions
 from memplan.interpreter.cost import CostModel, OpProfile, profile
-from memplan.interpreter.element_types import numpy_dtype
-from memplan.interpreter.errors import InterpretationError, ModelError
+from memplan.interpreter.errors import InterpretationError, ModelError, plain_message
 from memplan.interpreter.linalg_impl import LinalgFunctions
 from memplan.interpreter.memory_impl import MemoryFunctions
 from memplan.interpreter.memref_impl import MemRefFunctions
 from memplan.interpreter.model import (
     DiscontiguousTensor,
     MemoryModel,
-    enclosing_function,
+    locate,
 )
 from memplan.interpreter.stats import Stats
+from memplan.interpreter.uninitialized import UninitializedReads
 from memplan.targets import Target, get_target
 
 PASS_THROUGH_OPS = (
@@ -65,9 +66,12 @@ class RunResult:
 class _Tracker(Interpreter.Listener):
     """Counts ops, adds up modeled cycles and refuses uses of dead tensors."""
 
-    def __init__(self, model: MemoryModel, cost: CostModel):
+    def __init__(
+        self, model: MemoryModel, cost: CostModel, reads: UninitializedReads | None
+    ):
         self.model = model
         self.cost = cost
+        self.reads = reads
         self.cycles = 0.0
         self.stack: list[Operation] = []
         self._profiles: dict[int, OpProfile] = {}
@@ -84,6 +88,8 @@ class _Tracker(Interpreter.Listener):
         if not isinstance(op, PASS_THROUGH_OPS):
             for value in args:
                 self.model.check_use(value)
+            if self.reads is not None:
+                self.reads.before(op, args)
 
     def did_interpret_op(self, op: Operation, results: PythonValues) -> None:
         self.stack.pop()
@@ -109,30 +115,6 @@ class _FrameFuncFunctions(FuncFunctions):
 _FrameFuncFunctions = register_impls(_FrameFuncFunctions)
 
 
-def _argument(
-    value: object, type_: Attribute, index_bitwidth: int, position: int
-) -> object:
-    if isinstance(type_, MemRefType):
-        if not isinstance(value, np.ndarray):
-            raise ModelError(f"argument {position} must be a numpy array for {type_}")
-        dtype = numpy_dtype(type_.element_type, index_bitwidth)
-        expected = type_.get_shape()
-        if (
-            value.dtype != dtype
-            or len(value.shape) != len(expected)
-            or any(
-                want not in (have, DYNAMIC_INDEX)
-                for have, want in zip(value.shape, expected, strict=True)
-            )
-        ):
-            raise ModelError(
-                f"argument {position} is a {value.dtype} array of shape "
-                f"{list(value.shape)}, expected {type_}"
-            )
-        return value
-    return as_array(value, numpy_dtype(type_, index_bitwidth))[()]
-
-
 def _result(value: object) -> object:
     if isinstance(value, DiscontiguousTensor):
         return value.gather()
@@ -151,12 +133,16 @@ class Runner:
         module: ModuleOp,
         target: Target | None = None,
         index_bitwidth: Literal[32, 64] = 64,
+        check_uninitialized: bool = False,
     ):
+        """`check_uninitialized` makes reading bytes that no op wrote since
+        their tensor was allocated an error (see `uninitialized.py`)."""
         self.target = target or get_target()
         capacity = {name: info.capacity for name, info in self.target.scopes.items()}
         self.stats = Stats(self.target.name, capacity)
-        self.model = MemoryModel(self.target, self.stats)
-        self.tracker = _Tracker(self.model, CostModel(self.target))
+        self.model = MemoryModel(self.target, self.stats, check_uninitialized)
+        self.reads = UninitializedReads(self.model) if check_uninitialized else None
+        self.tracker = _Tracker(self.model, CostModel(self.target), self.reads)
         self.interpreter = Interpreter(
             module, index_bitwidth=index_bitwidth, listeners=(self.tracker,)
         )
@@ -197,7 +183,7 @@ class Runner:
         bits = self.interpreter.index_bitwidth
         try:
             inputs = tuple(
-                _argument(value, type_, bits, i)
+                check_argument(value, type_, bits, i)
                 for i, (value, type_) in enumerate(zip(args, types, strict=True))
             )
         except ModelError as error:
@@ -212,6 +198,8 @@ class Runner:
         for position, value in enumerate(results):
             try:
                 self.model.check_use(value)
+                if self.reads is not None:
+                    self.reads.check_result(value, position)
             except ModelError as error:
                 raise InterpretationError(
                     f"@{symbol} result {position}: {error}"
@@ -221,15 +209,10 @@ class Runner:
 
     def _located(self, error: Exception) -> InterpretationError:
         """Name the innermost op that was running when `error` was raised."""
-        message = (
-            str(error)
-            if isinstance(error, ModelError)
-            else f"{type(error).__name__}: {error}"
-        )
+        message = plain_message(error)
         if not self.tracker.stack:
             return InterpretationError(message)
-        op = self.tracker.stack[-1]
-        return InterpretationError(f"{op.name}: {message}{enclosing_function(op)}")
+        return InterpretationError(f"{locate(self.tracker.stack[-1])}: {message}")
 
 
 def run_function(
@@ -237,6 +220,8 @@ def run_function(
     symbol: str = "main",
     args: Sequence[object] = (),
     target: Target | None = None,
+    *,
+    check_uninitialized: bool = False,
 ) -> RunResult:
     """Run `@symbol` of `module` on `target` (default: the default Hexagon).
 
@@ -244,4 +229,6 @@ def run_function(
     DDR-resident (not counted as storages).  Raises `InterpretationError`
     naming the op when the program breaks a memory rule.
     """
-    return Runner(module, target).run(symbol, args)
+    return Runner(module, target, check_uninitialized=check_uninitialized).run(
+        symbol, args
+    )

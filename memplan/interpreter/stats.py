@@ -14,6 +14,10 @@ class Stats:
     capacity: dict[str, int | None]
     peak_bytes: dict[str, int] = field(default_factory=dict[str, int])
     """Scope -> the most bytes of storages live at once in that scope."""
+    peak_extent: dict[str, int] = field(default_factory=dict[str, int])
+    """Scope -> the address high-water mark: the end of the highest byte any
+    storage reached, counted from the scope's base.  Above `peak_bytes` by the
+    alignment padding and the holes first fit left between storages."""
     storage_allocations: dict[str, int] = field(default_factory=dict[str, int])
     """Scope -> how many storages (memory.alloc_storage, memref.alloc) were made."""
     bytes_copied: dict[str, int] = field(default_factory=dict[str, int])
@@ -21,9 +25,10 @@ class Stats:
     modeled_cycles: int = 0
     ops_executed: int = 0
 
-    def record_allocation(self, scope: str, bytes_in_use: int) -> None:
+    def record_allocation(self, scope: str, bytes_in_use: int, extent: int) -> None:
         self.storage_allocations[scope] = self.storage_allocations.get(scope, 0) + 1
         self.peak_bytes[scope] = max(self.peak_bytes.get(scope, 0), bytes_in_use)
+        self.peak_extent[scope] = max(self.peak_extent.get(scope, 0), extent)
 
     def record_copy(self, source_scope: str, target_scope: str, nbytes: int) -> None:
         key = f"{source_scope}->{target_scope}"
@@ -35,6 +40,7 @@ class Stats:
             "target": self.target,
             "capacity": {s: self.capacity.get(s) for s in scopes},
             "peak_bytes": dict(sorted(self.peak_bytes.items())),
+            "peak_extent": dict(sorted(self.peak_extent.items())),
             "storage_allocations": dict(sorted(self.storage_allocations.items())),
             "bytes_copied": dict(sorted(self.bytes_copied.items())),
             "modeled_cycles": self.modeled_cycles,
@@ -49,6 +55,7 @@ class Stats:
 
         return (
             f"target {self.target}: peak bytes {pairs(self.peak_bytes)}; "
+            f"peak extent {pairs(self.peak_extent)}; "
             f"storages {pairs(self.storage_allocations)}; "
             f"bytes copied {pairs(self.bytes_copied)}; "
             f"{self.modeled_cycles} modeled cycles; {self.ops_executed} ops executed"

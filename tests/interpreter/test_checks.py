@@ -23,7 +23,7 @@ def test_vtcm_capacity_is_enforced_per_target(run: Run):
     run(program, target=get_target("hexagon-v68"))
     with pytest.raises(
         InterpretationError,
-        match=r'memory.alloc_storage: cannot allocate 1 bytes in "global.vtcm": 262144 of 262144 bytes in use',
+        match=r'memory.alloc_storage %t \(in @main\): cannot allocate 1 bytes in "global.vtcm": no free range of its 262144-byte window .* \(0 bytes free in total',
     ):
         run(program, target=get_target("hexagon-v65"))
 
@@ -36,7 +36,8 @@ def test_vtcm_memref_alloc_counts_against_capacity(run: Run):
     }
     """
     with pytest.raises(
-        InterpretationError, match=r"memref.alloc: cannot allocate 4096 bytes"
+        InterpretationError,
+        match=r"memref.alloc %a \(in @main\): cannot allocate 4096 bytes",
     ):
         run(program, target=get_target().with_vtcm_size(4095))
 
@@ -91,7 +92,7 @@ def test_tensor_over_live_tensor_fails_only_when_the_old_one_is_used(run: Run):
     assert run(program, False).results == (0,)
     with pytest.raises(
         InterpretationError,
-        match=r"memref.load: uses the tensor allocated by memory.alloc_tensor %old .* memory.alloc_tensor %new .* bytes \[8, 16\)",
+        match=r"memref.load %v \(in @main\): uses the tensor allocated by memory.alloc_tensor %old .* memory.alloc_tensor %new .* bytes \[8, 16\)",
     ):
         run(program, True)
 
@@ -112,7 +113,7 @@ def test_use_after_dealloc_is_reported(run: Run):
     """
     with pytest.raises(
         InterpretationError,
-        match=r"memref.load: uses the tensor allocated by memref.alloc %m .* after it was killed by memref.dealloc",
+        match=r"memref.load %v \(in @main\): uses the tensor allocated by memref.alloc %m .* after it was killed by memref.dealloc",
     ):
         run(program)
 
@@ -126,7 +127,7 @@ def test_out_of_bounds_load_is_reported(run: Run):
     """
     with pytest.raises(
         InterpretationError,
-        match=r"memref.load: index \[-1\] is out of bounds for shape \[4\]",
+        match=r"memref.load %v \(in @main\): index \[-1\] is out of bounds for shape \[4\]",
     ):
         run(program, np.zeros(4, np.float32), -1)
 

@@ -92,6 +92,6 @@ def test_overwriting_a_live_table_makes_the_tensor_unusable(run: Run):
     """
     with pytest.raises(
         InterpretationError,
-        match=r"memory.copy: uses the tensor allocated by memory.alloc_discontiguous_tensor %t .* bytes \[0, 12\)",
+        match=r"memory.copy \(in @main\): uses the tensor allocated by memory.alloc_discontiguous_tensor %t .* bytes \[0, 12\)",
     ):
         run(program)

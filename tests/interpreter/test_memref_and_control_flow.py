@@ -179,6 +179,6 @@ def test_reinterpret_cast_past_the_allocation_is_an_error(run: Run):
     """
     with pytest.raises(
         InterpretationError,
-        match=r"memref.reinterpret_cast: offset 4, sizes \[5\], strides \[1\] reach element 8 of an allocation of 8 elements",
+        match=r"memref.reinterpret_cast %t \(in @main\): offset 4, sizes \[5\], strides \[1\] reach element 8 of an allocation of 8 elements",
     ):
         run(program)

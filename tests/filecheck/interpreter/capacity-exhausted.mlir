@@ -8,5 +8,5 @@ func.func @main() {
   func.return
 }
 
-// CHECK: memplan-run: error: memory.alloc_storage: cannot allocate 3145728 bytes in "global.vtcm": 6291456 of 8388608 bytes in use (in @main)
-// SMALL: memplan-run: error: memory.alloc_storage: cannot allocate 6291456 bytes in "global.vtcm": 0 of 4194304 bytes in use (in @main)
+// CHECK: memplan-run: error: {{.*}}capacity-exhausted.mlir:7:3: memory.alloc_storage %more (in @main): cannot allocate 3145728 bytes in "global.vtcm": no free range of its 8388608-byte window holds them at a 2048-byte aligned address (2097152 bytes free in total, the largest free range has 2097152 bytes)
+// SMALL: memplan-run: error: {{.*}}capacity-exhausted.mlir:6:3: memory.alloc_storage %big (in @main): cannot allocate 6291456 bytes in "global.vtcm": no free range of its 4194304-byte window holds them at a 2048-byte aligned address (4194304 bytes free in total, the largest free range has 4194304 bytes)

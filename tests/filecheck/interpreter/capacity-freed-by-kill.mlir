@@ -8,5 +8,5 @@ func.func @main() {
   func.return
 }
 
-// CHECK: result: ()
-// CHECK: peak bytes global.vtcm=6291456; storages global.vtcm=2
+// CHECK-NOT: result
+// CHECK: peak bytes global.vtcm=6291456; peak extent global.vtcm=6291456; storages global.vtcm=2

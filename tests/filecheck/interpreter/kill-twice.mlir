@@ -12,4 +12,4 @@ func.func @main() {
   func.return
 }
 
-// CHECK: memplan-run: error: memory.kill: storage allocated by memory.alloc_storage %s (in @main) was already killed by memory.kill (in @release) (in @release)
+// CHECK: memplan-run: error: {{.*}}kill-twice.mlir:4:3: memory.kill (in @release): storage allocated by memory.alloc_storage %s (line 9, in @main) was already killed by memory.kill (line 4, in @release){{$}}

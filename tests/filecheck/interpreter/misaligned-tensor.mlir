@@ -8,4 +8,4 @@ func.func @main() {
   func.return
 }
 
-// CHECK: memplan-run: error: memory.alloc_tensor: tensor offset 2 is misaligned: address 0xd8000002 is not a multiple of the element size 4 (in @main)
+// CHECK: memplan-run: error: {{.*}}misaligned-tensor.mlir:7:3: memory.alloc_tensor %t (in @main): tensor offset 2 is misaligned: address 0xd8000002 is not a multiple of the element size 4{{$}}

@@ -9,4 +9,4 @@ func.func @main() {
   func.return
 }
 
-// CHECK: memplan-run: error: memory.alloc_discontiguous_tensor: block 1 at bytes [128, 384) overlaps block 0 at bytes [0, 256) (in @main)
+// CHECK: memplan-run: error: {{.*}}overlapping-blocks.mlir:8:3: memory.alloc_discontiguous_tensor %t (in @main): block 1 at bytes [128, 384) overlaps block 0 at bytes [0, 256){{$}}

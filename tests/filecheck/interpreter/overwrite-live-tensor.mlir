@@ -9,4 +9,4 @@ func.func @main() -> memref<64xi32, "global.vtcm"> {
   func.return %b : memref<64xi32, "global.vtcm">
 }
 
-// CHECK: memplan-run: error: linalg.add: uses the tensor allocated by memory.alloc_tensor %a (in @main), but memory.alloc_tensor %b (in @main) was placed over its bytes [128, 256) of the "global.vtcm" storage allocated by memory.alloc_storage %s (in @main) while it was still live (in @main)
+// CHECK: memplan-run: error: {{.*}}overwrite-live-tensor.mlir:8:3: linalg.add (in @main): uses the tensor allocated by memory.alloc_tensor %a (line 6, in @main), but memory.alloc_tensor %b (line 7, in @main) was placed over its bytes [128, 256) of the "global.vtcm" storage allocated by memory.alloc_storage %s (line 5, in @main) while it was still live{{$}}

@@ -8,4 +8,4 @@ func.func @main() {
   func.return
 }
 
-// CHECK: memplan-run: error: memory.alloc_tensor: tensor of 1024 bytes at offset 512 does not fit in its 1024-byte "global.vtcm" storage allocated by memory.alloc_storage %s (in @main)
+// CHECK: memplan-run: error: {{.*}}tensor-outside-storage.mlir:7:3: memory.alloc_tensor %t (in @main): tensor of 1024 bytes at offset 512 does not fit in its 1024-byte "global.vtcm" storage allocated by memory.alloc_storage %s (line 6, in @main){{$}}

@@ -15,4 +15,4 @@ func.func @main() {
   func.return
 }
 
-// CHECK: memplan-run: error: linalg.fill: uses the tensor allocated by memory.alloc_tensor %a (in @main) after it was killed by memory.kill (in @release) (in @main)
+// CHECK: memplan-run: error: {{.*}}use-after-kill.mlir:14:3: linalg.fill (in @main): uses the tensor allocated by memory.alloc_tensor %a (line 12, in @main) after it was killed by memory.kill (line 5, in @release){{$}}

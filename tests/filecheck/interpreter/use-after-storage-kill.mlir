@@ -15,4 +15,4 @@ func.func @main() -> i32 {
   func.return %v : i32
 }
 
-// CHECK: memplan-run: error: memref.load: uses the tensor allocated by memory.alloc_tensor %a (in @main) after it was killed by memory.kill (in @release), which killed its storage (in @main)
+// CHECK: memplan-run: error: {{.*}}use-after-storage-kill.mlir:14:3: memref.load %v (in @main): uses the tensor allocated by memory.alloc_tensor %a (line 12, in @main) after it was killed by memory.kill (line 5, in @release), which killed its storage{{$}}

@@ -1,0 +1,181 @@
+"""Arguments of the function to run: checked, never silently converted.
+
+Python callers pass numpy arrays and numbers; `memplan-run` turns `--args`
+attributes or the `arg0`, `arg1`, ... arrays of an `.npz` file into the same
+values.  A value that does not fit its argument (a float for an integer, an
+integer out of range, an array of another dtype or shape) is an error naming
+the argument, not a truncation.
+"""
+
+from __future__ import annotations
+
+import zipfile
+from collections.abc import Sequence
+
+import numpy as np
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+)
+from xdsl.ir import Attribute
+
+from memplan.interpreter.element_types import numpy_dtype
+from memplan.interpreter.errors import ModelError
+
+
+def check_argument(
+    value: object, type_: Attribute, index_bitwidth: int, position: int
+) -> object:
+    """The interpreter's value for argument `position` of type `type_`.
+
+    Memrefs take a numpy array of exactly the element dtype and shape (used in
+    place); integers take Python or numpy integers within the type's range;
+    floats take integers or floats.
+    """
+    if isinstance(type_, MemRefType):
+        return _memref_argument(value, type_, index_bitwidth, position)
+    try:
+        dtype = numpy_dtype(type_, index_bitwidth)
+    except ModelError as error:
+        raise ModelError(f"argument {position}: {error}") from None
+    if (isinstance(value, np.ndarray) and value.ndim == 0) or isinstance(
+        value, np.generic
+    ):
+        value = value.item()
+    if isinstance(type_, IntegerType | IndexType):
+        if not isinstance(value, int):
+            raise ModelError(
+                f"argument {position} of type {type_} must be an integer, got {value!r}"
+            )
+        bits = 1 if dtype == np.bool_ else dtype.itemsize * 8
+        low = -(1 << (bits - 1)) if bits > 1 else 0
+        if not low <= value < 1 << bits:
+            raise ModelError(
+                f"argument {position} of type {type_} must be in [{low}, "
+                f"{(1 << bits) - 1}], got {value}"
+            )
+        if dtype == np.bool_:
+            return np.bool_(value)
+        return np.array(value).astype(dtype)[()]
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ModelError(
+            f"argument {position} of type {type_} must be a number, got {value!r}"
+        )
+    return dtype.type(value)
+
+
+def _memref_argument(
+    value: object, type_: MemRefType, index_bitwidth: int, position: int
+) -> np.ndarray:
+    if not isinstance(value, np.ndarray):
+        raise ModelError(f"argument {position} must be a numpy array for {type_}")
+    dtype = numpy_dtype(type_.element_type, index_bitwidth)
+    expected = type_.get_shape()
+    if (
+        value.dtype != dtype
+        or len(value.shape) != len(expected)
+        or any(
+            want not in (have, DYNAMIC_INDEX)
+            for have, want in zip(value.shape, expected, strict=True)
+        )
+    ):
+        raise ModelError(
+            f"argument {position} is a {value.dtype} array of shape "
+            f"{list(value.shape)}, expected {type_}"
+        )
+    return value
+
+
+def argument_from_attribute(
+    attribute: Attribute, type_: Attribute, index_bitwidth: int, position: int
+) -> object:
+    """The value an `--args` attribute gives argument `position`."""
+    if isinstance(type_, MemRefType):
+        return _memref_from_attribute(attribute, type_, index_bitwidth, position)
+    if isinstance(attribute, IntegerAttr):
+        if isinstance(type_, IntegerType | IndexType):
+            return check_argument(attribute.value.data, type_, index_bitwidth, position)
+        raise ModelError(
+            f"argument {position} of type {type_} needs a float literal such as "
+            f"{attribute.value.data}.0 : {type_}, got {attribute}"
+        )
+    if isinstance(attribute, FloatAttr):
+        if isinstance(type_, IntegerType | IndexType):
+            raise ModelError(
+                f"argument {position} of type {type_} needs an integer literal, "
+                f"got the float {attribute}"
+            )
+        return check_argument(attribute.value.data, type_, index_bitwidth, position)
+    raise ModelError(f"argument {position} of type {type_} cannot be {attribute}")
+
+
+def _memref_from_attribute(
+    attribute: Attribute, type_: MemRefType, index_bitwidth: int, position: int
+) -> np.ndarray:
+    """A fresh array from a `dense<...> : tensor<...>` literal of the same
+    element type and shape (dynamic dimensions take the literal's size)."""
+    expected = type_.get_shape()
+    if (
+        not isinstance(attribute, DenseIntOrFPElementsAttr)
+        or attribute.get_element_type() != type_.element_type
+        or len(attribute.get_shape()) != len(expected)
+        or any(
+            want not in (have, DYNAMIC_INDEX)
+            for have, want in zip(attribute.get_shape(), expected, strict=True)
+        )
+    ):
+        shape = "x".join("?" if d == DYNAMIC_INDEX else str(d) for d in expected)
+        raise ModelError(
+            f"argument {position} of type {type_} needs a dense literal of type "
+            f"tensor<{shape}x{type_.element_type}>, got {attribute}"
+        )
+    dtype = numpy_dtype(type_.element_type, index_bitwidth)
+    values = np.array(attribute.get_values(), dtype=dtype)
+    return values.reshape(tuple(attribute.get_shape()))
+
+
+def arguments_from_npz(
+    path: str, types: Sequence[Attribute], index_bitwidth: int
+) -> list[object]:
+    """Arguments from the arrays `arg0`, `arg1`, ... of an `.npz` file.
+
+    Other arrays (such as `result0`, the expected outputs) are not read; an
+    `argN` beyond the function's arguments is an error.
+    """
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            if not isinstance(data, np.lib.npyio.NpzFile):
+                raise ModelError("not an .npz archive")
+            names = set(data.files)
+            extra = sorted(
+                name
+                for name in names
+                if name.startswith("arg")
+                and name[3:].isdigit()
+                and int(name[3:]) >= len(types)
+            )
+            if extra:
+                raise ModelError(
+                    f"holds {', '.join(extra)}, but the function takes "
+                    f"{len(types)} argument(s)"
+                )
+            arguments: list[object] = []
+            for position, type_ in enumerate(types):
+                name = f"arg{position}"
+                if name not in names:
+                    raise ModelError(
+                        f"has no array {name} for argument {position} ({type_}); "
+                        f"it holds {', '.join(sorted(names)) or 'nothing'}"
+                    )
+                array = data[name]
+                value = np.array(array) if isinstance(type_, MemRefType) else array
+                arguments.append(check_argument(value, type_, index_bitwidth, position))
+            return arguments
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as error:
+        reason = getattr(error, "strerror", None) or str(error)
+        raise ModelError(f"cannot read it as an .npz archive: {reason}") from None

@@ -1,0 +1,72 @@
+"""Parse a module remembering where each op was written, for error messages.
+
+xDSL's parser keeps no source location on an op unless the text spells one
+out (`loc("f.mlir":3:5)`).  `parse_with_locations` records where each op
+starts and gives every op without a location a `FileLineColLoc`, so the
+interpreter's errors can say `memory.kill (prog.mlir:12:3, in @main)`.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr
+from xdsl.ir import Operation
+from xdsl.parser import Parser
+
+
+class _LocatingParser(Parser):
+    """The stock parser, noting the position where each op's text starts."""
+
+    def __init__(self, ctx: Context, text: str | bytes, name: str):
+        super().__init__(ctx, text, name)
+        self.starts: list[tuple[Operation, int]] = []
+
+    def parse_operation(self) -> Operation:
+        start = self.pos
+        op = super().parse_operation()
+        self.starts.append((op, start))
+        return op
+
+
+def parse_with_locations(
+    ctx: Context, text: str | bytes, name: str, *, implicit_module: bool = True
+) -> ModuleOp:
+    """Parse `text` (called `name` in messages) and locate its ops."""
+    parser = _LocatingParser(ctx, text, name)
+    module = parser.parse_module(implicit_module)
+    if isinstance(text, str):
+        line_ends = [m.start() for m in re.finditer("\n", text)]
+    else:
+        line_ends = [m.start() for m in re.finditer(b"\n", text)]
+    file = StringAttr(name)
+    for op, start in parser.starts:
+        if isinstance(op.location, FileLineColLoc):
+            continue
+        line = bisect.bisect_left(line_ends, start)
+        column = start - (line_ends[line - 1] + 1 if line else 0)
+        op.location = FileLineColLoc(file, IntAttr(line + 1), IntAttr(column + 1))
+    return module
+
+
+@dataclass(frozen=True)
+class SourceLocation:
+    file: str
+    line: int
+    column: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+def location_of(op: Operation) -> SourceLocation | None:
+    """Where the op was written, when known."""
+    location = op.location
+    if isinstance(location, FileLineColLoc):
+        return SourceLocation(
+            location.filename.data, location.line.data, location.column.data
+        )
+    return None

@@ -1,0 +1,183 @@
+"""`--check-uninitialized`: flag reads of bytes no op wrote since allocation.
+
+A fresh tensor holds undefined values, as in MLIR: before planning they
+happen to be the zeros of a fresh storage, after planning whatever the
+previous tensor on those bytes left.  A program that reads them computes
+something its plan decides, so this check makes such reads an error.
+
+Each storage gets a byte mask of what was written.  Placing a tensor
+(`memory.alloc_tensor`, the blocks of a discontiguous tensor, `memref.alloc`)
+clears its bytes; ops write and read masks through views that mirror the
+tensor's own strides.  Reads are known exactly for linalg ops (an operand is
+read when its body block argument is used), copies and `memref.load`; writes
+for linalg outputs, copy targets and `memref.store`.  Any other op that is
+handed a memref counts as writing all of it, so the check never reports a
+read that a write it cannot see made valid (it may miss reads by such ops).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from xdsl.ir import Operation
+
+from memplan.interpreter.errors import ModelError
+from memplan.interpreter.model import (
+    DiscontiguousTensor,
+    MemoryModel,
+    Storage,
+    describe,
+)
+
+COPY_OPS = frozenset({"memory.copy", "memref.copy"})
+"""Ops are told apart by name, as in the cost model: the parsing context may
+define its own class for an op."""
+
+
+def _outputs(op: Operation) -> int:
+    """How many trailing operands of a linalg op are its outputs."""
+    outputs = getattr(op, "outputs", None)
+    if outputs is not None:
+        return len(outputs)
+    return 1 if hasattr(op, "init") else 0
+
+
+def _access(op: Operation, operand_count: int) -> tuple[set[int], set[int]]:
+    """(operands read, operands written) of a linalg op."""
+    outputs = _outputs(op)
+    first_output = operand_count - outputs
+    written = set(range(first_output, operand_count))
+    body = op.regions[0].blocks.first if op.regions else None
+    if body is not None and len(body.args) == operand_count:
+        read = {i for i, arg in enumerate(body.args) if arg.first_use is not None}
+    else:
+        read = set(range(first_output))
+    return read, written
+
+
+class UninitializedReads:
+    """Keeps the written-byte masks up to date and checks each read."""
+
+    def __init__(self, model: MemoryModel):
+        self.model = model
+        self._linalg: dict[int, tuple[set[int], set[int]]] = {}
+
+    def before(self, op: Operation, args: Sequence[object]) -> None:
+        """Check what `op` is about to read, then mark what it will write."""
+        if op.name in ("memref.load", "memref.store"):
+            load = op.name == "memref.load"
+            target = args[0] if load else args[1]
+            indices = args[1:] if load else args[2:]
+            element = _element(target, indices)
+            storage = self._storage_of(target)
+            if element is None or storage is None:
+                return
+            masks = self._array_masks(element, storage)
+            if load:
+                self._check(masks, target, "the element it loads")
+            else:
+                _mark(masks)
+            return
+        if op.name in COPY_OPS:
+            self._check(self._masks(args[0]), args[0], "the source")
+            _mark(self._masks(args[1]))
+            return
+        if op.name.startswith("linalg."):
+            key = id(op)
+            if key not in self._linalg:
+                self._linalg[key] = _access(op, len(args))
+            read, written = self._linalg[key]
+            for index in sorted(read):
+                self._check(self._masks(args[index]), args[index], f"operand {index}")
+            for index in written:
+                _mark(self._masks(args[index]))
+            return
+        for value in args:
+            _mark(self._masks(value))
+
+    def check_result(self, value: object, position: int) -> None:
+        self._check(self._masks(value), value, f"result {position}")
+
+    def _storage_of(self, value: object) -> Storage | None:
+        if isinstance(value, DiscontiguousTensor):
+            return value.data
+        record = self.model.record_of(value)
+        return None if record is None else record.ranges[0].storage
+
+    def _masks(self, value: object) -> list[tuple[Storage, np.ndarray, int]]:
+        """(storage, byte mask mirroring `value`, offset of value's first byte)."""
+        if isinstance(value, DiscontiguousTensor):
+            return [
+                mask
+                for index in range(value.shape[0])
+                for mask in self._array_masks(value.block(index), value.data)
+            ]
+        storage = self._storage_of(value)
+        if not isinstance(value, np.ndarray) or storage is None:
+            return []
+        return self._array_masks(value, storage)
+
+    @staticmethod
+    def _array_masks(
+        array: np.ndarray, storage: Storage
+    ) -> list[tuple[Storage, np.ndarray, int]]:
+        written = storage.written
+        if written is None or array.size == 0:
+            return []
+        base = storage.buffer.__array_interface__["data"][0]
+        low, high = np.lib.array_utils.byte_bounds(array)
+        if low < base or high > base + storage.size:
+            return []
+        start = array.__array_interface__["data"][0] - base
+        mask = np.lib.stride_tricks.as_strided(
+            written[start:],
+            shape=(*array.shape, array.itemsize),
+            strides=(*array.strides, 1),
+        )
+        return [(storage, mask, start)]
+
+    def _check(
+        self, masks: list[tuple[Storage, np.ndarray, int]], tensor: object, what: str
+    ) -> None:
+        for storage, mask, start in masks:
+            if mask.all():
+                continue
+            unwritten = ~mask
+            first = np.unravel_index(int(np.argmax(unwritten)), mask.shape)
+            offset = start + sum(
+                int(i) * s for i, s in zip(first, mask.strides, strict=True)
+            )
+            record = self.model.record_of(tensor)
+            owner = (
+                f"the tensor allocated by {describe(record.op)}"
+                if record is not None
+                else "the tensor"
+            )
+            raise ModelError(
+                f"{what} reads bytes never written since {owner} was allocated: "
+                f"{int(unwritten.sum())} of the {mask.size} bytes it reads, the first "
+                f'at byte {offset} of the "{storage.scope}" storage allocated by '
+                f"{describe(storage.op)}"
+            )
+
+
+def _mark(masks: list[tuple[Storage, np.ndarray, int]]) -> None:
+    for _, mask, _ in masks:
+        mask[...] = True
+
+
+def _element(value: object, indices: Sequence[object]) -> np.ndarray | None:
+    """A one-element view of `value` at `indices`, None when out of bounds."""
+    shape = tuple(getattr(value, "shape", ()))
+    index = tuple(int(i) for i in indices)  # pyright: ignore[reportArgumentType]
+    if len(index) != len(shape) or any(
+        not 0 <= i < d for i, d in zip(index, shape, strict=True)
+    ):
+        return None
+    if isinstance(value, DiscontiguousTensor):
+        block = value.block(index[0])
+        return block[tuple(slice(i, i + 1) for i in index[1:])]
+    if isinstance(value, np.ndarray):
+        return value[tuple(slice(i, i + 1) for i in index)]
+    return None

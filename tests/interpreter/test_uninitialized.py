@@ -1,0 +1,138 @@
+"""`check_uninitialized`: reads of bytes never written since allocation fail."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from interpreter_helpers import EXAMPLES, parse
+
+from memplan.context import run_context
+from memplan.interpreter import InterpretationError, RunResult, run_function
+from memplan.passes.manifest import MemoryManifestPass
+from memplan.passes.plan import MemoryPlanPass
+
+V = 'memref<4xi32, "global.vtcm">'
+S = '!memory.storage<"global.vtcm">'
+
+
+def checked(text: str, *args: object) -> RunResult:
+    return run_function(parse(text), "main", args, check_uninitialized=True)
+
+
+def program(*body: str, result: str = "%t") -> str:
+    return "\n".join(
+        [
+            f"func.func @main(%x: memref<4xi32>) -> {V} {{",
+            f"  %s = memory.alloc_storage [32] : {S}",
+            f"  %t = memory.alloc_tensor %s[0] : {S} to {V}",
+            "  %c1 = arith.constant 1 : i32",
+            "  %i0 = arith.constant 0 : index",
+            *(f"  {line}" for line in body),
+            f"  func.return {result} : {V}",
+            "}",
+        ]
+    )
+
+
+X = np.arange(4, dtype=np.int32)
+FILL_T = f"linalg.fill ins(%c1 : i32) outs(%t : {V})"
+ADD_T = f"linalg.add ins(%t, %t : {V}, {V}) outs(%t : {V})"
+
+
+def test_reading_a_fresh_tensor_fails():
+    with pytest.raises(
+        InterpretationError,
+        match=r"linalg.add \(in @main\): operand 0 reads bytes never written since "
+        r"the tensor allocated by memory.alloc_tensor %t \(in @main\) was allocated: "
+        r'16 of the 16 bytes it reads, the first at byte 0 of the "global.vtcm" storage',
+    ):
+        checked(program(ADD_T), X)
+
+
+def test_written_tensors_read_fine_and_the_check_changes_no_result():
+    text = program(FILL_T, ADD_T)
+    (result,) = checked(text, X).results
+    (unchecked,) = run_function(parse(text), "main", (X,)).results
+    np.testing.assert_array_equal(result, [2, 2, 2, 2])
+    np.testing.assert_array_equal(result, unchecked)
+
+
+def test_a_result_never_written_fails():
+    with pytest.raises(
+        InterpretationError, match=r"@main result 0: result 0 reads bytes never"
+    ):
+        checked(program(), X)
+
+
+def test_a_tensor_placed_on_written_bytes_starts_unwritten_again():
+    text = program(
+        FILL_T,
+        f"memory.kill %t : {V}",
+        f"%u = memory.alloc_tensor %s[0] : {S} to {V}",
+        f"linalg.add ins(%u, %u : {V}, {V}) outs(%u : {V})",
+        result="%u",
+    )
+    with pytest.raises(InterpretationError, match=r"memory\.alloc_tensor %u"):
+        checked(text, X)
+
+
+def test_partial_writes_are_tracked_per_byte():
+    text = program(
+        f'%half = memref.subview %t[0] [2] [1] : {V} to memref<2xi32, strided<[1]>, "global.vtcm">',
+        'linalg.fill ins(%c1 : i32) outs(%half : memref<2xi32, strided<[1]>, "global.vtcm">)',
+        f"%v = memref.load %t[%i0] : {V}",
+        ADD_T,
+    )
+    with pytest.raises(
+        InterpretationError,
+        match=r"linalg.add .* 8 of the 16 bytes it reads, the first at byte 8",
+    ):
+        checked(text, X)
+
+
+def test_loads_and_stores_track_single_elements():
+    read_before_store = program(f"%v = memref.load %t[%i0] : {V}")
+    with pytest.raises(
+        InterpretationError, match=r"memref.load %v .* the element it loads"
+    ):
+        checked(read_before_store, X)
+    store_then_load = program(
+        f"memref.store %c1, %t[%i0] : {V}",
+        f"%v = memref.load %t[%i0] : {V}",
+        f"memory.copy %x, %t : memref<4xi32> to {V}",
+    )
+    checked(store_then_load, X)
+
+
+def test_copies_read_their_source_and_write_their_target():
+    copy_in = program(f"memory.copy %x, %t : memref<4xi32> to {V}", ADD_T)
+    np.testing.assert_array_equal(checked(copy_in, X).results[0], 2 * X)
+    copy_out = program(f"memory.copy %t, %x : {V} to memref<4xi32>", FILL_T)
+    with pytest.raises(InterpretationError, match=r"memory.copy .* the source reads"):
+        checked(copy_out, X)
+
+
+def test_an_output_that_its_op_accumulates_into_is_a_read():
+    matmul = """
+    func.func @main(%a: memref<2x2xf32>) -> memref<2x2xf32> {
+      %c = memref.alloc() : memref<2x2xf32>
+      linalg.matmul ins(%a, %a : memref<2x2xf32>, memref<2x2xf32>) outs(%c : memref<2x2xf32>)
+      func.return %c : memref<2x2xf32>
+    }
+    """
+    with pytest.raises(InterpretationError, match=r"linalg.matmul .* operand 2 reads"):
+        checked(matmul, np.eye(2, dtype=np.float32))
+
+
+def test_the_seed_examples_never_read_unwritten_bytes_planned_or_not():
+    for name in (
+        "seed_naive.mlir",
+        "seed_vtcm_offsets.mlir",
+        "seed_discontiguous.mlir",
+    ):
+        text = (EXAMPLES / name).read_text()
+        checked(text)
+        module = parse(text)
+        MemoryManifestPass().apply(run_context(), module)
+        MemoryPlanPass().apply(run_context(), module)
+        run_function(module, check_uninitialized=True)
