@@ -54,6 +54,10 @@ class Target:
     """Fixed cost of starting one copy between two different scopes."""
     op_overhead_cycles: int = 10
     """Fixed cost of dispatching any executed op."""
+    allocator_call_cycles: int = 100
+    """Cost of one call into the runtime allocator: allocating a storage
+    (`memory.alloc_storage`, `memref.alloc`) or freeing one (`memref.dealloc`,
+    `memory.kill` of a storage).  Tensors placed in a storage cost no call."""
     macs_per_cycle: float = 64.0
     """Multiply-accumulates per cycle for contraction ops (matmul and friends)."""
 

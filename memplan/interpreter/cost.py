@@ -3,30 +3,33 @@
 It is a model for comparing plans, not a measurement of any chip: each op
 pays a dispatch overhead, the bytes it touches at its scopes' bandwidths, a
 latency per scope it touches, a DMA setup and transfer for copies between
-scopes, and multiply-accumulates for contractions.
+scopes, and multiply-accumulates for contractions.  Allocating or freeing a
+storage is a call into the runtime allocator; placing a tensor in a storage
+is address arithmetic, and killing one is no run-time work at all.
 """
 
 from __future__ import annotations
 
+import json
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from math import prod
-from typing import Any
 
-from xdsl.dialects import memref
 from xdsl.dialects.builtin import MemRefType
-from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.ir import Operation
 
 from memplan.dialects import memory
 from memplan.interpreter.generic_vectorize import loop_ranges
 from memplan.interpreter.model import DiscontiguousTensor
-from memplan.targets import Target
+from memplan.targets import ScopeInfo, Target
 
-COPY_OPS = (memory.CopyOp, memref.CopyOp, linalg.CopyOp)
-ACCESS_OPS = (memref.LoadOp, memref.StoreOp)
-COMPUTE_OPS = (LinalgStructuredOperation, linalg.BroadcastOp, linalg.ReduceOp)
+COPY_OPS = frozenset({"memory.copy", "memref.copy", "linalg.copy"})
+ACCESS_OPS = frozenset({"memref.load", "memref.store", "affine.load", "affine.store"})
+ALLOCATOR_OPS = frozenset({"memory.alloc_storage", "memref.alloc", "memref.dealloc"})
+"""Ops are told apart by name: the parsing context may define its own class
+for an op (memplan/dialects/memref.py and linalg.py do)."""
 
 
 @dataclass(frozen=True)
@@ -34,17 +37,25 @@ class OpProfile:
     """What the cost model needs to know about an op, computed once per op."""
 
     kind: str
-    """"copy", "access", "compute" or "other"; "body" for ops inside a linalg body."""
+    """"copy", "access", "compute", "allocator" (a call into the runtime
+    allocator), "table" (writing a pointer table), "free" (no run-time work:
+    killing a tensor), "other"; "body" for ops inside a linalg body."""
     memref_operands: tuple[tuple[int, str], ...]
     """(operand index, scope) of each memref operand."""
     contraction: bool = False
     """A linalg op with a reduction loop: it pays for multiply-accumulates."""
+    table: tuple[int, str] | None = None
+    """Bytes and scope of the pointer table a "table" op writes."""
+
+
+def _is_linalg(op: Operation) -> bool:
+    return op.name.startswith("linalg.")
 
 
 def profile(op: Operation) -> OpProfile:
     parent = op.parent_op()
     while parent is not None:
-        if isinstance(parent, COMPUTE_OPS):
+        if _is_linalg(parent):
             return OpProfile("body", ())
         parent = parent.parent_op()
     operands = tuple(
@@ -52,15 +63,29 @@ def profile(op: Operation) -> OpProfile:
         for i, o in enumerate(op.operands)
         if isinstance(o.type, MemRefType)
     )
-    if isinstance(op, COPY_OPS):
+    if op.name in COPY_OPS:
         return OpProfile("copy", operands)
-    if isinstance(op, ACCESS_OPS):
+    if op.name in ACCESS_OPS:
         return OpProfile("access", operands)
-    if isinstance(op, COMPUTE_OPS):
+    if _is_linalg(op) and operands:
         contraction = isinstance(op, LinalgStructuredOperation) and any(
             kind.data.value == "reduction" for kind in op.get_iterator_types()
         )
         return OpProfile("compute", operands, contraction)
+    if op.name in ALLOCATOR_OPS:
+        return OpProfile("allocator", ())
+    if isinstance(op, memory.KillOp):
+        killed = op.operands[0].type
+        return OpProfile(
+            "allocator" if isinstance(killed, memory.StorageType) else "free", ()
+        )
+    if isinstance(op, memory.AllocDiscontiguousTensorOp):
+        result = op.result.type
+        assert isinstance(result, MemRefType)
+        table_bytes = result.get_shape()[0] * op.pointer_width.value.data
+        return OpProfile(
+            "table", (), table=(table_bytes, memory.scope_of(op.table_storage.type))
+        )
     return OpProfile("other", ())
 
 
@@ -68,6 +93,10 @@ def _nbytes(value: object) -> int:
     if isinstance(value, DiscontiguousTensor):
         return value.nbytes
     return int(getattr(value, "nbytes", 0))
+
+
+def _table_bytes(tensor: DiscontiguousTensor) -> int:
+    return tensor.shape[0] * tensor.pointer_width
 
 
 def _element_bytes(value: object) -> int:
@@ -86,9 +115,14 @@ def multiply_accumulates(
     return prod(loop_ranges(op, [_shape(a) for a in args]))
 
 
+POSITIVE = frozenset(
+    {"vector_bytes", "copy_bytes_per_cycle", "macs_per_cycle", "bytes_per_cycle"}
+)
+"""Parameters that divide: they must be above zero, not only non-negative."""
 TARGET_COST_FIELDS = frozenset(
     {
         "op_overhead_cycles",
+        "allocator_call_cycles",
         "vector_bytes",
         "copy_setup_cycles",
         "copy_bytes_per_cycle",
@@ -98,23 +132,64 @@ TARGET_COST_FIELDS = frozenset(
 SCOPE_COST_FIELDS = frozenset({"bytes_per_cycle", "latency_cycles"})
 
 
-def with_cost_overrides(target: Target, overrides: Mapping[str, Any]) -> Target:
+class CostModelError(ValueError):
+    """A cost-model override names no parameter or gives it an unusable value."""
+
+
+def _checked(key: str, value: object) -> float:
+    """`value` as a cost parameter, or an error naming `key`."""
+    positive = key.rsplit(".", 1)[-1] in POSITIVE
+    wanted = "a positive number" if positive else "a non-negative number"
+    if key == "vector_bytes":
+        wanted = "a positive integer"
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not math.isfinite(value)
+        or value < 0
+        or (positive and value == 0)
+        or (key == "vector_bytes" and not isinstance(value, int))
+    ):
+        raise CostModelError(f"{key} must be {wanted}, got {json.dumps(value)}")
+    return value
+
+
+def with_cost_overrides(target: Target, overrides: object) -> Target:
     """`target` with cost parameters replaced (the `--cost-model` JSON), e.g.
-    `{"copy_setup_cycles": 50, "scopes": {"global.vtcm": {"latency_cycles": 2}}}`."""
+    `{"copy_setup_cycles": 50, "scopes": {"global.vtcm": {"latency_cycles": 2}}}`.
+
+    Raises `CostModelError` naming the first key that is unknown or whose
+    value is not a usable number (a string, a negative, a zero divisor).
+    """
+    if not isinstance(overrides, Mapping):
+        raise CostModelError(
+            f"expected a JSON object of cost parameters, got {json.dumps(overrides)}"
+        )
     scopes_overrides = overrides.get("scopes", {})
-    unknown = set(overrides) - TARGET_COST_FIELDS - {"scopes"}
-    for scope, fields in scopes_overrides.items():
-        unknown |= {f"scopes.{scope}.{f}" for f in set(fields) - SCOPE_COST_FIELDS}
+    if not isinstance(scopes_overrides, Mapping):
+        raise CostModelError(
+            "scopes must map scope names to objects of "
+            f"{', '.join(sorted(SCOPE_COST_FIELDS))}"
+        )
+    unknown = {str(k) for k in overrides} - TARGET_COST_FIELDS - {"scopes"}
+    for scope, fields_ in scopes_overrides.items():
+        if not isinstance(fields_, Mapping):
+            raise CostModelError(
+                f"scopes.{scope} must be an object of "
+                f"{', '.join(sorted(SCOPE_COST_FIELDS))}"
+            )
+        unknown |= {f"scopes.{scope}.{f}" for f in set(fields_) - SCOPE_COST_FIELDS}
     if unknown:
-        raise ValueError(
+        raise CostModelError(
             f"unknown cost parameter(s): {', '.join(sorted(unknown))}; expected "
             f"{', '.join(sorted(TARGET_COST_FIELDS))} or scopes.<scope>."
             f"{{{', '.join(sorted(SCOPE_COST_FIELDS))}}}"
         )
     scopes = dict(target.scopes)
-    for scope, fields in scopes_overrides.items():
-        scopes[scope] = replace(target.scope(scope), **fields)
-    top_level = {k: v for k, v in overrides.items() if k != "scopes"}
+    for scope, fields_ in scopes_overrides.items():
+        values = {f: _checked(f"scopes.{scope}.{f}", v) for f, v in fields_.items()}
+        scopes[scope] = replace(target.scope(scope), **values)
+    top_level = {k: _checked(k, v) for k, v in overrides.items() if k != "scopes"}
     return replace(target, scopes=scopes, **top_level)
 
 
@@ -128,9 +203,26 @@ class CostModel:
         vector = self.target.vector_bytes
         return (nbytes + vector - 1) // vector * vector
 
+    def _operand_bytes(self, value: object) -> int:
+        """Bytes an op moves for one operand, each transfer rounded to vectors."""
+        if isinstance(value, DiscontiguousTensor):
+            return value.shape[0] * self._rounded(value.block_bytes)
+        return self._rounded(_nbytes(value))
+
+    def _scope(self, name: str) -> ScopeInfo:
+        return self.target.scope(name)
+
     def cycles(self, op: Operation, info: OpProfile, args: tuple[object, ...]) -> float:
         target = self.target
+        if info.kind == "free":
+            return 0.0
         cycles = float(target.op_overhead_cycles)
+        if info.kind == "allocator":
+            return cycles + target.allocator_call_cycles
+        if info.table is not None:
+            table_bytes, scope = info.table
+            info_ = self._scope(scope)
+            return cycles + table_bytes / info_.bytes_per_cycle + info_.latency_cycles
         if info.kind == "other":
             return cycles
         touched: set[str] = set()
@@ -139,11 +231,15 @@ class CostModel:
             nbytes = (
                 _element_bytes(value)
                 if info.kind == "access"
-                else self._rounded(_nbytes(value))
+                else self._operand_bytes(value)
             )
-            cycles += nbytes / target.scope(scope).bytes_per_cycle
+            cycles += nbytes / self._scope(scope).bytes_per_cycle
             touched.add(scope)
-        cycles += sum(target.scope(scope).latency_cycles for scope in touched)
+            if isinstance(value, DiscontiguousTensor):
+                table = value.table.scope
+                cycles += _table_bytes(value) / self._scope(table).bytes_per_cycle
+                touched.add(table)
+        cycles += sum(self._scope(scope).latency_cycles for scope in touched)
         if info.kind == "copy":
             (_, source_scope), (_, target_scope) = info.memref_operands
             if source_scope != target_scope:

@@ -6,8 +6,12 @@ import json
 
 import numpy as np
 from interpreter_helpers import EXAMPLES, Run, parse
+from xdsl.dialects.builtin import ModuleOp
 
+from memplan.context import run_context
 from memplan.interpreter import run_function
+from memplan.passes.manifest import MemoryManifestPass
+from memplan.passes.plan import MemoryPlanPass
 from memplan.targets import GLOBAL_SCOPE, VTCM_SCOPE, get_target
 
 COPY_TO_VTCM = """
@@ -27,6 +31,7 @@ def test_stats_json_has_every_field():
         "target",
         "capacity",
         "peak_bytes",
+        "peak_extent",
         "storage_allocations",
         "bytes_copied",
         "modeled_cycles",
@@ -57,8 +62,12 @@ def test_copy_cycles_follow_the_documented_formula(run: Run):
         + target.copy_setup_cycles
         + 1024 / target.copy_bytes_per_cycle
     )
+    allocate_storage = target.op_overhead_cycles + target.allocator_call_cycles
+    alloc_tensor = return_ = target.op_overhead_cycles
     assert stats.ops_executed == 4
-    assert stats.modeled_cycles == round(3 * target.op_overhead_cycles + copy)
+    assert stats.modeled_cycles == round(
+        allocate_storage + alloc_tensor + copy + return_
+    )
     assert stats.bytes_copied == {"global->global.vtcm": 1024}
     assert stats.peak_bytes == {VTCM_SCOPE: 1024}
 
@@ -99,3 +108,72 @@ def test_peak_bytes_track_kills():
     stats = run_function(parse(program)).stats
     assert stats.peak_bytes == {VTCM_SCOPE: 8000}
     assert stats.storage_allocations == {VTCM_SCOPE: 3}
+
+
+def _planned(text: str) -> ModuleOp:
+    module = parse(text)
+    MemoryManifestPass().apply(run_context(), module)
+    MemoryPlanPass().apply(run_context(), module)
+    return module
+
+
+def test_a_planned_seed_costs_fewer_cycles_than_the_naive_one():
+    text = (EXAMPLES / "seed_naive.mlir").read_text()
+    naive = run_function(parse(text)).stats
+    planned = run_function(_planned(text)).stats
+    assert (
+        planned.storage_allocations[VTCM_SCOPE] < naive.storage_allocations[VTCM_SCOPE]
+    )
+    assert planned.modeled_cycles < naive.modeled_cycles
+
+
+ALLOCATIONS = """
+func.func @main() {
+  %s = memory.alloc_storage [2048] : !memory.storage<"global.vtcm">
+  %t = memory.alloc_tensor %s[0] : !memory.storage<"global.vtcm"> to memref<512xi32, "global.vtcm">
+  memory.kill %t : memref<512xi32, "global.vtcm">
+  memory.kill %s : !memory.storage<"global.vtcm">
+  %m = memref.alloc() : memref<512xi32, "global.vtcm">
+  memref.dealloc %m : memref<512xi32, "global.vtcm">
+  func.return
+}
+"""
+
+
+def test_allocator_calls_cost_more_than_placing_and_killing_tensors():
+    target = get_target()
+    stats = run_function(parse(ALLOCATIONS)).stats
+    call = target.op_overhead_cycles + target.allocator_call_cycles
+    alloc_tensor = return_ = target.op_overhead_cycles
+    tensor_kill = 0
+    assert stats.ops_executed == 7
+    assert stats.modeled_cycles == 4 * call + alloc_tensor + tensor_kill + return_
+
+
+DISCONTIGUOUS_ADD = """
+func.func @main() {
+  %table = memory.alloc_storage [8] : !memory.storage<"global">
+  %data = memory.alloc_storage [1024] : !memory.storage<"global.vtcm">
+  %t = memory.alloc_discontiguous_tensor table %table[0], blocks %data[0, 512] : !memory.storage<"global">, !memory.storage<"global.vtcm"> to memref<2x128xi32, #memory.discontiguous, "global.vtcm">
+  linalg.add ins(%t, %t : memref<2x128xi32, #memory.discontiguous, "global.vtcm">, memref<2x128xi32, #memory.discontiguous, "global.vtcm">) outs(%t : memref<2x128xi32, #memory.discontiguous, "global.vtcm">)
+  func.return
+}
+"""
+
+
+def test_discontiguous_operands_pay_for_reading_their_table():
+    target = get_target()
+    ddr, vtcm = target.scope(GLOBAL_SCOPE), target.scope(VTCM_SCOPE)
+    stats = run_function(parse(DISCONTIGUOUS_ADD)).stats
+    allocations = 2 * (target.op_overhead_cycles + target.allocator_call_cycles)
+    write_table = (
+        target.op_overhead_cycles + 8 / ddr.bytes_per_cycle + ddr.latency_cycles
+    )
+    add = (
+        target.op_overhead_cycles
+        + 3 * (1024 / vtcm.bytes_per_cycle + 8 / ddr.bytes_per_cycle)
+        + vtcm.latency_cycles
+        + ddr.latency_cycles
+    )
+    return_ = target.op_overhead_cycles
+    assert stats.modeled_cycles == round(allocations + write_table + add + return_)
