@@ -1,9 +1,10 @@
 """`memplan-run`: `xdsl-run` on the memory model, with a target and statistics.
 
-Results are printed on stdout (`result: ...`, as xdsl-run prints them); a
-one-line statistics summary goes to stderr (`--no-stats` hides it, `--verbose`
-prints the full JSON instead).  Errors print `memplan-run: error: ...` on
-stderr and exit with status 1.
+Results are printed on stdout (`result: ...`, as xdsl-run prints them),
+followed by the memref arguments the call changed (`arg3: ...`); a one-line
+statistics summary goes to stderr (`--no-stats` hides it, `--verbose` prints
+the full JSON instead).  Errors print `memplan-run: error: ...` on stderr and
+exit with status 1.
 """
 
 from __future__ import annotations
@@ -16,14 +17,20 @@ from collections.abc import Sequence
 from typing import IO, Any
 
 import numpy as np
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.interpreter import Interpreter
 from xdsl.parser import Parser
-from xdsl.tools.xdsl_run import xDSLRunMain
-from xdsl.utils.exceptions import ParseError, VerifyException
+from xdsl.tools.command_line_tool import CommandLineTool
+from xdsl.utils.exceptions import ParseError
 
+from memplan.context import run_context
 from memplan.interpreter import InterpretationError
-from memplan.interpreter.cost import with_cost_overrides
-from memplan.interpreter.linalg_extra import run_dialects
+from memplan.interpreter.arguments import argument_from_attribute, arguments_from_npz
+from memplan.interpreter.cost import CostModelError, with_cost_overrides
+from memplan.interpreter.errors import ModelError, plain_message
+from memplan.interpreter.model import locate
 from memplan.interpreter.runner import Runner
+from memplan.interpreter.source import parse_with_locations
 from memplan.targets import DEFAULT_TARGET, TARGETS, get_target
 
 _SIZE_SUFFIXES = {
@@ -49,7 +56,7 @@ def parse_byte_size(text: str) -> int:
     return int(match.group(1)) * _SIZE_SUFFIXES[match.group(2).lower()]
 
 
-def _format_result(value: object) -> str:
+def _format_value(value: object) -> str:
     return repr(value) if isinstance(value, np.ndarray) else str(value)
 
 
@@ -69,16 +76,55 @@ def _report(message: str) -> int:
     return 1
 
 
-class MemplanRunMain(xDSLRunMain):
-    """xDSL's runner, executing on memplan's memory model."""
+def _verified(module: ModuleOp) -> None:
+    """Verify `module`; a failure names the op that does not verify."""
+    try:
+        module.verify()
+    except Exception as error:
+        for op in module.walk():
+            try:
+                op.verify(verify_nested_ops=False)
+            except Exception as op_error:
+                raise InterpretationError(
+                    f"{locate(op)}: {plain_message(op_error)}"
+                ) from None
+        raise InterpretationError(plain_message(error)) from None
+
+
+class MemplanRunMain(CommandLineTool):
+    """xDSL's command-line tool, running a function on memplan's memory model."""
 
     def __init__(self, args: Sequence[str] | None = None):
-        super().__init__(
-            description="Run a function on memplan's memory model", args=args
+        self.available_frontends = {}
+        self.ctx = run_context()
+        self.register_all_frontends()
+        arg_parser = argparse.ArgumentParser(
+            prog="memplan-run",
+            description="Run a function on memplan's memory model",
         )
+        self.register_all_arguments(arg_parser)
+        self.args = arg_parser.parse_args(args=args)
+        self.ctx.allow_unregistered = self.args.allow_unregistered_dialect
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser):
         super().register_all_arguments(arg_parser)
+        arg_parser.add_argument(
+            "--symbol", default="main", help="function to run (default main)"
+        )
+        arg_parser.add_argument(
+            "--args",
+            default="",
+            help="the function's arguments: comma-separated attributes "
+            "(3 : i32, 1.5 : f32, dense<[1, 2]> : tensor<2xi32> for a memref), or "
+            "a path ending in .npz whose arrays arg0, arg1, ... are the arguments",
+        )
+        arg_parser.add_argument(
+            "--index-bitwidth",
+            choices=(32, 64),
+            default=Interpreter.DEFAULT_BITWIDTH,
+            type=int,
+            help="bits of the index type (default 64)",
+        )
         arg_parser.add_argument(
             "--target",
             default=DEFAULT_TARGET,
@@ -96,67 +142,102 @@ class MemplanRunMain(xDSLRunMain):
             help="JSON file overriding cost parameters (see docs/cost-model.md)",
         )
         arg_parser.add_argument(
+            "--check-uninitialized",
+            action="store_true",
+            help="fail on reads of bytes no op wrote since their tensor was "
+            "allocated (their value is undefined and plan-dependent)",
+        )
+        arg_parser.add_argument(
             "--stats-json", metavar="PATH", help="write the run statistics as JSON"
         )
         arg_parser.add_argument(
             "--output",
             metavar="PATH.npz",
-            help="save the results as result0, result1, ...",
+            help="save the results as result0, result1, ... and the memref "
+            "arguments the call changed as arg0, arg1, ... (by position)",
         )
         arg_parser.add_argument(
             "--no-stats",
             action="store_true",
             help="do not print the statistics summary",
         )
-
-    def register_all_dialects(self):
-        for name, factory in run_dialects().items():
-            self.ctx.register_dialect(name, factory)
-
-    def get_input_stream(self) -> tuple[IO[bytes], str]:
-        if self.args.input_file == "-":
-            return sys.stdin.buffer, "mlir"
-        try:
-            return super().get_input_stream()
-        except OSError as error:
-            raise InterpretationError(
-                f"cannot read {self.args.input_file}: {error.strerror}"
-            ) from None
+        arg_parser.add_argument(
+            "--verbose",
+            action="store_true",
+            help="print the full statistics as JSON on stderr instead of the "
+            "one-line summary",
+        )
 
     def execute(self) -> int:
         """Run and report; the exit status (0, or 1 after printing an error)."""
         try:
             self._run()
-        except (InterpretationError, ParseError, VerifyException, OSError) as error:
+        except (InterpretationError, ParseError) as error:
             return _report(str(error))
         except Exception as error:
-            return _report(f"{type(error).__name__}: {error}")
+            return _report(plain_message(error))
         return 0
 
-    def _run(self) -> None:
+    def _target(self):
         target = get_target(self.args.target)
         if self.args.vtcm_size is not None:
             target = target.with_vtcm_size(self.args.vtcm_size)
         if self.args.cost_model:
-            with _open_for("--cost-model", self.args.cost_model, "r") as file:
+            path = self.args.cost_model
+            with _open_for("--cost-model", path, "r") as file:
                 try:
                     target = with_cost_overrides(target, json.load(file))
-                except ValueError as error:
+                except json.JSONDecodeError as error:
                     raise InterpretationError(
-                        f"--cost-model {self.args.cost_model}: {error}"
+                        f"--cost-model {path}: not valid JSON: {error}"
                     ) from None
-        stream, extension = self.get_input_stream()
+                except CostModelError as error:
+                    raise InterpretationError(f"--cost-model {path}: {error}") from None
+        return target
+
+    def _module(self) -> ModuleOp:
+        name = self.args.input_file
         try:
-            module = self.parse_chunk(stream, extension)
-        finally:
-            if stream is not sys.stdin.buffer:
-                stream.close()
-        if module is None:
-            raise InterpretationError("the input holds no module")
+            if name in (None, "-"):
+                name = "<stdin>"
+                data = sys.stdin.buffer.read()
+            else:
+                with open(name, "rb") as file:
+                    data = file.read()
+            text = data.decode()
+        except OSError as error:
+            raise InterpretationError(f"cannot read {name}: {error.strerror}") from None
+        except UnicodeDecodeError as error:
+            raise InterpretationError(
+                f"cannot read {name}: not UTF-8 text (byte {error.object[error.start]:#04x} "
+                f"at offset {error.start})"
+            ) from None
+        if not text.strip():
+            raise InterpretationError(f"{name} is empty: there is no function to run")
+        module = parse_with_locations(
+            self.ctx, text, name, implicit_module=not self.args.no_implicit_module
+        )
         if not self.args.disable_verify:
-            module.verify()
-        runner = Runner(module, target, self.args.index_bitwidth)
-        result = runner.run(self.args.symbol, self._arguments(runner))
+            _verified(module)
+        return module
+
+    def _run(self) -> None:
+        target = self._target()
+        module = self._module()
+        runner = Runner(
+            module,
+            target,
+            self.args.index_bitwidth,
+            check_uninitialized=self.args.check_uninitialized,
+        )
+        arguments = self._arguments(runner)
+        before = [a.tobytes() if isinstance(a, np.ndarray) else None for a in arguments]
+        result = runner.run(self.args.symbol, arguments)
+        changed = {
+            position: np.array(value)
+            for position, (value, old) in enumerate(zip(arguments, before, strict=True))
+            if isinstance(value, np.ndarray) and value.tobytes() != old
+        }
         if self.args.output:
             with _open_for("--output", self.args.output, "wb") as file:
                 np.savez(
@@ -166,13 +247,14 @@ class MemplanRunMain(xDSLRunMain):
                         f"result{i}": np.asarray(r)
                         for i, r in enumerate(result.results)
                     },
+                    **{f"arg{i}": a for i, a in changed.items()},
                 )
         stats = result.stats.to_json()
         if self.args.stats_json:
             with _open_for("--stats-json", self.args.stats_json, "w") as file:
                 json.dump(stats, file, indent=2)
                 file.write("\n")
-        self._print_results(result.results)
+        self._print(result.results, changed)
         sys.stdout.flush()
         if self.args.verbose:
             print(json.dumps(stats, indent=2), file=sys.stderr)
@@ -180,39 +262,55 @@ class MemplanRunMain(xDSLRunMain):
             print(f"memplan-run: {result.stats.summary()}", file=sys.stderr)
 
     def _arguments(self, runner: Runner) -> list[object]:
-        parser = Parser(self.ctx, self.args.args, "args")
-        attributes = (
-            parser.parse_optional_undelimited_comma_separated_list(
-                parser.parse_optional_attribute, parser.parse_attribute
-            )
-            or []
-        )
-        if parser.pos < len(self.args.args):
-            raise InterpretationError(
-                f"--args: cannot read {self.args.args!r} as comma-separated "
-                f"attributes (e.g. dense<1.0> : tensor<4xf32>, 3 : i32)"
-            )
         types = runner.argument_types(self.args.symbol)
+        bits = self.args.index_bitwidth
+        text: str = self.args.args
+        if text.strip().endswith(".npz"):
+            path = text.strip()
+            try:
+                return arguments_from_npz(path, types, bits)
+            except ModelError as error:
+                raise InterpretationError(f"--args {path}: {error}") from None
+        parser = Parser(self.ctx, text, "args")
+        try:
+            attributes = (
+                parser.parse_optional_undelimited_comma_separated_list(
+                    parser.parse_optional_attribute, parser.parse_attribute
+                )
+                or []
+            )
+        except ParseError as error:
+            raise InterpretationError(f"--args: {error}") from None
+        if parser.pos < len(text):
+            raise InterpretationError(
+                f"--args: cannot read {text!r} as comma-separated attributes "
+                f"(e.g. dense<1.0> : tensor<4xf32>, 3 : i32) or as an .npz path"
+            )
         if len(attributes) != len(types):
             raise InterpretationError(
                 f"@{self.args.symbol} takes {len(types)} argument(s), --args gave "
                 f"{len(attributes)}"
             )
-        return [
-            runner.interpreter.value_for_attribute(attribute, type_)
-            for attribute, type_ in zip(attributes, types, strict=True)
-        ]
+        try:
+            return [
+                argument_from_attribute(attribute, type_, bits, position)
+                for position, (attribute, type_) in enumerate(
+                    zip(attributes, types, strict=True)
+                )
+            ]
+        except ModelError as error:
+            raise InterpretationError(f"--args: {error}") from None
 
     @staticmethod
-    def _print_results(results: tuple[object, ...]) -> None:
+    def _print(results: tuple[object, ...], changed: dict[int, np.ndarray]) -> None:
         if len(results) == 1:
-            print(f"result: {_format_result(results[0])}")
+            print(f"result: {_format_value(results[0])}")
         elif results:
             print("result: (")
-            print(",\n".join(f"    {_format_result(r)}" for r in results))
+            print(",\n".join(f"    {_format_value(r)}" for r in results))
             print(")")
-        else:
-            print("result: ()")
+        for position, value in changed.items():
+            print(f"arg{position}: {_format_value(value)}")
 
 
 def main(args: Sequence[str] | None = None) -> int:

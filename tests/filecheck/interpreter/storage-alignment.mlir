@@ -8,5 +8,5 @@ func.func @main() {
   func.return
 }
 
-// VERIFY: memplan-run: error: Alignment attribute 96 is not a power of 2
-// CHECK: memplan-run: error: memref.alloc: alignment 96 is not a positive power of two (in @main)
+// VERIFY: memplan-run: error: {{.*}}storage-alignment.mlir:7:3: memref.alloc %m (in @main): Alignment attribute 96 is not a power of 2{{$}}
+// CHECK: memplan-run: error: {{.*}}storage-alignment.mlir:7:3: memref.alloc %m (in @main): alignment 96 is not a positive power of two{{$}}

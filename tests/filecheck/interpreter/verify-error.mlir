@@ -7,5 +7,5 @@ func.func @main() {
   func.return
 }
 
-// CHECK: memplan-run: error: offset 1026 is not aligned to the element size: expected a multiple of 4 bytes
+// CHECK: memplan-run: error: {{.*}}verify-error.mlir:6:3: memory.alloc_tensor %t (in @main): offset 1026 is not aligned to the element size: expected a multiple of 4 bytes{{$}}
 // CHECK-NOT: Traceback
