@@ -40,14 +40,15 @@ the search.
 Each decision search runs in `search_kernel`, compiled by numba, when the
 `fast` extra is installed: it visits exactly the nodes _DecisionSearch
 visits, 20-50 times faster.  _DecisionSearch stays as the fallback without
-numba, runs the first small searches of every plan (easy traces never pay
-for loading numba), and MEMPLAN_PURE_PYTHON=1 forces it.
+numba, runs the first PURE_PYTHON_SECONDS of every plan (easy traces never
+pay for loading numba), and MEMPLAN_PURE_PYTHON=1 forces it.
 """
 
 from __future__ import annotations
 
 import contextlib
 import importlib
+import importlib.util
 import os
 import sys
 import time
@@ -67,6 +68,7 @@ from memplan.planning.budget import (
     SearchObserver,
 )
 from memplan.planning.buffers import (
+    INT64_MAX,
     Buffer,
     BufferId,
     Plan,
@@ -90,12 +92,11 @@ NODE_BUDGET_GROWTH = 4
 # splits at the same cuts inside): one binary search over the height shares
 # the budget better than one per slice.
 SLICE_MIN_BUFFERS = 5_000
-# A decision search that cannot take the plan past this many nodes, started
-# within PURE_PYTHON_SECONDS of the plan's start, runs in pure Python even when
-# numba is there: loading the compiled kernel costs a process 0.5-1 s, more
-# than a small search.  Which path runs never changes the nodes, so the plan
-# stays the same whatever the clock says.
-PURE_PYTHON_NODES = 2_000
+# Pure Python searches for the first PURE_PYTHON_SECONDS of every plan even
+# when numba is there: loading the compiled kernel costs a process 0.5-1 s,
+# more than most small searches take.  A pure-Python search still running
+# then is dropped and run again from its start by the kernel; both visit the
+# same nodes, so the plan never depends on when the switch happened.
 PURE_PYTHON_SECONDS = 0.2
 _PLACED = numpy.iinfo(numpy.int64).max // 2
 # The compiled search returns to Python about this often (to check the
@@ -119,6 +120,10 @@ _all = numpy.logical_and.reduce
 
 class _OutOfNodes(Exception):
     """A decision search reached the node limit of its round of the portfolio."""
+
+
+class _HeadStartOver(Exception):
+    """Pure Python's head start is over: the compiled kernel takes the search over."""
 
 
 @dataclass(frozen=True)
@@ -172,12 +177,16 @@ class _DecisionSearch:
         node_limit: int,
         budget: Budget | None = None,
         cap: int | None = None,
+        give_up_at: float | None = None,
     ):
         self.problem = problem
         self.capacity = capacity
         self.node_limit = node_limit
         self.cap = node_limit if cap is None else min(cap, node_limit)
         self.budget = budget
+        # A time.perf_counter() reading after which the search hands over to
+        # the compiled kernel (_HeadStartOver); None: it never does.
+        self.give_up_at = give_up_at
         self.nodes = 0
         count = len(problem.sizes)
         # Lowest offset each unplaced buffer can take; _PLACED once it is placed,
@@ -252,6 +261,8 @@ class _DecisionSearch:
         self.nodes += 1
         if self.budget is not None and self.budget.tick(self.nodes):
             raise OutOfBudget
+        if self.give_up_at is not None and time.perf_counter() > self.give_up_at:
+            raise _HeadStartOver
         problem = self.problem
         capacity = self.capacity
         offsets = self.min_offsets[members]
@@ -383,6 +394,14 @@ class _DecisionSearch:
         )
         totals = self.totals[lo:hi]
         return not _any((floors + totals > self.capacity) & (totals > 0))
+
+
+def _kernel_possible() -> bool:
+    """Whether the compiled search may run: numba installed, not switched off."""
+    return (
+        os.environ.get(PURE_PYTHON) != "1"
+        and importlib.util.find_spec("numba") is not None
+    )
 
 
 def compiled_kernel(observer: SearchObserver | None = None) -> ModuleType | None:
@@ -653,24 +672,31 @@ class _Solver:
         self.ties = _tie_orders(buffers, structure)
         self.problems: dict[int, _Problem] = {}
 
+    def _compiled(self) -> ModuleType | None:
+        """The kernel, loaded on first use (out of the wall-clock cap), or None."""
+        loading = time.perf_counter()
+        kernel = compiled_kernel(self.budget.observer)
+        self.budget.pause_clock(time.perf_counter() - loading)
+        return kernel
+
     def _search(
-        self, problem: _Problem, capacity: int, node_limit: int, mark: int
+        self, problem: _Problem, capacity: int, node_limit: int, cap: int
     ) -> _DecisionSearch | _CompiledSearch:
-        """A search that may run to `node_limit` or to `mark` on the budget,
-        whichever comes first: compiled if numba is there and the search can
-        take the plan past PURE_PYTHON_NODES, else pure Python (same nodes)."""
-        budget = self.budget
-        cap = min(node_limit, max(mark - budget.spent, 0))
-        kernel = None
-        elapsed = time.perf_counter() - budget.started
-        if budget.spent + cap > PURE_PYTHON_NODES or elapsed > PURE_PYTHON_SECONDS:
-            loading = time.perf_counter()
-            kernel = compiled_kernel(budget.observer)
-            # Loading the kernel (once per process) is not search time.
-            budget.pause_clock(time.perf_counter() - loading)
-        if kernel is None:
-            return _DecisionSearch(problem, capacity, node_limit, budget, cap)
-        return _CompiledSearch(kernel, problem, capacity, node_limit, budget, cap)
+        """Compiled if numba is there and pure Python's head start is over, else
+        pure Python, until that head start is over."""
+        give_up_at = None
+        if _kernel_possible():
+            give_up_at = self.budget.started + PURE_PYTHON_SECONDS
+            if "kernel" in _LOADED or time.perf_counter() > give_up_at:
+                kernel = self._compiled()
+                if kernel is not None:
+                    return _CompiledSearch(
+                        kernel, problem, capacity, node_limit, self.budget, cap
+                    )
+                give_up_at = None
+        return _DecisionSearch(
+            problem, capacity, node_limit, self.budget, cap, give_up_at
+        )
 
     def _problem(self, k: int, mark: int) -> _Problem:
         """The arrays for order k, built on first use (a small budget may never need them)."""
@@ -682,14 +708,31 @@ class _Solver:
             )
         return self.problems[k]
 
-    def _run(self, search: _DecisionSearch | _CompiledSearch) -> bool | None:
-        """The search's answer, None when it used up its round; its nodes go on the budget."""
+    def _run(
+        self, problem: _Problem, capacity: int, node_limit: int, mark: int
+    ) -> tuple[bool | None, list[int]]:
+        """One decision search up to `node_limit` nodes or to `mark` on the budget,
+        whichever comes first: (its answer, None when it used up its round;
+        the offsets by rank when found).  Its nodes go on the budget."""
+        budget = self.budget
+        cap = min(node_limit, max(mark - budget.spent, 0))
+        search = self._search(problem, capacity, node_limit, cap)
         try:
-            return search.run()
+            try:
+                return search.run(), search.solution
+            except (
+                _HeadStartOver
+            ):  # its nodes are dropped: the kernel visits them again
+                kernel = self._compiled()
+                assert kernel is not None  # _search checked it can load
+                search = _CompiledSearch(
+                    kernel, problem, capacity, node_limit, budget, cap
+                )
+                return search.run(), search.solution
         except _OutOfNodes:
-            return None
+            return None, []
         finally:
-            self.budget.spent += search.nodes
+            budget.spent += search.nodes
 
     def fit(self, capacities: list[int], mark: int) -> list[int] | None:
         """Offsets (by buffer index) fitting one of `capacities`, or None when all are
@@ -706,8 +749,7 @@ class _Solver:
             for capacity in list(open_capacities):
                 for k, order in enumerate(self.orders):
                     problem = self._problem(k, mark)
-                    search = self._search(problem, capacity, node_limit, mark)
-                    found = self._run(search)
+                    found, solution = self._run(problem, capacity, node_limit, mark)
                     if found is None:
                         continue
                     if not found:  # and so is every smaller capacity
@@ -715,7 +757,7 @@ class _Solver:
                         break
                     offsets = [0] * len(order)
                     for position, i in enumerate(order):
-                        offsets[i] = search.solution[position]
+                        offsets[i] = solution[position]
                     return offsets
         return None
 
@@ -916,8 +958,10 @@ def best_plan(
         return make_plan(buffers, greedy, "best", capacity, started, bound=floor)
     sized = [b for b in buffers if b.size]
     structure = None
+    # Too crowded a trace, or heights beyond the search's int64 arrays, keep greedy.
     with contextlib.suppress(TooManyOverlaps):
-        structure = sweep(sized, MAX_OVERLAP_PAIRS)
+        if height <= INT64_MAX // 2:
+            structure = sweep(sized, MAX_OVERLAP_PAIRS)
     if structure is None or work.out_of_time():
         return _plan_from(
             buffers,

@@ -7,6 +7,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 BufferId = str | int
+# The search keeps offsets, sizes and times in int64 arrays.
+INT64_MAX = 2**63 - 1
 
 
 class TraceError(ValueError):
@@ -57,6 +59,10 @@ def align_up(value: int, alignment: int) -> int:
 
 def buffer_problem(buffer: Buffer) -> str | None:
     """Why `buffer` is malformed, or None; shared by check_buffers and the CSV reader."""
+    for name in ("lower", "upper", "size", "alignment"):
+        value = getattr(buffer, name)
+        if not -INT64_MAX - 1 <= value <= INT64_MAX:
+            return f"buffer {buffer.id!r}: {name} {value} does not fit in 64 bits"
     if buffer.lower >= buffer.upper:
         return f"buffer {buffer.id!r}: lower {buffer.lower} must be below upper {buffer.upper}"
     if buffer.size < 0:

@@ -6,15 +6,25 @@ Every error names the file and line, so a tool can print it as is.
 from __future__ import annotations
 
 import csv
+import os
+import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TextIO
 
-from memplan.planning.buffers import Buffer, BufferId, TraceError, buffer_problem
+from memplan.planning.buffers import (
+    INT64_MAX,
+    Buffer,
+    BufferId,
+    TraceError,
+    buffer_problem,
+)
 
 REQUIRED_COLUMNS = ("id", "lower", "upper", "size")
 OFFSET_COLUMN = "offset"
+# Plain decimal integers: no `1_0`, no non-ASCII digits, no `0x10`.
+_INTEGER = re.compile(r"[+-]?[0-9]+", re.ASCII)
 
 
 @dataclass(frozen=True)
@@ -30,18 +40,26 @@ class Trace:
 
 
 def _integer(path: Path, line: int, column: str, text: str) -> int:
-    try:
-        return int(text.strip())
-    except ValueError:
+    """A decimal integer that fits in 64 bits, as the search's arrays need."""
+    digits = text.strip(" \t")
+    if not _INTEGER.fullmatch(digits):
+        raise TraceError(f"{path}:{line}: {column} {text!r} is not an integer")
+    value = int(digits)
+    if not -INT64_MAX - 1 <= value <= INT64_MAX:
         raise TraceError(
-            f"{path}:{line}: {column} {text!r} is not an integer"
-        ) from None
+            f"{path}:{line}: {column} {value} does not fit in 64 bits"
+            f" (at most {INT64_MAX} in magnitude)"
+        )
+    return value
 
 
-def read_trace(path: Path, min_alignment: int = 1) -> Trace:
-    """Parse and check a trace; `min_alignment` raises every buffer's alignment."""
+def read_trace(path: str | os.PathLike[str], min_alignment: int = 1) -> Trace:
+    """Parse and check a trace; `min_alignment` raises every buffer's alignment
+    (an `alignment` column must still hold a positive power of two)."""
+    path = Path(path)
     try:
-        with path.open(newline="") as stream:
+        # utf-8-sig: a byte-order mark (as some spreadsheets write) is not part of `id`.
+        with path.open(newline="", encoding="utf-8-sig") as stream:
             records = [(line, row) for line, row in _numbered_rows(stream) if row]
     except OSError as error:
         raise TraceError(f"{path}: cannot read: {error.strerror}") from None
@@ -56,6 +74,12 @@ def read_trace(path: Path, min_alignment: int = 1) -> Trace:
     for name in REQUIRED_COLUMNS:
         if name not in columns:
             raise TraceError(f"{path}:{header_line}: missing column {name!r}")
+    for k, name in enumerate(columns):
+        if name in columns[:k]:
+            raise TraceError(
+                f"{path}:{header_line}: column {name!r} appears twice"
+                f" (columns {columns.index(name) + 1} and {k + 1})"
+            )
     position = {name: columns.index(name) for name in columns}
     has_offsets = OFFSET_COLUMN in position
     buffers: list[Buffer] = []
@@ -70,17 +94,18 @@ def read_trace(path: Path, min_alignment: int = 1) -> Trace:
         def field(name: str, line: int = line, row: list[str] = row) -> int:
             return _integer(path, line, name, row[position[name]])
 
-        alignment = field("alignment") if "alignment" in position else 1
         buffer = Buffer(
             id=row[position["id"]].strip(),
             lower=field("lower"),
             upper=field("upper"),
             size=field("size"),
-            alignment=max(alignment, min_alignment),
+            alignment=field("alignment") if "alignment" in position else 1,
         )
         problem = buffer_problem(buffer)
         if problem is not None:
             raise TraceError(f"{path}:{line}: {problem}")
+        if buffer.alignment < min_alignment:
+            buffer = replace(buffer, alignment=min_alignment)
         if buffer.id in seen:
             raise TraceError(f"{path}:{line}: duplicate buffer id {buffer.id!r}")
         seen.add(buffer.id)

@@ -1,22 +1,28 @@
-"""`memplan plan`: pack a CSV trace and report how close to the lower bound it got.
+"""`memplan plan`: pack CSV traces and report how close to the lower bound each got.
 
-Exit codes: 0 planned (and fits the capacity if one was given), 1 does not
-fit, 2 bad input or flags.
+Several traces give one row each.  Exit codes: 0 every trace planned (and
+fits the capacity if one was given), 1 some trace does not fit, 2 bad input
+or flags (a bad trace is named, and the others are still planned).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from pathlib import Path
 
-from memplan.planning import ALGORITHMS, Plan, TraceError, lower_bound, plan
+from memplan.planning import ALGORITHMS, Plan, TraceError, plan
+from memplan.planning.budget import DEFAULT_NODES
 from memplan.planning.trace_csv import Trace, read_trace, write_trace
+from memplan.tools.progress import status_line
 
 EXIT_OK = 0
 EXIT_DOES_NOT_FIT = 1
 EXIT_BAD_INPUT = 2
+
+Report = dict[str, object]
 
 
 class UsageError(Exception):
@@ -25,9 +31,6 @@ class UsageError(Exception):
 
 def add_planning_arguments(parser: argparse.ArgumentParser) -> None:
     """The flags shared by every subcommand that plans a trace."""
-    parser.add_argument(
-        "trace", type=Path, help="CSV with columns id,lower,upper,size[,alignment]"
-    )
     parser.add_argument("--capacity", type=int, help="arena size in bytes to fit in")
     parser.add_argument(
         "--algorithm",
@@ -35,7 +38,16 @@ def add_planning_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"one of {', '.join(ALGORITHMS)} (default: best)",
     )
     parser.add_argument(
-        "--time-limit", type=float, help="seconds for the best search (default: 10)"
+        "--budget",
+        type=int,
+        help="search nodes the best search may spend (default: "
+        f"{DEFAULT_NODES:,}); the plan depends only on the trace and this budget",
+    )
+    parser.add_argument(
+        "--time-limit",
+        type=float,
+        help="opt-in wall-clock cap in seconds on the best search, on top of the "
+        "budget; when it cuts the search short the plan depends on the machine's load",
     )
     parser.add_argument(
         "--alignment",
@@ -54,8 +66,13 @@ def check_planning_arguments(args: argparse.Namespace) -> None:
         )
     if args.capacity is not None and args.capacity < 0:
         raise UsageError(f"argument --capacity: must be >= 0, got {args.capacity}")
-    if args.time_limit is not None and args.time_limit < 0:
-        raise UsageError(f"argument --time-limit: must be >= 0, got {args.time_limit}")
+    if args.budget is not None and args.budget < 0:
+        raise UsageError(f"argument --budget: must be >= 0 nodes, got {args.budget}")
+    limit = args.time_limit
+    if limit is not None and not (math.isfinite(limit) and limit >= 0):
+        raise UsageError(
+            f"argument --time-limit: must be a finite number of seconds >= 0, got {limit}"
+        )
     alignment = args.alignment
     if alignment <= 0 or alignment & (alignment - 1):
         raise UsageError(
@@ -63,60 +80,134 @@ def check_planning_arguments(args: argparse.Namespace) -> None:
         )
 
 
-def load_trace(args: argparse.Namespace) -> Trace:
-    """Read the trace named on the command line, as a UsageError if malformed."""
+def load_trace(path: Path, args: argparse.Namespace) -> Trace:
+    """Read a trace named on the command line, as a UsageError if malformed."""
     try:
-        return read_trace(args.trace, args.alignment)
+        return read_trace(path, args.alignment)
     except TraceError as error:
         raise UsageError(str(error)) from None
 
 
-def run_planner(args: argparse.Namespace, trace: Trace) -> Plan:
-    return plan(trace.buffers, args.capacity, args.algorithm, args.time_limit)
+def run_planner(args: argparse.Namespace, trace: Trace, command: str) -> Plan:
+    """Plan with the flags; a long `best` search shows a status line on a terminal,
+    and a wall-clock cap that cuts it is said on stderr."""
+    label = f"memplan {command}: {trace.path.name}"
+    observer = status_line(label) if args.algorithm == "best" else None
+    try:
+        result = plan(
+            trace.buffers,
+            args.capacity,
+            args.algorithm,
+            args.time_limit,
+            args.budget,
+            observer,
+        )
+    finally:
+        if observer is not None:
+            observer.clear()
+    if result.time_limited:
+        print(
+            f"{label}: the --time-limit of {args.time_limit:g} s cut the search short"
+            f" after {result.nodes:,} nodes: this plan depends on the machine's load",
+            file=sys.stderr,
+        )
+    return result
 
 
-def _report(plan_result: Plan, bound: int, capacity: int | None) -> dict[str, object]:
-    fits = capacity is None or plan_result.height <= capacity
-    ratio = plan_result.height / bound if bound else 1.0
+def _report(path: Path, result: Plan, capacity: int | None) -> Report:
+    bound = result.lower_bound
     return {
-        "algorithm": plan_result.algorithm,
-        "height": plan_result.height,
+        "file": str(path),
+        "algorithm": result.algorithm,
+        "height": result.height,
         "lower_bound": bound,
-        "ratio": round(ratio, 4),
+        "ratio": round(result.height / bound if bound else 1.0, 4),
         "capacity": capacity,
-        "fits": fits,
-        "optimal": plan_result.optimal,
-        "seconds": round(plan_result.seconds, 3),
+        "fits": capacity is None or result.height <= capacity,
+        "proved_optimal": result.proved_optimal,
+        "nodes": result.nodes,
+        "time_limited": result.time_limited,
     }
 
 
-def _print_text(report: dict[str, object]) -> None:
-    labels = {
-        "algorithm": "algorithm",
-        "height": "height",
-        "lower_bound": "lower bound",
-        "ratio": "ratio",
-        "capacity": "capacity",
-        "fits": "fits",
-        "optimal": "optimal",
-        "seconds": "seconds",
-    }
-    for key, label in labels.items():
+_LABELS = {
+    "algorithm": "algorithm",
+    "height": "height",
+    "lower_bound": "lower bound",
+    "ratio": "ratio",
+    "capacity": "capacity",
+    "fits": "fits",
+    "proved_optimal": "proved optimal",
+    "nodes": "nodes",
+    "time_limited": "time-limited",
+}
+# Table columns of several traces: (report key, heading, width).
+_COLUMNS = [
+    ("height", "height", 10),
+    ("lower_bound", "lower bound", 11),
+    ("ratio", "ratio", 6),
+    ("capacity", "capacity", 10),
+    ("fits", "fits", 4),
+    ("proved_optimal", "proved optimal", 14),
+    ("nodes", "nodes", 9),
+]
+
+
+def _text(key: str, value: object) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if key == "ratio":
+        return f"{value:.3f}"
+    return str(value)
+
+
+def _print_fields(report: Report) -> None:
+    for key, label in _LABELS.items():
         value = report[key]
-        if value is None:
+        if value is None or (key == "time_limited" and not value):
             continue
-        if isinstance(value, bool):
-            value = "yes" if value else "no"
-        elif key == "ratio":
-            value = f"{value:.3f}"
-        print(f"{label + ':':13}{value}")
+        print(f"{label + ':':16}{_text(key, value)}")
+
+
+class _Table:
+    """One row per trace, printed as each finishes."""
+
+    def __init__(self, paths: list[Path]):
+        self.width = max(len(str(p)) for p in paths)
+        cells = [f"{'file':{self.width}}", f"{'algorithm':9}"]
+        cells += [f"{heading:>{width}}" for _, heading, width in _COLUMNS]
+        print("  ".join(cells))
+
+    def row(self, report: Report) -> None:
+        cells = [f"{report['file']!s:{self.width}}", f"{report['algorithm']!s:9}"]
+        cells += [f"{_text(key, report[key]):>{width}}" for key, _, width in _COLUMNS]
+        print("  ".join(cells), flush=True)
 
 
 def run(args: argparse.Namespace) -> int:
     check_planning_arguments(args)
-    trace = load_trace(args)
-    result = run_planner(args, trace)
-    report = _report(result, lower_bound(trace.buffers), args.capacity)
+    paths: list[Path] = args.traces
+    if args.output is not None and len(paths) > 1:
+        raise UsageError(
+            f"argument --output: writes one planned trace, got {len(paths)} traces"
+        )
+    table = _Table(paths) if len(paths) > 1 and not args.json else None
+    codes = [_plan_one(path, args, table) for path in paths]
+    return max(codes)
+
+
+def _plan_one(path: Path, args: argparse.Namespace, table: _Table | None) -> int:
+    """Plan one trace and print its report; its exit code."""
+    try:
+        trace = load_trace(path, args)
+    except UsageError as error:
+        sys.stdout.flush()
+        print(f"memplan plan: error: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    result = run_planner(args, trace, "plan")
+    report = _report(path, result, args.capacity)
     if args.output is not None:
         try:
             write_trace(args.output, trace, result.offsets)
@@ -125,13 +216,15 @@ def run(args: argparse.Namespace) -> int:
                 f"argument --output: cannot write {args.output}: {error.strerror}"
             ) from None
     if args.json:
-        print(json.dumps(report))
+        print(json.dumps(report), flush=True)
+    elif table is not None:
+        table.row(report)
     else:
-        _print_text(report)
+        _print_fields(report)
     if not report["fits"]:
         sys.stdout.flush()  # keep the report before the message when both go to one pipe
         print(
-            f"memplan plan: does not fit: best height found {result.height} "
+            f"memplan plan: {path}: does not fit: best height found {result.height} "
             f"exceeds capacity {args.capacity}",
             file=sys.stderr,
         )
@@ -141,11 +234,25 @@ def run(args: argparse.Namespace) -> int:
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
-        "plan", help="assign offsets to the buffers of a CSV trace", description=__doc__
+        "plan",
+        help="assign offsets to the buffers of CSV traces",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "traces",
+        type=Path,
+        nargs="+",
+        metavar="TRACE",
+        help="CSV with columns id,lower,upper,size[,alignment]",
     )
     add_planning_arguments(parser)
     parser.add_argument(
-        "--output", type=Path, help="write the trace plus an offset column here"
+        "--output",
+        type=Path,
+        help="write the trace plus an offset column here (one trace only)",
     )
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--json", action="store_true", help="print one JSON object per trace"
+    )
     parser.set_defaults(run=run)

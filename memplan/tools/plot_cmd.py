@@ -1,9 +1,10 @@
 """`memplan plot`: draw a plan, time on x and address on y, one box per buffer.
 
-matplotlib is the optional `plot` extra; without it the command says so and
-exits 2.  A trace without an `offset` column is planned first.  A planned
-`.mlir` module is drawn as it is: one function's tensors in one scope, with
-live ranges from the liveness analysis of `memory-plan`.
+Writes a PNG, SVG or PDF image (by the suffix of -o).  The input is a CSV
+trace (one without an `offset` column is planned first) or a planned `.mlir`
+module, drawn as it is: one function's tensors in one scope, with live ranges
+from the liveness analysis of `memory-plan`.  matplotlib is the optional
+`plot` extra; without it the command says so and exits 2.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from types import ModuleType
 
 from memplan.planning import Buffer, BufferId, lower_bound, validate
 from memplan.targets import VTCM_SCOPE
-from memplan.tools.module_trace import ModuleTraceError, module_trace, read_module
 from memplan.tools.plan_cmd import (
     EXIT_OK,
     UsageError,
@@ -96,14 +96,21 @@ Drawing = tuple[Sequence[Buffer], Mapping[BufferId, int], str]
 
 
 def _planned_trace(args: argparse.Namespace) -> Drawing:
-    trace = load_trace(args)
+    trace = load_trace(args.trace, args)
     if trace.offsets is not None:
         return trace.buffers, trace.offsets, f"{trace.path.name} (offsets from file)"
-    result = run_planner(args, trace)
+    result = run_planner(args, trace, "plot")
     return trace.buffers, result.offsets, f"{trace.path.name} ({result.algorithm})"
 
 
 def _planned_module(args: argparse.Namespace) -> Drawing:
+    # xDSL loads only for a module: drawing a CSV trace does not pay for it.
+    from memplan.tools.module_trace import (
+        ModuleTraceError,
+        module_trace,
+        read_module,
+    )
+
     try:
         found = module_trace(read_module(args.trace), args.scope, args.function)
     except ModuleTraceError as error:
@@ -131,16 +138,30 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(
             f"argument -o/--output: cannot write {args.output}: {error.strerror}"
         ) from None
+    height = max((offsets[b.id] + b.size for b in buffers), default=0)
+    print(f"wrote {args.output}: {title}, {len(buffers)} buffers, height {height}")
     return EXIT_OK
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
-        "plot", help="draw a planned trace", description=__doc__
+        "plot",
+        help="draw a plan of a CSV trace or a planned .mlir module as PNG, SVG or PDF",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "trace",
+        type=Path,
+        help="CSV trace (planned first unless it has an offset column) or planned .mlir module",
     )
     add_planning_arguments(parser)
     parser.add_argument(
-        "-o", "--output", type=Path, required=True, help="plan.png or plan.svg"
+        "-o",
+        "--output",
+        type=Path,
+        required=True,
+        help="image to write: plan.png, plan.svg or plan.pdf",
     )
     parser.add_argument(
         "--scope",

@@ -24,7 +24,7 @@ def compiled_path(monkeypatch: pytest.MonkeyPatch) -> None:
     """`plan` on the compiled path from the first node, its kernel already
     compiled or loaded from the cache."""
     monkeypatch.delenv(PURE, raising=False)
-    monkeypatch.setattr(best_module, "PURE_PYTHON_NODES", 0)
+    monkeypatch.setattr(best_module, "PURE_PYTHON_SECONDS", 0)
     # Greedy packs these one step above the optimum, so `best` has to search.
     buffers = [Buffer(0, 0, 2, 15), Buffer(1, 3, 4, 12), Buffer(2, 0, 4, 9)]
     assert plan([*buffers, Buffer(3, 3, 4, 9)]).height == 30
@@ -134,7 +134,7 @@ def test_both_paths_return_the_same_valid_plan_never_above_greedy(
 ) -> None:
     with pytest.MonkeyPatch.context() as patch:
         patch.delenv(PURE, raising=False)
-        patch.setattr(best_module, "PURE_PYTHON_NODES", 0)
+        patch.setattr(best_module, "PURE_PYTHON_SECONDS", 0)
         compiled = plan(buffers, capacity=capacity, budget=2_000)
         patch.setenv(PURE, "1")
         pure = plan(buffers, capacity=capacity, budget=2_000)

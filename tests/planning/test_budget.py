@@ -66,7 +66,7 @@ def test_the_compiled_search_slowed_down_gives_the_pure_python_plan(
     monkeypatch.setenv(PURE, "1")
     pure = fingerprint(plan(TRACE, budget=BUDGET))
     monkeypatch.delenv(PURE)
-    monkeypatch.setattr(best_module, "PURE_PYTHON_NODES", 0)
+    monkeypatch.setattr(best_module, "PURE_PYTHON_SECONDS", 0)
     quiet, busy = quiet_then_busy(BUDGET)
     assert quiet == busy == pure
 
@@ -104,3 +104,28 @@ def test_bad_budgets_and_time_limits_are_rejected() -> None:
     for limit in (-1.0, float("nan"), float("inf")):
         with pytest.raises(ValueError, match="time limit must be a finite number"):
             plan(TRACE, time_limit=limit)
+
+
+def test_the_kernel_taking_over_a_pure_python_search_changes_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pytest.importorskip("memplan.planning.search_kernel")
+    monkeypatch.setenv(PURE, "1")
+    pure = fingerprint(plan(TRACE, budget=BUDGET))
+    monkeypatch.delenv(PURE)
+    # As in a fresh process: pure Python first, the kernel not loaded yet.
+    monkeypatch.setattr(best_module, "_LOADED", {})
+    monkeypatch.setattr(best_module, "PURE_PYTHON_SECONDS", 0.05)
+    handed_over: list[int] = []
+    real_run = best_module._DecisionSearch.run
+
+    def run(search: best_module._DecisionSearch) -> bool:
+        try:
+            return real_run(search)
+        except best_module._HeadStartOver:
+            handed_over.append(search.nodes)
+            raise
+
+    monkeypatch.setattr(best_module._DecisionSearch, "run", run)
+    assert fingerprint(plan(TRACE, budget=BUDGET)) == pure
+    assert handed_over and handed_over[0] > 0  # dropped in the middle of a search

@@ -32,12 +32,14 @@ def test_plan_that_fits_exits_0_and_reports(
         ["plan", str(write(tmp_path, GOOD)), "--capacity", "12"], capsys
     )
     assert code == 0, err
-    assert "height:      12" in out
-    assert "lower bound: 12" in out
-    assert "ratio:       1.000" in out
-    assert "fits:        yes" in out
-    assert "algorithm:   best" in out
-    assert "seconds:" in out
+    assert "height:         12" in out
+    assert "lower bound:    12" in out
+    assert "ratio:          1.000" in out
+    assert "fits:           yes" in out
+    assert "algorithm:      best" in out
+    assert "proved optimal: yes" in out
+    assert "nodes:" in out
+    assert "seconds" not in out  # the output is the same on every run
 
 
 def test_without_capacity_exits_0(
@@ -57,9 +59,9 @@ def test_not_fitting_exits_1_with_height_and_capacity(
         ["plan", str(write(tmp_path, GOOD)), "--capacity", "11"], capsys
     )
     assert code == 1
-    assert "fits:        no" in out
-    assert (
-        err == "memplan plan: does not fit: best height found 12 exceeds capacity 11\n"
+    assert "fits:           no" in out
+    assert err.endswith(
+        "trace.csv: does not fit: best height found 12 exceeds capacity 11\n"
     )
 
 
@@ -81,14 +83,16 @@ def test_json_has_the_documented_fields(
     assert code == 0
     report = json.loads(out)
     assert set(report) == {
+        "file",
         "height",
         "lower_bound",
         "fits",
-        "seconds",
         "algorithm",
         "capacity",
         "ratio",
-        "optimal",
+        "proved_optimal",
+        "nodes",
+        "time_limited",
     }
     assert report["height"] == 12
     assert report["lower_bound"] == 12
@@ -152,6 +156,27 @@ BAD_FILES = [
         "id,lower,upper,size,alignment\na,0,1,4,6\n",
         "trace.csv:2: buffer 'a': alignment 6 is not a positive power of two",
     ),
+    (
+        "id,lower,upper,size,alignment\na,0,1,4,0\n",
+        "trace.csv:2: buffer 'a': alignment 0 is not a positive power of two",
+    ),
+    (
+        "id,lower,upper,size,alignment\na,0,1,4,-8\n",
+        "trace.csv:2: buffer 'a': alignment -8 is not a positive power of two",
+    ),
+    ("id,lower,upper,size\na,0,1_0,4\n", "trace.csv:2: upper '1_0' is not an integer"),
+    (
+        "id,lower,upper,size\na,0,\u0661\u0662,4\n",
+        "trace.csv:2: upper '\u0661\u0662' is not an integer",
+    ),
+    (
+        "id,lower,upper,size,size\na,0,1,4,4\n",
+        "trace.csv:1: column 'size' appears twice (columns 4 and 5)",
+    ),
+    (
+        f"id,lower,upper,size\na,0,{2**63},4\n",
+        f"trace.csv:2: upper {2**63} does not fit in 64 bits",
+    ),
 ]
 
 
@@ -178,7 +203,15 @@ def test_missing_file_exits_2(
     ("flags", "message"),
     [
         (["--capacity", "-1"], "argument --capacity: must be >= 0, got -1"),
-        (["--time-limit", "-2"], "argument --time-limit: must be >= 0, got -2.0"),
+        (
+            ["--time-limit", "-2"],
+            "argument --time-limit: must be a finite number of seconds >= 0, got -2.0",
+        ),
+        (
+            ["--time-limit", "nan"],
+            "argument --time-limit: must be a finite number of seconds >= 0, got nan",
+        ),
+        (["--budget", "-1"], "argument --budget: must be >= 0 nodes, got -1"),
         (
             ["--alignment", "3"],
             "argument --alignment: 3 is not a positive power of two",
@@ -201,3 +234,73 @@ def test_non_integer_flag_exits_2_through_argparse(
         main(["plan", str(write(tmp_path, GOOD)), "--capacity", "lots"])
     assert exit_info.value.code == 2
     assert "argument --capacity: invalid int value: 'lots'" in capsys.readouterr().err
+
+
+def test_a_byte_order_mark_is_not_part_of_the_first_column(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "bom.csv"
+    path.write_bytes(b"\xef\xbb\xbf" + GOOD.encode())
+    code, out, err = run(["plan", str(path), "--json"], capsys)
+    assert code == 0, err
+    assert json.loads(out)["height"] == 12
+
+
+def test_several_traces_give_one_row_each_and_the_worst_exit_code(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = write(tmp_path, GOOD, "good.csv")
+    bad = write(tmp_path, "id,lower\n", "bad.csv")
+    tight = write(tmp_path, GOOD, "tight.csv")
+    code, out, err = run(["plan", str(good), str(bad), str(tight)], capsys)
+    assert code == 2  # bad input wins over "does not fit"
+    lines = out.splitlines()
+    assert lines[0].split()[:3] == ["file", "algorithm", "height"]
+    assert [line.split()[0] for line in lines[1:]] == [str(good), str(tight)]
+    assert "bad.csv:1: missing column 'upper'" in err
+    code, out, err = run(["plan", str(good), str(tight), "--capacity", "11"], capsys)
+    assert code == 1
+    assert err.count("does not fit") == 2
+
+
+def test_several_traces_in_json_give_one_object_per_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first = write(tmp_path, GOOD, "first.csv")
+    second = write(tmp_path, GOOD, "second.csv")
+    code, out, _ = run(["plan", str(first), str(second), "--json"], capsys)
+    assert code == 0
+    assert [json.loads(line)["file"] for line in out.splitlines()] == [
+        str(first),
+        str(second),
+    ]
+
+
+def test_output_takes_one_trace_only(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    trace = write(tmp_path, GOOD)
+    code, _, err = run(
+        ["plan", str(trace), str(trace), "--output", str(tmp_path / "o.csv")], capsys
+    )
+    assert code == 2
+    assert "argument --output: writes one planned trace, got 2 traces" in err
+
+
+def test_a_time_limit_that_cuts_is_said_on_stderr_and_in_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Greedy packs these one step above the optimum, so `best` has to search;
+    # a zero cap stops it before it starts.
+    trace = write(
+        tmp_path, "id,lower,upper,size\na,0,2,15\nb,3,4,12\nc,0,4,9\nd,3,4,9\n"
+    )
+    code, out, err = run(["plan", str(trace), "--time-limit", "0", "--json"], capsys)
+    assert code == 0
+    assert json.loads(out)["time_limited"] is True
+    assert "--time-limit of 0 s cut the search short" in err
+    assert "depends on the machine's load" in err
+    code, out, err = run(["plan", str(trace), "--json"], capsys)
+    assert json.loads(out)["time_limited"] is False
+    assert json.loads(out)["height"] == 30
+    assert err == ""

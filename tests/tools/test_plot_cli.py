@@ -39,8 +39,10 @@ def test_unknown_image_suffix_exits_2(
     assert "argument -o/--output" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("suffix", [".png", ".svg"])
-def test_plots_an_unplanned_trace(tmp_path: Path, suffix: str) -> None:
+@pytest.mark.parametrize("suffix", [".png", ".svg", ".pdf"])
+def test_plots_an_unplanned_trace_and_says_what_it_wrote(
+    tmp_path: Path, suffix: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     pytest.importorskip("matplotlib")
     output = tmp_path / f"plan{suffix}"
     assert (
@@ -50,6 +52,19 @@ def test_plots_an_unplanned_trace(tmp_path: Path, suffix: str) -> None:
         == 0
     )
     assert output.stat().st_size > 0
+    assert capsys.readouterr().out == (
+        f"wrote {output}: trace.csv (best), 3 buffers, height 8\n"
+    )
+
+
+def test_help_names_every_format_and_modules(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["plot", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for word in ("PNG", "SVG", "PDF", ".mlir", "plan.pdf"):
+        assert word in text
 
 
 def test_plots_offsets_from_a_planned_trace(tmp_path: Path) -> None:
