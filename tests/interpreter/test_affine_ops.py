@@ -1,0 +1,125 @@
+"""affine ops as convert-linalg-to-loops / -to-affine-loops leave them, vs numpy."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from interpreter_helpers import Run
+
+from memplan.interpreter import InterpretationError
+
+RNG = np.random.default_rng(3)
+
+
+@pytest.mark.parametrize(("d", "s"), [(7, 3), (-7, 3), (0, 5), (-1, 2)])
+def test_apply_reads_dimensions_then_symbols_and_rounds_down(run: Run, d: int, s: int):
+    program = """
+    func.func @main(%d: index, %s: index) -> (index, index, index) {
+      %a = affine.apply affine_map<(i)[n] -> (i * 2 - n * 5)>(%d)[%s]
+      %b = affine.apply affine_map<(i)[n] -> ((i + n) floordiv 3)>(%d)[%s]
+      %c = affine.apply affine_map<(i)[n] -> (i mod 3 + (i - n) ceildiv 2)>(%d)[%s]
+      func.return %a, %b, %c : index, index, index
+    }
+    """
+    assert run(program, d, s).results == (
+        d * 2 - s * 5,
+        (d + s) // 3,
+        d % 3 + -(-(d - s) // 2),
+    )
+
+
+def test_min_takes_the_smallest_result(run: Run):
+    program = """
+    func.func @main(%i: index) -> index {
+      %m = affine.min affine_map<(i) -> (i + 4, 10, i * 3)>(%i)
+      func.return %m : index
+    }
+    """
+    assert [run(program, i).results[0] for i in (0, 2, 5, 8)] == [0, 6, 9, 10]
+
+
+def test_for_runs_between_its_bounds_and_carries_values(run: Run):
+    # sum of i for i in [max(lo, 2), min(hi, 9)) step 2
+    program = """
+    func.func @main(%lo: index, %hi: index) -> index {
+      %zero = arith.constant 0 : index
+      %sum = affine.for %i = max affine_map<(a) -> (a, 2)>(%lo) to min affine_map<(b) -> (b, 9)>(%hi) step 2 iter_args(%acc = %zero) -> (index) {
+        %next = arith.addi %acc, %i : index
+        affine.yield %next : index
+      }
+      func.return %sum : index
+    }
+    """
+    assert run(program, 0, 20).results == (sum(range(2, 9, 2)),)
+    assert run(program, 3, 7).results == (sum(range(3, 7, 2)),)
+    assert run(program, 8, 4).results == (0,)
+
+
+def test_affine_loops_compute_a_strided_convolution(run: Run):
+    # what convert-linalg-to-affine-loops makes of a 1-D stride-2 convolution
+    program = """
+    func.func @main(%x: memref<11xf32>, %w: memref<3xf32>, %y: memref<5xf32>) {
+      affine.for %o = 0 to 5 {
+        affine.for %k = 0 to 3 {
+          %a = affine.load %x[%o * 2 + %k] : memref<11xf32>
+          %b = affine.load %w[%k] : memref<3xf32>
+          %acc = affine.load %y[%o] : memref<5xf32>
+          %p = arith.mulf %a, %b : f32
+          %s = arith.addf %acc, %p : f32
+          affine.store %s, %y[%o] : memref<5xf32>
+        }
+      }
+      func.return
+    }
+    """
+    x = RNG.standard_normal(11).astype(np.float32)
+    w = RNG.standard_normal(3).astype(np.float32)
+    y = np.zeros(5, np.float32)
+    run(program, x, w, y)
+    windows = np.lib.stride_tricks.sliding_window_view(x, 3)[::2]
+    np.testing.assert_allclose(y, windows @ w, rtol=1e-6)
+
+
+def test_scf_loops_with_affine_apply_compute_a_strided_convolution(run: Run):
+    # what convert-linalg-to-loops makes of the same convolution
+    program = """
+    func.func @main(%x: memref<11xf32>, %w: memref<3xf32>, %y: memref<5xf32>) {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c3 = arith.constant 3 : index
+      %c5 = arith.constant 5 : index
+      scf.for %o = %c0 to %c5 step %c1 {
+        scf.for %k = %c0 to %c3 step %c1 {
+          %i = affine.apply affine_map<(o, k) -> (o * 2 + k)>(%o, %k)
+          %a = memref.load %x[%i] : memref<11xf32>
+          %b = memref.load %w[%k] : memref<3xf32>
+          %acc = memref.load %y[%o] : memref<5xf32>
+          %p = arith.mulf %a, %b : f32
+          %s = arith.addf %acc, %p : f32
+          memref.store %s, %y[%o] : memref<5xf32>
+        }
+      }
+      func.return
+    }
+    """
+    x = RNG.standard_normal(11).astype(np.float32)
+    w = RNG.standard_normal(3).astype(np.float32)
+    y = np.zeros(5, np.float32)
+    run(program, x, w, y)
+    windows = np.lib.stride_tricks.sliding_window_view(x, 3)[::2]
+    np.testing.assert_allclose(y, windows @ w, rtol=1e-6)
+
+
+def test_affine_load_outside_the_memref_is_an_error(run: Run):
+    program = """
+    func.func @main(%x: memref<4xf32>, %i: index) -> f32 {
+      %v = affine.load %x[%i + 1] : memref<4xf32>
+      func.return %v : f32
+    }
+    """
+    x = np.arange(4, dtype=np.float32)
+    assert run(program, x, 2).results == (3.0,)
+    with pytest.raises(
+        InterpretationError, match=r"affine\.load.*index \[4\] is out of bounds"
+    ):
+        run(program, x, 3)
