@@ -196,7 +196,9 @@ def table(rows: list[list[str]]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        description="memory-place on the examples and fixtures"
+    )
     parser.add_argument("--write", action="store_true", help=f"write {OUTPUT}")
     parser.add_argument("--only", help="programs whose name contains this")
     options = parser.parse_args()

@@ -30,7 +30,7 @@ adds up the arenas live at each point, each rounded to the arena alignment.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -55,7 +55,7 @@ VTCM_ONLY = 4
 STATES = (NOTHING, IN_DDR, CLEAN, DIRTY, VTCM_ONLY)
 IN_VTCM = (CLEAN, DIRTY, VTCM_ONLY)
 
-MAX_CAPACITY_ROUNDS = 8
+MAX_CAPACITY_ROUNDS = 12
 """Times a placement is redone with a smaller live-bytes budget when the
 packed arenas exceed the capacity; after that the all-DDR placement is kept."""
 
@@ -140,12 +140,17 @@ class Unit:
     anchors: tuple[tuple[int, int], ...]
     weight: float = 1.0
     """Executions of the unit's block: an arena is allocated that often."""
+    _lows: list[int] = field(
+        default_factory=list, init=False, repr=False, compare=False
+    )
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_lows", [lo for lo, _ in self.anchors])
 
     def span(self, start: int, end: int) -> tuple[int, int]:
         """Points of the unit's ops that hold `start` and `end`."""
-        lows = [lo for lo, _ in self.anchors]
-        first = self.anchors[max(bisect.bisect_right(lows, start) - 1, 0)]
-        last = self.anchors[max(bisect.bisect_right(lows, end) - 1, 0)]
+        first = self.anchors[max(bisect.bisect_right(self._lows, start) - 1, 0)]
+        last = self.anchors[max(bisect.bisect_right(self._lows, end) - 1, 0)]
         return first[0], max(last[1], end)
 
 
@@ -767,20 +772,30 @@ def finish(
     return Placement(states, cycles, copies, peak, algorithm, optimal, work)
 
 
-def within_capacity(problem: PlacementProblem, solve) -> Placement:
-    """Run `solve(limit)` with the capacity as the live-bytes limit, then with
-    smaller limits while the packed arenas exceed the capacity; all-DDR when
-    nothing fits after `MAX_CAPACITY_ROUNDS` tries."""
+def within_capacity(
+    problem: PlacementProblem, solve: Callable[[int | None], Placement]
+) -> Placement:
+    """Run `solve(limit)` with the capacity as the live-bytes limit; while the
+    packed arenas exceed the capacity, again with the limit lowered by the
+    excess, twice as far when the peak did not drop (`MAX_CAPACITY_ROUNDS`
+    tries in all).  All-DDR when no try fits."""
     capacity = problem.capacity
-    limit = capacity
-    for _ in range(MAX_CAPACITY_ROUNDS):
-        placement = solve(limit)
-        if capacity is None or placement.peak <= capacity:
-            return placement
-        assert limit is not None
-        limit -= placement.peak - capacity + problem.arena_alignment
+    placement = solve(capacity)
+    if capacity is None or placement.peak <= capacity:
+        return placement
+    step = placement.peak - capacity
+    limit = capacity - step
+    previous = placement.peak
+    for _ in range(MAX_CAPACITY_ROUNDS - 1):
         if limit < 0:
             break
+        placement = solve(limit)
+        if placement.peak <= capacity:
+            return placement
+        # Lower by the excess; twice as far each time the peak did not drop.
+        step = placement.peak - capacity if placement.peak < previous else 2 * step
+        previous = placement.peak
+        limit -= step
     return finish(problem, all_ddr(problem), "all-ddr")
 
 
