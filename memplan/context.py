@@ -1,31 +1,65 @@
-"""The dialects a memplan tool parses with: every installed one, as in xdsl-opt."""
+"""The dialects a memplan tool parses with: every installed one, as in
+xdsl-opt, with memplan's corrected linalg and memref and a per-context
+builtin blob store (see docs/frontend-ops.md)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 
 from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Dialect
+from xdsl.parser import Parser
 from xdsl.universe import Universe
 
 
+def _linalg() -> Dialect:
+    from memplan.dialects.linalg import LINALG
+
+    return LINALG
+
+
+def _memref() -> Dialect:
+    from memplan.dialects.memref import MEMREF
+
+    return MEMREF
+
+
+def memplan_dialects() -> dict[str, Callable[[], Dialect]]:
+    """Every installed dialect (memplan's included), with linalg and memref
+    replaced by memplan's and a builtin dialect whose blob store belongs to
+    the context it is registered in."""
+    from memplan.dialects.memref import builtin_dialect
+
+    dialects = dict(Universe.get_multiverse().all_dialects)
+    dialects["linalg"] = _linalg
+    dialects["memref"] = _memref
+    dialects["builtin"] = builtin_dialect
+    return dialects
+
+
 def memplan_context(*, allow_unregistered: bool = False) -> Context:
-    """A context with xDSL's dialects and every plugin's (memplan's included)."""
-    return _context(Universe.get_multiverse().all_dialects, allow_unregistered)
+    """A context with xDSL's dialects, every plugin's and memplan's corrections."""
+    ctx = Context(allow_unregistered=allow_unregistered)
+    for name, factory in memplan_dialects().items():
+        ctx.register_dialect(name, factory)
+    return ctx
 
 
 def run_context(*, allow_unregistered: bool = False) -> Context:
-    """`memplan_context` with linalg extended by the ops `memplan-run` adds
-    (`memplan.interpreter.linalg_extra`): what programs to run parse with."""
-    from memplan.interpreter.linalg_extra import run_dialects
-
-    return _context(run_dialects(), allow_unregistered)
+    """The context programs for `memplan-run` are parsed with: the same as
+    `memplan_context`, kept as its own name for the interpreter's callers."""
+    return memplan_context(allow_unregistered=allow_unregistered)
 
 
-def _context(
-    dialects: Mapping[str, Callable[[], Dialect]], allow_unregistered: bool
-) -> Context:
-    ctx = Context(allow_unregistered=allow_unregistered)
-    for name, factory in dialects.items():
-        ctx.register_dialect(name, factory)
-    return ctx
+def parse_module(
+    text: str, name: str = "<input>", *, allow_unregistered: bool = False
+) -> ModuleOp:
+    """Parse `text` with a fresh `memplan_context`, keeping its dense_resource
+    blobs with the module (see `memplan.dialects.memref.global_blob`)."""
+    from memplan.dialects.memref import attach_blobs
+
+    ctx = memplan_context(allow_unregistered=allow_unregistered)
+    module = Parser(ctx, text, name).parse_module()
+    attach_blobs(module, ctx)
+    return module

@@ -1,11 +1,15 @@
-"""`memplan-opt`: stock `xdsl-opt` that reports bad input as one clean line.
+"""`memplan-opt`: stock `xdsl-opt` with memplan's corrected dialects, and bad
+input reported as one clean line.
 
-`xdsl-opt` already loads memplan's dialect and passes through the
-`xdsl.universe` entry point; this command adds no pass and changes no
-output.  It only turns what `xdsl-opt` raises as a Python traceback (a
-malformed file, an op that does not verify, a pass that fails, an unknown
-pass or option, a missing file) into `memplan-opt: error: ...` on stderr
-with exit status 1.  With `--verify-diagnostics` it behaves as `xdsl-opt`.
+It parses with `memplan.context.memplan_dialects()`: every installed dialect,
+with memplan's linalg and memref (ops xDSL 0.74 gets wrong or lacks, see
+docs/frontend-ops.md) and a `dense_resource` blob store per input.  Stock
+`xdsl-opt` cannot load those replacements, because an `xdsl.universe` plugin
+may not redefine a dialect name.  The passes are `xdsl-opt`'s, memplan's
+included.  What `xdsl-opt` raises as a Python traceback (a malformed file, an
+op that does not verify, a pass that fails, an unknown pass or option, a
+missing file) becomes `memplan-opt: error: ...` on stderr with exit status 1.
+With `--verify-diagnostics` it behaves as `xdsl-opt`.
 """
 
 from __future__ import annotations
@@ -14,17 +18,38 @@ import itertools
 import re
 import sys
 import warnings
+from typing import IO
 
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
+from memplan.context import memplan_dialects
+from memplan.dialects.memref import blob_store
+
 EXIT_ERROR = 1
+
+
+class MemplanOptMain(xDSLOptMain):
+    """xdsl-opt parsing with memplan's dialects."""
+
+    def register_all_dialects(self):
+        for name, factory in memplan_dialects().items():
+            self.ctx.register_dialect(name, factory)
+
+    def parse_chunk(
+        self, chunk: IO[bytes], file_extension: str, start_offset: int = 0
+    ) -> ModuleOp | None:
+        """Each `--split-input-file` chunk is an input of its own: it does not
+        see the blobs of the chunks before it."""
+        blob_store(self.ctx).clear()
+        return super().parse_chunk(chunk, file_extension, start_offset)
 
 
 def main() -> int:
     warnings.filterwarnings("default", category=DeprecationWarning)
     try:
-        xDSLOptMain().run()
+        MemplanOptMain().run()
     except (ParseError, DiagnosticException, ValueError, OSError) as error:
         print(f"memplan-opt: error: {_one_message(error)}", file=sys.stderr)
         return EXIT_ERROR

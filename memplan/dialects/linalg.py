@@ -1,0 +1,1244 @@
+"""The linalg dialect memplan parses with: xDSL 0.74's, corrected and completed.
+
+A named op's body is hidden in the custom form, so xDSL rebuilds it every time
+it parses that form.  Where xDSL 0.74 builds a body differently from MLIR's
+definition (`pooling_nchw_max` as max(in, window) instead of max(out, in); the
+accumulator as the second operand of matmul and conv adds; no casts between
+element types) a module changes meaning after a round trip.  The ops below
+build their bodies as MLIR's named-op definitions do (operand order, casts,
+signedness) and verify that a body read in generic form is that body, so a
+module written by a tool that got it wrong is rejected instead of silently
+computed differently.
+
+Ops that xDSL defines correctly are its own classes, re-exported: import every
+linalg op from this module, never from `xdsl.dialects.linalg`, because the
+interpreter dispatches on the exact class.  docs/frontend-ops.md lists what
+is corrected and what is added.
+"""
+
+from __future__ import annotations
+
+from abc import ABC
+from collections.abc import Callable, Sequence
+from typing import ClassVar, Self
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    AnyFloat,
+    ArrayAttr,
+    DenseIntElementsAttr,
+    DenseIntOrFPElementsAttr,
+    IndexType,
+    IntegerType,
+    MemRefType,
+    ShapedType,
+    TensorType,
+    VectorType,
+    i64,
+)
+from xdsl.dialects.linalg.abstract_ops import ElementwiseOperation, NamedOperation
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.dialects.linalg.ops import (
+    AddOp,
+    BroadcastOp,
+    ExpOp,
+    GenericOp,
+    IndexOp,
+    LogOp,
+    MaxOp,
+    MinOp,
+    MulOp,
+    ReduceOp,
+    SelectOp,
+    SqrtOp,
+    SubOp,
+    TransposeOp,
+    YieldOp,
+)
+from xdsl.ir import (
+    Attribute,
+    Block,
+    BlockArgument,
+    Dialect,
+    Operation,
+    Region,
+    SSAValue,
+)
+from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
+from xdsl.irdl import (
+    IRDLOperation,
+    base,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    region_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.hints import isa
+
+__all__ = [
+    "LINALG",
+    "AddOp",
+    "BatchMatmulOp",
+    "BroadcastOp",
+    "Conv1DNcwFcwOp",
+    "Conv1DNwcWcfOp",
+    "Conv2DNchwFchwOp",
+    "Conv2DNgchwFgchwOp",
+    "Conv2DNgchwGfchwOp",
+    "Conv2DNhwc_FhwcOp",
+    "Conv2DNhwc_HwcfOp",
+    "Conv2DNhwgcGfhwcOp",
+    "Conv3DNcdhwFcdhwOp",
+    "Conv3DNdhwcDhwcfOp",
+    "CopyOp",
+    "DepthwiseConv1DNcwCwOp",
+    "DepthwiseConv1DNwcWcOp",
+    "DepthwiseConv1DNwcWcmOp",
+    "DepthwiseConv2DNchwChwOp",
+    "DepthwiseConv2DNhwcHwcOp",
+    "DepthwiseConv2DNhwcHwcmOp",
+    "DepthwiseConv3DNcdhwCdhwOp",
+    "DepthwiseConv3DNdhwcDhwcOp",
+    "DepthwiseConv3DNdhwcDhwcmOp",
+    "DivOp",
+    "ExpOp",
+    "FillOp",
+    "GenericOp",
+    "IndexOp",
+    "LogOp",
+    "MapOp",
+    "MatmulOp",
+    "MaxOp",
+    "MinOp",
+    "MulOp",
+    "PoolingNchwMaxOp",
+    "PoolingNchwSumOp",
+    "PoolingNcwMaxOp",
+    "PoolingNcwSumOp",
+    "PoolingNdhwcMaxOp",
+    "PoolingNdhwcMinOp",
+    "PoolingNdhwcSumOp",
+    "PoolingNhwcMaxOp",
+    "PoolingNhwcMaxUnsignedOp",
+    "PoolingNhwcMinOp",
+    "PoolingNhwcMinUnsignedOp",
+    "PoolingNhwcSumOp",
+    "PoolingNwcMaxOp",
+    "PoolingNwcMaxUnsignedOp",
+    "PoolingNwcMinOp",
+    "PoolingNwcMinUnsignedOp",
+    "PoolingNwcSumOp",
+    "QuantizedMatmulOp",
+    "ReduceOp",
+    "SelectOp",
+    "SqrtOp",
+    "SubOp",
+    "TransposeOp",
+    "WindowOperation",
+    "YieldOp",
+    "cast_scalar",
+]
+
+
+# --- scalar helpers shared by the hidden bodies -------------------------------
+
+
+def _element_type(type_: Attribute) -> Attribute:
+    if isa(type_, MemRefType | TensorType | VectorType):
+        return type_.get_element_type()
+    return type_
+
+
+def body_arg_types(operands: Sequence[SSAValue]) -> list[Attribute]:
+    """One body argument per operand: its element type, or its own for a scalar."""
+    return [_element_type(operand.type) for operand in operands]
+
+
+def _is_int(type_: Attribute) -> bool:
+    return isinstance(type_, IntegerType | IndexType)
+
+
+def cast_scalar(value: SSAValue, to: Attribute, *, unsigned: bool = False) -> SSAValue:
+    """MLIR's `cast_signed` (or `cast_unsigned`) of a body value to `to`.
+
+    Where MLIR has no cast either (e.g. f16 to bf16) the value is returned as
+    is and the verifier then reports the mismatched yield type."""
+    source = value.type
+    if source == to:
+        return value
+    if isinstance(source, IntegerType) and isinstance(to, IntegerType):
+        if to.bitwidth > source.bitwidth:
+            extend = arith.ExtUIOp if unsigned else arith.ExtSIOp
+            return extend(value, to).result
+        return arith.TruncIOp(value, to).result
+    if isinstance(source, AnyFloat) and isinstance(to, AnyFloat):
+        if to.bitwidth > source.bitwidth:
+            return arith.ExtFOp(value, to).result
+        if to.bitwidth < source.bitwidth:
+            return arith.TruncFOp(value, to).result
+        return value
+    if isinstance(source, IntegerType) and isinstance(to, AnyFloat):
+        convert = arith.UIToFPOp if unsigned else arith.SIToFPOp
+        return convert(value, to).result
+    if isinstance(source, AnyFloat) and isinstance(to, IntegerType):
+        convert = arith.FPToUIOp if unsigned else arith.FPToSIOp
+        return convert(value, to).result
+    if isinstance(source, IndexType) and isinstance(to, IntegerType):
+        return arith.IndexCastOp(value, to).result
+    return value
+
+
+_BinaryBuilder = Callable[[SSAValue, SSAValue], Operation]
+
+_FLOAT_AND_INT_OPS: dict[str, tuple[_BinaryBuilder | None, _BinaryBuilder]] = {
+    "add": (arith.AddfOp, arith.AddiOp),
+    "sub": (arith.SubfOp, arith.SubiOp),
+    "mul": (arith.MulfOp, arith.MuliOp),
+    "div": (arith.DivfOp, arith.DivSIOp),
+    "max": (arith.MaximumfOp, arith.MaxSIOp),
+    "min": (arith.MinimumfOp, arith.MinSIOp),
+    "max_unsigned": (None, arith.MaxUIOp),
+    "min_unsigned": (None, arith.MinUIOp),
+}
+"""MLIR's BinaryFn on floats and on integers (None: not defined on floats)."""
+
+
+def binary_scalar(kind: str, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
+    """MLIR's BinaryFn `kind` (add, mul, max_signed as "max", ...) on two body values."""
+    float_op, int_op = _FLOAT_AND_INT_OPS[kind]
+    if isinstance(lhs.type, AnyFloat) and float_op is not None:
+        return float_op(lhs, rhs).results[0]
+    if _is_int(lhs.type):
+        return int_op(lhs, rhs).results[0]
+    raise VerifyException(f"linalg {kind} is not defined on element type {lhs.type}")
+
+
+# --- hidden bodies: building them and checking a parsed one -------------------
+
+
+def describe_body(block: Block, num_inputs: int) -> str:
+    """`v0 = arith.maximumf(out0, in0) : f32; linalg.yield(v0)`: a body's ops
+    with operands named by role, to compare bodies and to show them in errors."""
+    names: dict[SSAValue, str] = {
+        arg: f"in{i}" if i < num_inputs else f"out{i - num_inputs}"
+        for i, arg in enumerate(block.args)
+    }
+    parts: list[str] = []
+    for op in block.ops:
+        operands = ", ".join(names.get(operand, "<outer>") for operand in op.operands)
+        text = f"{op.name}({operands})"
+        if op.results:
+            results: list[str] = []
+            for result in op.results:
+                names[result] = f"v{len(names) - len(block.args)}"
+                results.append(names[result])
+            types = ", ".join(str(result.type) for result in op.results)
+            text = f"{', '.join(results)} = {text} : {types}"
+        parts.append(text)
+    return "; ".join(parts)
+
+
+def verify_yield_types(op: Operation, body: Region, outputs: Sequence[SSAValue]):
+    """The body yields one value per output, of the output's element type."""
+    terminator = body.block.last_op
+    if not isinstance(terminator, YieldOp):
+        raise VerifyException(f"{op.name} body must end with linalg.yield")
+    if len(terminator.arguments) != len(outputs):
+        raise VerifyException(
+            f"{op.name} body yields {len(terminator.arguments)} value(s), expected "
+            f"one per output ({len(outputs)})"
+        )
+    for index, (value, output) in enumerate(
+        zip(terminator.arguments, outputs, strict=True)
+    ):
+        expected = _element_type(output.type)
+        if value.type != expected:
+            raise VerifyException(
+                f"{op.name}: type of yield operand {index} ({value.type}) does not "
+                f"match the element type of output {index} ({expected})"
+            )
+
+
+def _tensor_results(outputs: Sequence[SSAValue]) -> list[Attribute]:
+    return [output.type for output in outputs if isinstance(output.type, TensorType)]
+
+
+class HiddenBodyOperation(NamedOperation, ABC):
+    """A named op whose body is MLIR's definition, built by `get_hidden_region`.
+
+    Its verifier checks that the body it holds (e.g. one read in generic form)
+    is exactly that definition."""
+
+    PRINT_ATTRS_IN_FRONT: ClassVar[bool] = True
+
+    def __init__(
+        self,
+        inputs: Sequence[SSAValue],
+        outputs: Sequence[SSAValue] = (),
+        res: Sequence[Attribute] | None = None,
+        attributes: dict[str, Attribute] | None = None,
+        properties: dict[str, Attribute | None] | None = None,
+    ):
+        super().__init__(
+            ins=inputs,
+            outs=outputs,
+            result_types=_tensor_results(outputs) if res is None else res,
+            properties=properties,
+            attributes=attributes,
+            hidden_region=self.get_hidden_region(inputs, outputs),
+        )
+
+    def verify_(self) -> None:
+        super().verify_()
+        verify_yield_types(self, self.body, self.outputs)
+        expected = self.get_hidden_region(self.inputs, self.outputs)
+        want = describe_body(expected.block, len(self.inputs))
+        got = describe_body(self.body.block, len(self.inputs))
+        if got != want:
+            raise VerifyException(
+                f"{self.name} body is not MLIR's definition of the op: expected "
+                f"`{want}`, got `{got}`"
+            )
+
+
+def _mac_body(inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> Region:
+    """out + cast(in0) * cast(in1), casts to the output element type."""
+    arg_types = body_arg_types((*inputs, *outputs))
+
+    @Builder.implicit_region(arg_types)
+    def body(args: tuple[BlockArgument, ...]) -> None:
+        lhs = cast_scalar(args[0], arg_types[-1])
+        rhs = cast_scalar(args[1], arg_types[-1])
+        product = binary_scalar("mul", lhs, rhs)
+        YieldOp(binary_scalar("add", args[-1], product))
+
+    return body
+
+
+# --- elementwise ops, fill and copy ---------------------------------------------
+
+
+@irdl_op_definition
+class DivOp(HiddenBodyOperation, ElementwiseOperation):
+    """out = in0 / in1 (arith.divf, or arith.divsi on integers)."""
+
+    name = "linalg.div"
+
+    @classmethod
+    def get_hidden_region(
+        cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
+    ) -> Region:
+        @Builder.implicit_region(body_arg_types((*inputs, *outputs)))
+        def body(args: tuple[BlockArgument, ...]) -> None:
+            YieldOp(binary_scalar("div", args[0], args[1]))
+
+        return body
+
+
+@irdl_op_definition
+class CopyOp(HiddenBodyOperation, ElementwiseOperation):
+    """out = cast(in): xDSL's copy does not cast to the output element type."""
+
+    name = "linalg.copy"
+
+    @classmethod
+    def get_hidden_region(
+        cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
+    ) -> Region:
+        arg_types = body_arg_types((*inputs, *outputs))
+
+        @Builder.implicit_region(arg_types)
+        def body(args: tuple[BlockArgument, ...]) -> None:
+            YieldOp(cast_scalar(args[0], arg_types[-1]))
+
+        return body
+
+
+@irdl_op_definition
+class FillOp(HiddenBodyOperation):
+    """out = value; the value is a scalar of the output's element type."""
+
+    name = "linalg.fill"
+
+    def verify_(self) -> None:
+        if len(self.inputs) != 1 or len(self.outputs) != 1:
+            raise VerifyException("linalg.fill takes one value and one output")
+        value_type = self.inputs[0].type
+        if isinstance(value_type, ShapedType):
+            raise VerifyException(
+                f"linalg.fill value must be a scalar, got {value_type}"
+            )
+        output_element = _element_type(self.outputs[0].type)
+        if value_type != output_element:
+            raise VerifyException(
+                f"expected fill value type ({value_type}) to match output element "
+                f"type ({output_element})"
+            )
+        super().verify_()
+
+    @classmethod
+    def get_hidden_region(
+        cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
+    ) -> Region:
+        @Builder.implicit_region(body_arg_types((*inputs, *outputs)))
+        def body(args: tuple[BlockArgument, ...]) -> None:
+            YieldOp(args[0])
+
+        return body
+
+    def get_default_indexing_maps(self) -> Sequence[AffineMap]:
+        rank = _rank(self.outputs[0].type)
+        return (AffineMap(rank, 0, ()), AffineMap.identity(rank))
+
+    def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
+        return ArrayAttr([IteratorTypeAttr.parallel()] * self.get_num_loops())
+
+
+def _rank(type_: Attribute) -> int:
+    return len(type_.get_shape()) if isinstance(type_, ShapedType) else 0
+
+
+# --- contractions ---------------------------------------------------------------
+
+
+class ContractionOperation(HiddenBodyOperation, ABC):
+    """matmul-like ops: out += cast(lhs) * cast(rhs) over DEFAULT_MAPS's loops,
+    the last loop reduced; `indexing_maps` may replace the default maps (as
+    current MLIR prints them, e.g. for a transposed operand)."""
+
+    DEFAULT_MAPS: ClassVar[tuple[AffineMap, ...]]
+
+    indexing_maps = opt_prop_def(ArrayAttr[AffineMapAttr])
+
+    @classmethod
+    def get_hidden_region(
+        cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
+    ) -> Region:
+        return _mac_body(inputs, outputs)
+
+    def get_default_indexing_maps(self) -> Sequence[AffineMap]:
+        return self.DEFAULT_MAPS
+
+    def get_indexing_maps(self) -> ArrayAttr[AffineMapAttr]:
+        if self.indexing_maps is not None:
+            return self.indexing_maps
+        return self.default_maps_attr()
+
+    def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
+        loops = self.DEFAULT_MAPS[0].num_dims
+        return ArrayAttr(
+            [IteratorTypeAttr.parallel()] * (loops - 1) + [IteratorTypeAttr.reduction()]
+        )
+
+    def has_default_maps(self) -> bool:
+        return tuple(m.data for m in self.get_indexing_maps()) == self.DEFAULT_MAPS
+
+    def verify_(self) -> None:
+        loops = self.DEFAULT_MAPS[0].num_dims
+        for index, map_ in enumerate(self.get_indexing_maps()):
+            if map_.data.num_dims != loops:
+                raise VerifyException(
+                    f"{self.name} indexing_map #{index} must have {loops} dims, "
+                    f"got {map_.data}"
+                )
+        super().verify_()
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        maps: Attribute | None = None
+        if parser.parse_optional_keyword("indexing_maps"):
+            parser.parse_punctuation("=")
+            maps_at = parser.pos
+            maps = parser.parse_attribute()
+            if not isa(maps, ArrayAttr[AffineMapAttr]):
+                parser.raise_error(
+                    "indexing_maps must be a list of affine maps", maps_at, parser.pos
+                )
+        op = super().parse(parser)
+        if "indexing_maps" not in op.properties:
+            op.properties["indexing_maps"] = maps or cls.default_maps_attr()
+        return op
+
+    @classmethod
+    def default_maps_attr(cls) -> ArrayAttr[AffineMapAttr]:
+        return ArrayAttr(AffineMapAttr(m) for m in cls.DEFAULT_MAPS)
+
+    def print(self, printer: Printer) -> None:
+        if self.indexing_maps is not None and not self.has_default_maps():
+            printer.print_string(" indexing_maps = ")
+            printer.print_attribute(self.indexing_maps)
+        super().print(printer)
+
+
+@irdl_op_definition
+class MatmulOp(ContractionOperation):
+    """C[i, j] += A[i, k] * B[k, j]."""
+
+    name = "linalg.matmul"
+
+    DEFAULT_MAPS: ClassVar[tuple[AffineMap, ...]] = (
+        AffineMap.from_callable(lambda i, _, k: (i, k)),
+        AffineMap.from_callable(lambda _, j, k: (k, j)),
+        AffineMap.from_callable(lambda i, j, _: (i, j)),
+    )
+
+
+@irdl_op_definition
+class BatchMatmulOp(ContractionOperation):
+    """C[b, i, j] += A[b, i, k] * B[b, k, j]."""
+
+    name = "linalg.batch_matmul"
+
+    DEFAULT_MAPS: ClassVar[tuple[AffineMap, ...]] = (
+        AffineMap.from_callable(lambda b, i, _, k: (b, i, k)),
+        AffineMap.from_callable(lambda b, _, j, k: (b, k, j)),
+        AffineMap.from_callable(lambda b, i, j, _: (b, i, j)),
+    )
+
+
+@irdl_op_definition
+class QuantizedMatmulOp(HiddenBodyOperation):
+    """C[i, j] += (cast(A[i, k]) - cast(a_zp)) * (cast(B[k, j]) - cast(b_zp))."""
+
+    name = "linalg.quantized_matmul"
+
+    MAPS: ClassVar[tuple[AffineMap, ...]] = (
+        AffineMap.from_callable(lambda i, _, k: (i, k)),
+        AffineMap.from_callable(lambda _, j, k: (k, j)),
+        AffineMap(3, 0, ()),
+        AffineMap(3, 0, ()),
+        AffineMap.from_callable(lambda i, j, _: (i, j)),
+    )
+
+    @classmethod
+    def get_hidden_region(
+        cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
+    ) -> Region:
+        arg_types = body_arg_types((*inputs, *outputs))
+        to = arg_types[-1]
+
+        @Builder.implicit_region(arg_types)
+        def body(args: tuple[BlockArgument, ...]) -> None:
+            lhs = cast_scalar(args[0], to)
+            lhs = binary_scalar("sub", lhs, cast_scalar(args[2], to))
+            rhs = cast_scalar(args[1], to)
+            rhs = binary_scalar("sub", rhs, cast_scalar(args[3], to))
+            YieldOp(binary_scalar("add", args[4], binary_scalar("mul", lhs, rhs)))
+
+        return body
+
+    def get_default_indexing_maps(self) -> Sequence[AffineMap]:
+        return self.MAPS
+
+    def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
+        parallel, reduction = IteratorTypeAttr.parallel(), IteratorTypeAttr.reduction()
+        return ArrayAttr([parallel, parallel, reduction])
+
+
+# --- convolutions and poolings ------------------------------------------------
+
+
+class WindowOperation(HiddenBodyOperation, ABC):
+    """Convolutions and poolings, defined by the names of their loops.
+
+    DIMS gives the loops (in MLIR's order) and, per operand, its indices:
+    `oh+kh` is a window index `oh * stride + kh * dilation`, the i-th such
+    index of the input using strides[i] and dilations[i].  Loops that index the
+    output are parallel, the others are reduced.  `strides` and `dilations`
+    default to 1, as in MLIR."""
+
+    DIMS: ClassVar[tuple[str, str, str, str]]
+    """(loops, input indices, filter or window indices, output indices)."""
+
+    strides = opt_prop_def(DenseIntElementsAttr)
+    dilations = opt_prop_def(DenseIntElementsAttr)
+
+    def __init__(
+        self,
+        inputs: Sequence[SSAValue],
+        outputs: Sequence[SSAValue] = (),
+        res: Sequence[Attribute] | None = None,
+        attributes: dict[str, Attribute] | None = None,
+        *,
+        strides: Sequence[int] | DenseIntElementsAttr | None = None,
+        dilations: Sequence[int] | DenseIntElementsAttr | None = None,
+    ):
+        super().__init__(
+            inputs,
+            outputs,
+            res,
+            attributes,
+            properties={
+                "strides": _window_attr(strides),
+                "dilations": _window_attr(dilations),
+            },
+        )
+
+    @classmethod
+    def window_rank(cls) -> int:
+        return cls.DIMS[1].count("+")
+
+    def stride_values(self) -> tuple[int, ...]:
+        return _window_values(self.strides, self.window_rank())
+
+    def dilation_values(self) -> tuple[int, ...]:
+        return _window_values(self.dilations, self.window_rank())
+
+    def get_default_indexing_maps(self) -> Sequence[AffineMap]:
+        loops, *operands = self.DIMS
+        dims = {name: AffineDimExpr(i) for i, name in enumerate(loops.split())}
+        window = iter(zip(self.stride_values(), self.dilation_values(), strict=True))
+        maps: list[AffineMap] = []
+        for indices in operands:
+            exprs: list[AffineExpr] = []
+            for index in indices.split():
+                if "+" in index:
+                    outer, inner = index.split("+")
+                    stride, dilation = next(window)
+                    exprs.append(dims[outer] * stride + dims[inner] * dilation)
+                else:
+                    exprs.append(dims[index])
+            maps.append(AffineMap(len(dims), 0, tuple(exprs)))
+        return maps
+
+    def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
+        output = self.DIMS[3].split()
+        return ArrayAttr(
+            IteratorTypeAttr.parallel()
+            if loop in output
+            else IteratorTypeAttr.reduction()
+            for loop in self.DIMS[0].split()
+        )
+
+    def verify_(self) -> None:
+        rank = self.window_rank()
+        for name, attr in (("strides", self.strides), ("dilations", self.dilations)):
+            if attr is None:
+                continue
+            values = attr.get_values()
+            if len(values) != rank or any(v < 1 for v in values):
+                raise VerifyException(
+                    f"{self.name} {name} must be {rank} positive integer(s), one per "
+                    f"window dimension, got {list(values)}"
+                )
+        if len(self.inputs) != 2 or len(self.outputs) != 1:
+            raise VerifyException(f"{self.name} takes two inputs and one output")
+        super().verify_()
+
+
+def _window_attr(
+    values: Sequence[int] | DenseIntElementsAttr | None,
+) -> DenseIntElementsAttr | None:
+    if values is None or isinstance(values, DenseIntOrFPElementsAttr):
+        return values
+    return DenseIntOrFPElementsAttr.from_list(VectorType(i64, [len(values)]), values)
+
+
+def _window_values(attr: DenseIntElementsAttr | None, rank: int) -> tuple[int, ...]:
+    if attr is None:
+        return (1,) * rank
+    return tuple(int(v) for v in attr.get_values())
+
+
+class ConvolutionOperation(WindowOperation, ABC):
+    """out += cast(input) * cast(filter) over the window."""
+
+    @classmethod
+    def get_hidden_region(
+        cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
+    ) -> Region:
+        return _mac_body(inputs, outputs)
+
+
+class PoolingOperation(WindowOperation, ABC):
+    """out = KIND(out, cast(input)) over the window; the window operand only
+    gives the window's shape."""
+
+    KIND: ClassVar[str]
+    """add, max, min, max_unsigned or min_unsigned (MLIR's BinaryFn)."""
+
+    @classmethod
+    def get_hidden_region(
+        cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
+    ) -> Region:
+        arg_types = body_arg_types((*inputs, *outputs))
+        unsigned = cls.KIND.endswith("_unsigned")
+
+        @Builder.implicit_region(arg_types)
+        def body(args: tuple[BlockArgument, ...]) -> None:
+            value = cast_scalar(args[0], arg_types[-1], unsigned=unsigned)
+            YieldOp(binary_scalar(cls.KIND, args[-1], value))
+
+        return body
+
+
+_NCHW_FCHW = ("n f oh ow c kh kw", "n c oh+kh ow+kw", "f c kh kw", "n f oh ow")
+_NHWC_HWCF = ("n oh ow f kh kw c", "n oh+kh ow+kw c", "kh kw c f", "n oh ow f")
+_POOL_NCHW = ("n c oh ow kh kw", "n c oh+kh ow+kw", "kh kw", "n c oh ow")
+_POOL_NHWC = ("n oh ow c kh kw", "n oh+kh ow+kw c", "kh kw", "n oh ow c")
+_POOL_NCW = ("n c ow kw", "n c ow+kw", "kw", "n c ow")
+_POOL_NWC = ("n ow c kw", "n ow+kw c", "kw", "n ow c")
+_POOL_NDHWC = (
+    "n od oh ow c kd kh kw",
+    "n od+kd oh+kh ow+kw c",
+    "kd kh kw",
+    "n od oh ow c",
+)
+
+
+@irdl_op_definition
+class Conv1DNcwFcwOp(ConvolutionOperation):
+    name = "linalg.conv_1d_ncw_fcw"
+    DIMS: ClassVar[tuple[str, str, str, str]] = (
+        "n f ow c kw",
+        "n c ow+kw",
+        "f c kw",
+        "n f ow",
+    )
+
+
+@irdl_op_definition
+class Conv1DNwcWcfOp(ConvolutionOperation):
+    name = "linalg.conv_1d_nwc_wcf"
+    DIMS: ClassVar[tuple[str, str, str, str]] = (
+        "n ow f kw c",
+        "n ow+kw c",
+        "kw c f",
+        "n ow f",
+    )
+
+
+@irdl_op_definition
+class Conv2DNchwFchwOp(ConvolutionOperation):
+    name = "linalg.conv_2d_nchw_fchw"
+    DIMS: ClassVar[tuple[str, str, str, str]] = _NCHW_FCHW
+
+
+@irdl_op_definition
+class Conv2DNhwc_HwcfOp(ConvolutionOperation):
+    name = "linalg.conv_2d_nhwc_hwcf"
+    DIMS: ClassVar[tuple[str, str, str, str]] = _NHWC_HWCF
+
+
+@irdl_op_definition
+class Conv2DNhwc_FhwcOp(ConvolutionOperation):
+    name = "linalg.conv_2d_nhwc_fhwc"
+    DIMS: ClassVar[tuple[str, str, str, str]] = (
+        "n oh ow f kh kw c",
+        "n oh+kh ow+kw c",
+        "f kh kw c",
+        "n oh ow f",
+    )
+
+
+@irdl_op_definition
+class Conv2DNgchwFgchwOp(ConvolutionOperation):
+    name = "linalg.conv_2d_ngchw_fgchw"
+    DIMS: ClassVar[tuple[str, str, str, str]] = (
+        "n g f oh ow c kh kw",
+        "n g c oh+kh ow+kw",
+        "f g c kh kw",
+        "n g f oh ow",
+    )
+
+
+@irdl_op_definition
+class Conv2DNgchwGfchwOp(ConvolutionOperation):
+    name = "linalg.conv_2d_ngchw_gfchw"
+    DIMS: ClassVar[tuple[str, str, str, str]] = (
+        "n g f oh ow c kh kw",
+        "n g c oh+kh ow+kw",
+        "g f c kh kw",
+        "n g f oh ow",
+    )
+
+
+@irdl_op_definition
+class Conv2DNhwgcGfhwcOp(ConvolutionOperation):
+    name = "linalg.conv_2d_nhwgc_gfhwc"
+    DIMS: ClassVar[tuple[str, str, str, str]] = (
+        "n oh ow g f kh kw c",
+        "n oh+kh ow+kw g c",
+        "g f kh kw c",
+        "n oh ow g f",
+    )
+
+
+@irdl_op_definition
+class Conv3DNcdhwFcdhwOp(ConvolutionOperation):
+    name = "linalg.conv_3d_ncdhw_fcdhw"
+    DIMS: ClassVar[tuple[str, str, str, str]] = (
+        "n f od oh ow c kd kh kw",
+        "n c od+kd oh+kh ow+kw",
+        "f c kd kh kw",
+        "n f od oh ow",
+    )
+
+
+@irdl_op_definition
+class Conv3DNdhwcDhwcfOp(ConvolutionOperation):
+    name = "linalg.conv_3d_ndhwc_dhwcf"
+    DIMS: ClassVar[tuple[str, str, str, str]] = (
+        "n od oh ow f kd kh kw c",
+        "n od+kd oh+kh ow+kw c",
+        "kd kh kw c f",
+        "n od oh ow f",
+    )
+
+
+@irdl_op_definition
+class DepthwiseConv1DNcwCwOp(ConvolutionOperation):
+    name = "linalg.depthwise_conv_1d_ncw_cw"
+    DIMS: ClassVar[tuple[str, str, str, str]] = (
+        "n ow c kw",
+        "n c ow+kw",
+        "c kw",
+        "n c ow",
+    )
+
+
+@irdl_op_definition
+class DepthwiseConv1DNwcWcOp(ConvolutionOperation):
+    name = "linalg.depthwise_conv_1d_nwc_wc"
+    DIMS: ClassVar[tuple[str, str, str, str]] = (
+        "n ow c kw",
+        "n ow+kw c",
+        "kw c",
+        "n ow c",
+    )
+
+
+@irdl_op_definition
+class DepthwiseConv1DNwcWcmOp(ConvolutionOperation):
+    name = "linalg.depthwise_conv_1d_nwc_wcm"
+    DIMS: ClassVar[tuple[str, str, str, str]] = (
+        "n ow c m kw",
+        "n ow+kw c",
+        "kw c m",
+        "n ow c m",
+    )
+
+
+@irdl_op_definition
+class DepthwiseConv2DNchwChwOp(ConvolutionOperation):
+    name = "linalg.depthwise_conv_2d_nchw_chw"
+    DIMS: ClassVar[tuple[str, str, str, str]] = (
+        "n oh ow c kh kw",
+        "n c oh+kh ow+kw",
+        "c kh kw",
+        "n c oh ow",
+    )
+
+
+@irdl_op_definition
+class DepthwiseConv2DNhwcHwcOp(ConvolutionOperation):
+    name = "linalg.depthwise_conv_2d_nhwc_hwc"
+    DIMS: ClassVar[tuple[str, str, str, str]] = (
+        "n oh ow c kh kw",
+        "n oh+kh ow+kw c",
+        "kh kw c",
+        "n oh ow c",
+    )
+
+
+@irdl_op_definition
+class DepthwiseConv2DNhwcHwcmOp(ConvolutionOperation):
+    name = "linalg.depthwise_conv_2d_nhwc_hwcm"
+    DIMS: ClassVar[tuple[str, str, str, str]] = (
+        "n oh ow c m kh kw",
+        "n oh+kh ow+kw c",
+        "kh kw c m",
+        "n oh ow c m",
+    )
+
+
+@irdl_op_definition
+class DepthwiseConv3DNcdhwCdhwOp(ConvolutionOperation):
+    name = "linalg.depthwise_conv_3d_ncdhw_cdhw"
+    DIMS: ClassVar[tuple[str, str, str, str]] = (
+        "n od oh ow kd kh kw c",
+        "n c od+kd oh+kh ow+kw",
+        "c kd kh kw",
+        "n c od oh ow",
+    )
+
+
+@irdl_op_definition
+class DepthwiseConv3DNdhwcDhwcOp(ConvolutionOperation):
+    name = "linalg.depthwise_conv_3d_ndhwc_dhwc"
+    DIMS: ClassVar[tuple[str, str, str, str]] = (
+        "n od oh ow kd kh kw c",
+        "n od+kd oh+kh ow+kw c",
+        "kd kh kw c",
+        "n od oh ow c",
+    )
+
+
+@irdl_op_definition
+class DepthwiseConv3DNdhwcDhwcmOp(ConvolutionOperation):
+    name = "linalg.depthwise_conv_3d_ndhwc_dhwcm"
+    DIMS: ClassVar[tuple[str, str, str, str]] = (
+        "n od oh ow m kd kh kw c",
+        "n od+kd oh+kh ow+kw c",
+        "kd kh kw c m",
+        "n od oh ow c m",
+    )
+
+
+@irdl_op_definition
+class PoolingNchwMaxOp(PoolingOperation):
+    """out = max(out, in): xDSL 0.74 rebuilds it as max(in, window)."""
+
+    name = "linalg.pooling_nchw_max"
+    DIMS: ClassVar[tuple[str, str, str, str]] = _POOL_NCHW
+    KIND: ClassVar[str] = "max"
+
+
+@irdl_op_definition
+class PoolingNchwSumOp(PoolingOperation):
+    name = "linalg.pooling_nchw_sum"
+    DIMS: ClassVar[tuple[str, str, str, str]] = _POOL_NCHW
+    KIND: ClassVar[str] = "add"
+
+
+@irdl_op_definition
+class PoolingNhwcMaxOp(PoolingOperation):
+    name = "linalg.pooling_nhwc_max"
+    DIMS: ClassVar[tuple[str, str, str, str]] = _POOL_NHWC
+    KIND: ClassVar[str] = "max"
+
+
+@irdl_op_definition
+class PoolingNhwcMaxUnsignedOp(PoolingOperation):
+    name = "linalg.pooling_nhwc_max_unsigned"
+    DIMS: ClassVar[tuple[str, str, str, str]] = _POOL_NHWC
+    KIND: ClassVar[str] = "max_unsigned"
+
+
+@irdl_op_definition
+class PoolingNhwcMinOp(PoolingOperation):
+    name = "linalg.pooling_nhwc_min"
+    DIMS: ClassVar[tuple[str, str, str, str]] = _POOL_NHWC
+    KIND: ClassVar[str] = "min"
+
+
+@irdl_op_definition
+class PoolingNhwcMinUnsignedOp(PoolingOperation):
+    name = "linalg.pooling_nhwc_min_unsigned"
+    DIMS: ClassVar[tuple[str, str, str, str]] = _POOL_NHWC
+    KIND: ClassVar[str] = "min_unsigned"
+
+
+@irdl_op_definition
+class PoolingNhwcSumOp(PoolingOperation):
+    name = "linalg.pooling_nhwc_sum"
+    DIMS: ClassVar[tuple[str, str, str, str]] = _POOL_NHWC
+    KIND: ClassVar[str] = "add"
+
+
+@irdl_op_definition
+class PoolingNcwMaxOp(PoolingOperation):
+    name = "linalg.pooling_ncw_max"
+    DIMS: ClassVar[tuple[str, str, str, str]] = _POOL_NCW
+    KIND: ClassVar[str] = "max"
+
+
+@irdl_op_definition
+class PoolingNcwSumOp(PoolingOperation):
+    name = "linalg.pooling_ncw_sum"
+    DIMS: ClassVar[tuple[str, str, str, str]] = _POOL_NCW
+    KIND: ClassVar[str] = "add"
+
+
+@irdl_op_definition
+class PoolingNwcMaxOp(PoolingOperation):
+    name = "linalg.pooling_nwc_max"
+    DIMS: ClassVar[tuple[str, str, str, str]] = _POOL_NWC
+    KIND: ClassVar[str] = "max"
+
+
+@irdl_op_definition
+class PoolingNwcMaxUnsignedOp(PoolingOperation):
+    name = "linalg.pooling_nwc_max_unsigned"
+    DIMS: ClassVar[tuple[str, str, str, str]] = _POOL_NWC
+    KIND: ClassVar[str] = "max_unsigned"
+
+
+@irdl_op_definition
+class PoolingNwcMinOp(PoolingOperation):
+    name = "linalg.pooling_nwc_min"
+    DIMS: ClassVar[tuple[str, str, str, str]] = _POOL_NWC
+    KIND: ClassVar[str] = "min"
+
+
+@irdl_op_definition
+class PoolingNwcMinUnsignedOp(PoolingOperation):
+    name = "linalg.pooling_nwc_min_unsigned"
+    DIMS: ClassVar[tuple[str, str, str, str]] = _POOL_NWC
+    KIND: ClassVar[str] = "min_unsigned"
+
+
+@irdl_op_definition
+class PoolingNwcSumOp(PoolingOperation):
+    name = "linalg.pooling_nwc_sum"
+    DIMS: ClassVar[tuple[str, str, str, str]] = _POOL_NWC
+    KIND: ClassVar[str] = "add"
+
+
+@irdl_op_definition
+class PoolingNdhwcMaxOp(PoolingOperation):
+    name = "linalg.pooling_ndhwc_max"
+    DIMS: ClassVar[tuple[str, str, str, str]] = _POOL_NDHWC
+    KIND: ClassVar[str] = "max"
+
+
+@irdl_op_definition
+class PoolingNdhwcMinOp(PoolingOperation):
+    name = "linalg.pooling_ndhwc_min"
+    DIMS: ClassVar[tuple[str, str, str, str]] = _POOL_NDHWC
+    KIND: ClassVar[str] = "min"
+
+
+@irdl_op_definition
+class PoolingNdhwcSumOp(PoolingOperation):
+    name = "linalg.pooling_ndhwc_sum"
+    DIMS: ClassVar[tuple[str, str, str, str]] = _POOL_NDHWC
+    KIND: ClassVar[str] = "add"
+
+
+# --- linalg.map -----------------------------------------------------------------
+
+
+@irdl_op_definition
+class MapOp(IRDLOperation):
+    """init[i] = mapper(inputs[i]..., init[i]) for every index i.
+
+    The mapper takes one argument per input plus one for the init, as current
+    MLIR defines it.  Besides the long form, the custom syntax MLIR prints for
+    a single-op mapper (`linalg.map { math.absf } ins(...) outs(...)`) parses;
+    printing always uses the long form, which MLIR reads too."""
+
+    name = "linalg.map"
+
+    inputs = var_operand_def(base(MemRefType) | base(TensorType))
+    init = operand_def(base(MemRefType) | base(TensorType))
+    result = var_result_def(TensorType)
+    mapper = region_def("single_block")
+
+    def __init__(
+        self,
+        inputs: Sequence[SSAValue],
+        init: SSAValue,
+        mapper: Region,
+        attributes: dict[str, Attribute] | None = None,
+    ):
+        super().__init__(
+            operands=[inputs, init],
+            result_types=[_tensor_results((init,))],
+            regions=[mapper],
+            attributes=attributes,
+        )
+
+    @property
+    def outputs(self) -> tuple[SSAValue]:
+        """The init, as the one output of a structured op."""
+        return (self.init,)
+
+    @property
+    def body(self) -> Region:
+        return self.mapper
+
+    def get_indexing_maps(self) -> ArrayAttr[AffineMapAttr]:
+        identity = AffineMapAttr(AffineMap.identity(_rank(self.init.type)))
+        return ArrayAttr([identity] * (len(self.inputs) + 1))
+
+    def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
+        return ArrayAttr([IteratorTypeAttr.parallel()] * _rank(self.init.type))
+
+    def verify_(self) -> None:
+        init_type = self.init.type
+        assert isinstance(init_type, ShapedType)
+        for index, value in enumerate(self.inputs):
+            value_type = value.type
+            assert isinstance(value_type, ShapedType)
+            if value_type.get_shape() != init_type.get_shape():
+                raise VerifyException(
+                    f"linalg.map input {index} has shape {list(value_type.get_shape())}"
+                    f", expected the init's shape {list(init_type.get_shape())}"
+                )
+        args = self.mapper.block.args
+        expected = body_arg_types((*self.inputs, self.init))
+        if [arg.type for arg in args] != expected:
+            raise VerifyException(
+                "linalg.map mapper must take one argument per input and one for the "
+                f"init, of their element types ({', '.join(map(str, expected))}), "
+                f"got ({', '.join(str(arg.type) for arg in args)})"
+            )
+        verify_yield_types(self, self.mapper, (self.init,))
+
+    def print(self, printer: Printer) -> None:
+        if self.inputs:
+            printer.print_string(" ins(")
+            printer.print_list(self.inputs, printer.print_ssa_value)
+            printer.print_string(" : ")
+            printer.print_list(self.inputs.types, printer.print_attribute)
+            printer.print_string(")")
+        printer.print_string(" outs(")
+        printer.print_ssa_value(self.init)
+        printer.print_string(" : ")
+        printer.print_attribute(self.init.type)
+        printer.print_string(")")
+        if self.attributes:
+            printer.print_string(" ")
+            printer.print_attr_dict(self.attributes)
+        printer.print_string(" (")
+        printer.print_list(self.mapper.block.args, printer.print_block_argument)
+        printer.print_string(") ")
+        printer.print_region(self.mapper, print_entry_block_args=False)
+        if self.result:
+            printer.print_string(" -> ")
+            printer.print_attribute(self.result[0].type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        short_form = _parse_short_form_payload(parser)
+        inputs: Sequence[SSAValue] = ()
+        if parser.parse_optional_characters("ins"):
+            inputs = _parse_operands_with_types(parser)
+        parser.parse_characters("outs", " in linalg.map")
+        outs_at = parser.pos
+        outs = _parse_operands_with_types(parser)
+        if len(outs) != 1:
+            parser.raise_error("linalg.map takes one init operand", outs_at, parser.pos)
+        attributes = parser.parse_optional_attr_dict()
+        if short_form is None:
+            args = parser.parse_comma_separated_list(
+                parser.Delimiter.PAREN, parser.parse_argument
+            )
+            mapper = parser.parse_region(args)
+        else:
+            mapper = short_form(body_arg_types((*inputs, outs[0])), len(inputs))
+        if parser.parse_optional_punctuation("->"):
+            parser.parse_type()
+        op = cls(inputs, outs[0], mapper)
+        op.attributes.update(attributes)
+        return op
+
+
+def _parse_operands_with_types(parser: Parser) -> Sequence[SSAValue]:
+    at = parser.pos
+    parser.parse_punctuation("(")
+    unresolved: list[UnresolvedOperand] = parser.parse_comma_separated_list(
+        parser.Delimiter.NONE, parser.parse_unresolved_operand
+    )
+    parser.parse_punctuation(":")
+    types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+    parser.parse_punctuation(")")
+    return parser.resolve_operands(unresolved, types, at)
+
+
+def _parse_short_form_payload(
+    parser: Parser,
+) -> Callable[[Sequence[Attribute], int], Region] | None:
+    """`{ op-name attr-dict? }`: a builder of the mapper that applies that op
+    to the input arguments and yields its result."""
+    if parser.parse_optional_punctuation("{") is None:
+        return None
+    name_at = parser.pos
+    name = parser.parse_identifier(" (the mapper's op name)")
+    op_type = parser.ctx.get_optional_op(name)
+    if op_type is None:
+        parser.raise_error(f"unknown op {name} in linalg.map", name_at, parser.pos)
+    attributes = parser.parse_optional_attr_dict()
+    parser.parse_punctuation("}")
+
+    def build(arg_types: Sequence[Attribute], num_inputs: int) -> Region:
+        @Builder.implicit_region(arg_types)
+        def mapper(args: tuple[BlockArgument, ...]) -> None:
+            definition = getattr(op_type, "get_irdl_definition", None)
+            known = definition().properties if definition is not None else {}
+            payload = op_type.create(
+                operands=args[:num_inputs],
+                result_types=[arg_types[-1]],
+                properties={k: v for k, v in attributes.items() if k in known},
+                attributes={k: v for k, v in attributes.items() if k not in known},
+            )
+            YieldOp(payload.results[0])
+
+        return mapper
+
+    return build
+
+
+LINALG = Dialect(
+    "linalg",
+    [
+        GenericOp,
+        YieldOp,
+        IndexOp,
+        MapOp,
+        AddOp,
+        SubOp,
+        MulOp,
+        DivOp,
+        MaxOp,
+        MinOp,
+        ExpOp,
+        LogOp,
+        SqrtOp,
+        SelectOp,
+        FillOp,
+        CopyOp,
+        TransposeOp,
+        BroadcastOp,
+        ReduceOp,
+        MatmulOp,
+        BatchMatmulOp,
+        QuantizedMatmulOp,
+        Conv1DNcwFcwOp,
+        Conv1DNwcWcfOp,
+        Conv2DNchwFchwOp,
+        Conv2DNhwc_HwcfOp,
+        Conv2DNhwc_FhwcOp,
+        Conv2DNgchwFgchwOp,
+        Conv2DNgchwGfchwOp,
+        Conv2DNhwgcGfhwcOp,
+        Conv3DNcdhwFcdhwOp,
+        Conv3DNdhwcDhwcfOp,
+        DepthwiseConv1DNcwCwOp,
+        DepthwiseConv1DNwcWcOp,
+        DepthwiseConv1DNwcWcmOp,
+        DepthwiseConv2DNchwChwOp,
+        DepthwiseConv2DNhwcHwcOp,
+        DepthwiseConv2DNhwcHwcmOp,
+        DepthwiseConv3DNcdhwCdhwOp,
+        DepthwiseConv3DNdhwcDhwcOp,
+        DepthwiseConv3DNdhwcDhwcmOp,
+        PoolingNchwMaxOp,
+        PoolingNchwSumOp,
+        PoolingNhwcMaxOp,
+        PoolingNhwcMaxUnsignedOp,
+        PoolingNhwcMinOp,
+        PoolingNhwcMinUnsignedOp,
+        PoolingNhwcSumOp,
+        PoolingNcwMaxOp,
+        PoolingNcwSumOp,
+        PoolingNwcMaxOp,
+        PoolingNwcMaxUnsignedOp,
+        PoolingNwcMinOp,
+        PoolingNwcMinUnsignedOp,
+        PoolingNwcSumOp,
+        PoolingNdhwcMaxOp,
+        PoolingNdhwcMinOp,
+        PoolingNdhwcSumOp,
+    ],
+    [IteratorTypeAttr],
+)
+"""linalg for memplan: xDSL's correct ops, the corrected ones and the added ones."""
