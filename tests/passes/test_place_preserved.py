@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from program_gen import programs
@@ -102,3 +103,12 @@ def test_placed_programs_keep_results_fit_and_cost_no_more(
     text: str, capacity: int | None
 ) -> None:
     check_placement(text, capacity, "heuristic")
+
+
+@_settings(examples=12)
+@given(text=programs(), capacity=st.sampled_from(CAPACITIES))
+def test_exact_placements_keep_results_fit_and_cost_no_more(
+    text: str, capacity: int | None
+) -> None:
+    pytest.importorskip("highspy")
+    check_placement(text, capacity, "exact")
