@@ -13,6 +13,7 @@ the map stays inside A.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import cast
 
 import numpy as np
@@ -56,6 +57,17 @@ def linear_form(expr: AffineExpr, num_dims: int) -> LinearForm | None:
     return None
 
 
+@lru_cache(maxsize=4096)
+def _linear_forms(indexing_map: AffineMap) -> tuple[LinearForm, ...] | None:
+    """The linear form of each result, or None unless all are linear."""
+    if indexing_map.num_symbols:
+        return None
+    forms = [linear_form(e, indexing_map.num_dims) for e in indexing_map.results]
+    if any(form is None for form in forms):
+        return None
+    return tuple(form for form in forms if form is not None)
+
+
 def _check_reach(
     low: Sequence[int], high: Sequence[int], shape: Sequence[int], what: str
 ) -> None:
@@ -75,12 +87,9 @@ def strided_view(
     array = np.asarray(value)
     if array.ndim == 0:
         return array
-    if indexing_map.num_symbols:
+    linear = _linear_forms(indexing_map)
+    if linear is None:
         return None
-    forms = [linear_form(e, len(ranges)) for e in indexing_map.results]
-    if any(form is None for form in forms):
-        return None
-    linear = [form for form in forms if form is not None]
     used = [any(coefs[d] for _, coefs in linear) for d in range(len(ranges))]
     shape = tuple(r if u else 1 for r, u in zip(ranges, used, strict=True))
     last = [r - 1 if u else 0 for r, u in zip(ranges, used, strict=True)]

@@ -8,64 +8,80 @@ reduction (convolutions, matmuls) go to `contraction` as one batched matmul.
 Other reductions are recognised when an output's block argument feeds exactly
 one combining op (addf, maxsi, ...) whose result is yielded: the rest of the
 body is evaluated on the full space and folded with the combiner's ufunc
-(pooling folds its strided windows this way).  Anything else returns False and
-the caller falls back to a scalar loop.  Large iteration spaces are evaluated
-in slices along one parallel loop, so temporaries stay bounded.
+(pooling folds its strided windows this way).  A maximum with its argmax goes
+to `arg_reduction`; any other reduction runs one step per point of its
+reduction loops, each step vectorized over the parallel loops.  Bodies with
+regions or ops without a numpy kernel return False and the caller falls back
+to a scalar loop.  Large iteration spaces are evaluated in slices along one
+parallel loop, so temporaries stay bounded.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from math import prod
+from functools import lru_cache
 
 import numpy as np
-from xdsl.dialects import arith, memref
-from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.interpreter import Interpreter
 from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineMap
 
+from memplan.dialects import linalg, memref
 from memplan.interpreter.affine_views import (
     gathered_view,
     is_projected_permutation,
     strided_view,
 )
-from memplan.interpreter.arith_impl import KERNELS, evaluate
+from memplan.interpreter.arg_reduction import match_arg_reduction, run_arg_reduction
 from memplan.interpreter.contraction import (
     Contraction,
     contract_in_chunks,
     match_contraction,
 )
-from memplan.interpreter.errors import ModelError
-from memplan.interpreter.memory_impl import read_tensor
-from memplan.interpreter.model import DiscontiguousTensor, Tensor
+from memplan.interpreter.vector_body import (
+    REDUCTION_UFUNCS,
+    UNSIGNED_REDUCTIONS,
+    Box,
+    boxes,
+    evaluate_body,
+    vectorizable,
+)
 
-REDUCTION_UFUNCS: dict[type[Operation], np.ufunc] = {
-    arith.AddfOp: np.add,
-    arith.AddiOp: np.add,
-    arith.MulfOp: np.multiply,
-    arith.MuliOp: np.multiply,
-    arith.MaximumfOp: np.maximum,
-    arith.MinimumfOp: np.minimum,
-    arith.MaxnumfOp: np.fmax,
-    arith.MinnumfOp: np.fmin,
-    arith.MaxSIOp: np.maximum,
-    arith.MinSIOp: np.minimum,
-    arith.AndIOp: np.bitwise_and,
-    arith.OrIOp: np.bitwise_or,
-    arith.XOrIOp: np.bitwise_xor,
-}
-"""Combiners that are associative and commutative, so folding order is free."""
+StructuredOp = LinalgStructuredOperation | linalg.MapOp
+"""An op with inputs, outputs, indexing maps, iterator types and a body."""
 
-MAX_SLICE_ELEMENTS = 1 << 22
-"""Largest part of an iteration space evaluated at once (4 Mi elements)."""
+
+def indexing_maps(op: StructuredOp) -> tuple[AffineMap, ...]:
+    return tuple(m.data for m in op.get_indexing_maps())
+
+
+@lru_cache(maxsize=4096)
+def _loop_sources(maps: tuple[AffineMap, ...]) -> tuple[tuple[int, int], ...] | None:
+    """For each loop, the first (operand, axis) indexed by exactly that loop."""
+    sources: dict[int, tuple[int, int]] = {}
+    for operand, indexing_map in enumerate(maps):
+        for axis, expr in enumerate(indexing_map.results):
+            if isinstance(expr, AffineDimExpr):
+                sources.setdefault(expr.position, (operand, axis))
+    loops = maps[0].num_dims if maps else 0
+    if len(sources) != loops:
+        return None
+    return tuple(sources[d] for d in range(loops))
 
 
 def loop_ranges(
-    op: LinalgStructuredOperation, shapes: Sequence[tuple[int, ...]]
+    op: StructuredOp,
+    shapes: Sequence[tuple[int, ...]],
+    maps: tuple[AffineMap, ...] | None = None,
 ) -> tuple[int, ...]:
     """The iteration space of `op` given its operands' runtime shapes."""
+    if isinstance(op, linalg.MapOp):
+        return tuple(shapes[-1])
+    sources = _loop_sources(indexing_maps(op) if maps is None else maps)
+    if sources is not None:
+        return tuple(shapes[operand][axis] for operand, axis in sources)
     flat = [dim for shape in shapes for dim in shape]
     return tuple(op.get_shapes_to_loops_map().eval(flat, []))
 
@@ -75,20 +91,26 @@ def body_memref_loads(block: Block) -> list[memref.LoadOp]:
     return [op for op in block.ops if isinstance(op, memref.LoadOp)]
 
 
-def _operand_view(
-    value: object, position: int, op: LinalgStructuredOperation, ranges: tuple[int, ...]
-) -> np.ndarray | None:
-    """Operand `position` over the loop space; outputs only through strided views."""
-    indexing_map = op.get_indexing_maps().data[position].data
-    what = f"the indexing map of operand {position}"
-    if position >= len(op.inputs):
-        if not is_projected_permutation(indexing_map):
-            return None
-        return strided_view(value, indexing_map, ranges, what)
-    view = strided_view(value, indexing_map, ranges, what)
-    if view is None:
-        view = gathered_view(value, indexing_map, ranges, what)
-    return view
+@dataclass(frozen=True)
+class _Space:
+    """An op's iteration space: its loops' ranges and its operands' maps."""
+
+    maps: tuple[AffineMap, ...]
+    ranges: tuple[int, ...]
+    num_inputs: int
+
+    def view(self, value: object, position: int) -> np.ndarray | None:
+        """Operand `position` over the loop space; outputs only as strided views."""
+        indexing_map = self.maps[position]
+        what = f"the indexing map of operand {position}"
+        if position >= self.num_inputs:
+            if not is_projected_permutation(indexing_map):
+                return None
+            return strided_view(value, indexing_map, self.ranges, what)
+        view = strided_view(value, indexing_map, self.ranges, what)
+        if view is None:
+            view = gathered_view(value, indexing_map, self.ranges, what)
+        return view
 
 
 @dataclass
@@ -97,6 +119,7 @@ class _Reduction:
     ufunc: np.ufunc
     partial: SSAValue
     """The combiner operand that is not the accumulator."""
+    unsigned: bool
 
 
 def _find_reductions(block: Block, num_inputs: int) -> dict[int, _Reduction] | None:
@@ -108,138 +131,40 @@ def _find_reductions(block: Block, num_inputs: int) -> dict[int, _Reduction] | N
         combiner = acc.get_user_of_unique_use()
         if combiner is None or not combiner.results[0].has_one_use():
             return None
-        ufunc = REDUCTION_UFUNCS.get(type(combiner))
+        unsigned = type(combiner) in UNSIGNED_REDUCTIONS
+        ufunc = (UNSIGNED_REDUCTIONS if unsigned else REDUCTION_UFUNCS).get(
+            type(combiner)
+        )
         if ufunc is None or yield_op.operands[k] is not combiner.results[0]:
             return None
         lhs, rhs = combiner.operands
-        reductions[k] = _Reduction(combiner, ufunc, rhs if lhs is acc else lhs)
+        partial = rhs if lhs is acc else lhs
+        reductions[k] = _Reduction(combiner, ufunc, partial, unsigned)
     return reductions
-
-
-def _vectorizable(block: Block) -> bool:
-    return all(
-        isinstance(op, linalg.IndexOp | linalg.YieldOp | memref.LoadOp)
-        or (type(op) in KERNELS and not op.regions)
-        for op in block.ops
-    )
-
-
-@dataclass(frozen=True)
-class _Slice:
-    """A box of the iteration space: loop d runs over [origin[d], origin[d] + shape[d])."""
-
-    origin: tuple[int, ...]
-    shape: tuple[int, ...]
-
-    def restrict(self, view: np.ndarray) -> np.ndarray:
-        """The part of a loop-space view inside this box (size-1 axes broadcast)."""
-        if view.ndim == 0:
-            return view
-        index = tuple(
-            slice(None) if extent == 1 else slice(start, start + size)
-            for start, size, extent in zip(
-                self.origin, self.shape, view.shape, strict=True
-            )
-        )
-        return view[index]
-
-
-def _slices(ranges: tuple[int, ...], parallel_axes: Sequence[int]) -> Iterator[_Slice]:
-    """Cut the space along its longest parallel loop into bounded slices."""
-    total = prod(ranges)
-    if total <= MAX_SLICE_ELEMENTS or not parallel_axes:
-        yield _Slice((0,) * len(ranges), ranges)
-        return
-    axis = max(parallel_axes, key=ranges.__getitem__)
-    step = max(1, MAX_SLICE_ELEMENTS // (total // ranges[axis]))
-    for start in range(0, ranges[axis], step):
-        origin = tuple(start if d == axis else 0 for d in range(len(ranges)))
-        shape = tuple(
-            min(step, r - start) if d == axis else r for d, r in enumerate(ranges)
-        )
-        yield _Slice(origin, shape)
-
-
-def _gather(source: Tensor, indices: Sequence[np.ndarray]) -> np.ndarray:
-    """`memref.load` with (broadcast) index arrays, bounds checked."""
-    array = read_tensor(source)
-    index = tuple(np.asarray(i, dtype=np.int64) for i in indices)
-    for axis, (i, size) in enumerate(zip(index, array.shape, strict=True)):
-        if i.size and (i.min() < 0 or i.max() >= size):
-            raise ModelError(
-                f"memref.load in the body reads indices {int(i.min())}..{int(i.max())} "
-                f"of dimension {axis}, which has size {size}"
-            )
-    return array[index]
-
-
-def _evaluate_body(
-    interpreter: Interpreter,
-    block: Block,
-    arguments: Sequence[np.ndarray],
-    box: _Slice,
-    skip: set[Operation],
-    wanted: Sequence[SSAValue],
-) -> list[np.ndarray]:
-    values: dict[SSAValue, object] = dict(zip(block.args, arguments, strict=False))
-
-    def lookup(value: SSAValue) -> object:
-        if value in values:
-            return values[value]
-        return interpreter.get_values((value,))[0]
-
-    for op in block.ops:
-        if isinstance(op, linalg.YieldOp) or op in skip:
-            continue
-        if isinstance(op, linalg.IndexOp):
-            dim = op.dim.value.data
-            shape = [1] * len(box.shape)
-            shape[dim] = box.shape[dim]
-            start = box.origin[dim]
-            indices = np.arange(
-                start, start + box.shape[dim], dtype=f"int{interpreter.index_bitwidth}"
-            )
-            values[op.result] = indices.reshape(shape)
-        elif isinstance(op, memref.LoadOp):
-            source = lookup(op.memref)
-            assert isinstance(source, np.ndarray | DiscontiguousTensor)
-            values[op.res] = _gather(
-                source, [np.asarray(lookup(i)) for i in op.indices]
-            )
-        else:
-            result = evaluate(
-                op,
-                [np.asarray(lookup(o)) for o in op.operands],
-                interpreter.index_bitwidth,
-            )
-            if op.results:
-                values[op.results[0]] = result
-    return [np.asarray(lookup(v)) for v in wanted]
 
 
 def run_vectorized(
     interpreter: Interpreter,
-    op: LinalgStructuredOperation,
+    op: StructuredOp,
     operands: Sequence[np.ndarray],
 ) -> bool:
     """Execute `op` on whole arrays; False (nothing written) when it cannot."""
     block = op.body.block
-    if not _vectorizable(block):
+    if not vectorizable(block):
         return False
     num_inputs = len(op.inputs)
-    ranges = loop_ranges(op, [np.shape(o) for o in operands])
+    maps = indexing_maps(op)
+    ranges = loop_ranges(op, [np.shape(o) for o in operands], maps)
     if 0 in ranges:
         return True
+    space = _Space(maps, ranges, num_inputs)
     kinds = [kind.data.value for kind in op.get_iterator_types()]
     reduction_axes = tuple(i for i, kind in enumerate(kinds) if kind == "reduction")
     parallel_axes = [i for i, kind in enumerate(kinds) if kind == "parallel"]
     contraction = match_contraction(block, num_inputs) if reduction_axes else None
     if contraction is not None:
-        return _run_contraction(interpreter, op, operands, ranges, contraction)
-    views = [
-        _operand_view(value, position, op, ranges)
-        for position, value in enumerate(operands)
-    ]
+        return _run_contraction(interpreter, space, operands, contraction)
+    views = [space.view(value, position) for position, value in enumerate(operands)]
     if any(v is None for v in views):
         return False
     arguments = [v for v in views if v is not None]
@@ -249,14 +174,21 @@ def run_vectorized(
     if reduction_axes:
         found = _find_reductions(block, num_inputs)
         if found is None:
-            return False
+            arg = match_arg_reduction(block, num_inputs)
+            if len(reduction_axes) == 1 and arg is not None:
+                (axis,) = reduction_axes
+                if run_arg_reduction(interpreter, block, arguments, ranges, axis, arg):
+                    return True
+            return _run_reduction_steps(
+                interpreter, block, arguments, ranges, reduction_axes, num_inputs
+            )
         reductions = found
-    for box in _slices(ranges, parallel_axes):
+    for box in boxes(ranges, parallel_axes):
         part = [box.restrict(a) for a in arguments]
         if reduction_axes:
             _fold(interpreter, block, part, box, reductions, reduction_axes, num_inputs)
         else:
-            results = _evaluate_body(
+            results = evaluate_body(
                 interpreter, block, part, box, set(), yield_op.operands
             )
             for out, result in zip(part[num_inputs:], results, strict=True):
@@ -264,27 +196,56 @@ def run_vectorized(
     return True
 
 
+def _run_reduction_steps(
+    interpreter: Interpreter,
+    block: Block,
+    arguments: Sequence[np.ndarray],
+    ranges: tuple[int, ...],
+    reduction_axes: tuple[int, ...],
+    num_inputs: int,
+) -> bool:
+    """A body that accumulates in a way no ufunc folds (an argmax carrying value
+    and index): one step per point of the reduction loops, in MLIR's order,
+    each vectorized over all parallel loops.  False if an output ignores a
+    parallel loop (its element would be written by several iterations)."""
+    outputs = arguments[num_inputs:]
+    parallel = [d for d in range(len(ranges)) if d not in reduction_axes]
+    if any(out.shape[d] != ranges[d] for out in outputs for d in parallel):
+        return False
+    yield_op = block.last_op
+    assert isinstance(yield_op, linalg.YieldOp)
+    for point in np.ndindex(*(ranges[a] for a in reduction_axes)):
+        origin, shape = [0] * len(ranges), list(ranges)
+        for axis, index in zip(reduction_axes, point, strict=True):
+            origin[axis], shape[axis] = index, 1
+        box = Box(tuple(origin), tuple(shape))
+        part = [box.restrict(a) for a in arguments]
+        results = evaluate_body(interpreter, block, part, box, set(), yield_op.operands)
+        for out, result in zip(part[num_inputs:], results, strict=True):
+            np.copyto(out, result, casting="unsafe")
+    return True
+
+
 def _run_contraction(
     interpreter: Interpreter,
-    op: LinalgStructuredOperation,
+    space: _Space,
     operands: Sequence[np.ndarray],
-    ranges: tuple[int, ...],
     contraction: Contraction,
 ) -> bool:
     """out += lhs * rhs summed over the reduction loops, as one matmul."""
     bits = interpreter.index_bitwidth
+    rank = len(space.ranges)
     factors = []
     for factor in (contraction.lhs, contraction.rhs):
         value = factor.apply(np.asarray(operands[factor.input]), bits)
-        view = _operand_view(value, factor.input, op, ranges)
+        view = space.view(value, factor.input)
         if view is None:
             return False
-        factors.append(view.reshape((1,) * len(ranges)) if view.ndim == 0 else view)
-    position = len(op.inputs)
-    out = _operand_view(operands[position], position, op, ranges)
+        factors.append(view.reshape((1,) * rank) if view.ndim == 0 else view)
+    out = space.view(operands[space.num_inputs], space.num_inputs)
     if out is None:
         return False
-    contract_in_chunks(factors[0], factors[1], out, ranges)
+    contract_in_chunks(factors[0], factors[1], out, space.ranges)
     return True
 
 
@@ -292,7 +253,7 @@ def _fold(
     interpreter: Interpreter,
     block: Block,
     arguments: Sequence[np.ndarray],
-    box: _Slice,
+    box: Box,
     reductions: dict[int, _Reduction],
     reduction_axes: tuple[int, ...],
     num_inputs: int,
@@ -300,9 +261,13 @@ def _fold(
     """Evaluate the body without its combiners, then fold into the outputs."""
     skip = {r.combiner for r in reductions.values()}
     wanted = [r.partial for r in reductions.values()]
-    partials = _evaluate_body(interpreter, block, arguments, box, skip, wanted)
+    partials = evaluate_body(interpreter, block, arguments, box, skip, wanted)
     for (k, reduction), values in zip(reductions.items(), partials, strict=True):
         out = arguments[num_inputs + k]
         partial = np.broadcast_to(values, box.shape).astype(out.dtype, copy=False)
+        target = out
+        if reduction.unsigned:
+            unsigned = np.dtype(f"u{out.dtype.itemsize}")
+            partial, target = partial.view(unsigned), out.view(unsigned)
         folded = reduction.ufunc.reduce(partial, axis=reduction_axes, keepdims=True)
-        np.copyto(out, reduction.ufunc(out, folded), casting="unsafe")
+        np.copyto(target, reduction.ufunc(target, folded), casting="unsafe")

@@ -1,9 +1,12 @@
 """linalg on memrefs of any scope, including discontiguous tensors.
 
-Named ops map to one numpy call each.  `linalg.generic` (and any other
-structured op) is vectorized by `generic_vectorize`; when its body or maps do
-not allow that, it runs element by element through the interpreter.
-Discontiguous operands are gathered before and scattered after the op.
+Elementwise named ops, fill, copy, transpose, broadcast and reduce map to one
+numpy call each.  Every other structured op of memplan's linalg dialect
+(`generic`, `map`, matmuls, convolutions, poolings) runs through its body,
+vectorized by `generic_vectorize` (convolutions and matmuls as matmuls,
+poolings as window folds); when a body or map does not allow that, it runs
+element by element through the interpreter.  Discontiguous operands are
+gathered before and scattered after the op.
 """
 
 from __future__ import annotations
@@ -14,7 +17,6 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects.builtin import MemRefType
-from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.interpreter import (
     Interpreter,
@@ -27,17 +29,18 @@ from xdsl.interpreter import (
     register_impls,
 )
 from xdsl.ir import Operation
-from xdsl.ir.affine import AffineMap
 
+from memplan.dialects import linalg
 from memplan.interpreter.errors import ModelError
 from memplan.interpreter.generic_vectorize import (
-    REDUCTION_UFUNCS,
+    StructuredOp,
+    body_memref_loads,
     loop_ranges,
     run_vectorized,
 )
-from memplan.interpreter.linalg_extra import BatchMatmulOp, DivOp
 from memplan.interpreter.memory_impl import copy_tensor, read_tensor, write_tensor
 from memplan.interpreter.model import DiscontiguousTensor, MemoryModel, Tensor
+from memplan.interpreter.vector_body import REDUCTION_UFUNCS
 
 
 def divide(lhs: np.ndarray, rhs: np.ndarray) -> np.ndarray:
@@ -59,14 +62,8 @@ ELEMENTWISE: dict[type[Operation], Callable[..., np.ndarray]] = {
     linalg.LogOp: np.log,
     linalg.SqrtOp: np.sqrt,
     linalg.SelectOp: np.where,
-    DivOp: divide,
+    linalg.DivOp: divide,
 }
-
-MATMUL_MAPS = (
-    AffineMap.from_callable(lambda i, _, k: (i, k)),
-    AffineMap.from_callable(lambda _, j, k: (k, j)),
-    AffineMap.from_callable(lambda i, j, _: (i, j)),
-)
 
 
 def _memref_outputs(op: Operation) -> None:
@@ -135,35 +132,6 @@ class LinalgFunctions(InterpreterFunctions):
         _store(output, np.expand_dims(read_tensor(source), op.dimensions.get_values()))
         return ()
 
-    @impl(linalg.MatmulOp)
-    def run_matmul(
-        self, interpreter: Interpreter, op: linalg.MatmulOp, args: PythonValues
-    ) -> PythonValues:
-        if tuple(m.data for m in op.indexing_maps) != MATMUL_MAPS:
-            return self.run_structured(interpreter, op, args)
-        return self._matmul(op, args)
-
-    @impl(BatchMatmulOp)
-    def run_batch_matmul(
-        self, interpreter: Interpreter, op: BatchMatmulOp, args: PythonValues
-    ) -> PythonValues:
-        return self._matmul(op, args)
-
-    def _matmul(self, op: Operation, args: PythonValues) -> PythonValues:
-        """C += A @ B, in C's element type (numpy batches leading dimensions)."""
-        _memref_outputs(op)
-        lhs, rhs, output = args
-        accumulator = read_tensor(output)
-        product_ = np.matmul(
-            read_tensor(lhs).astype(accumulator.dtype, copy=False),
-            read_tensor(rhs).astype(accumulator.dtype, copy=False),
-        )
-        if isinstance(output, np.ndarray):
-            np.add(output, product_, out=output)
-        else:
-            output.scatter(accumulator + product_)
-        return ()
-
     @impl(linalg.ReduceOp)
     def run_reduce(
         self, interpreter: Interpreter, op: linalg.ReduceOp, args: PythonValues
@@ -188,14 +156,20 @@ class LinalgFunctions(InterpreterFunctions):
     ) -> PythonValues:
         return self.run_structured(interpreter, op, args)
 
+    @impl(linalg.MapOp)
+    def run_map(
+        self, interpreter: Interpreter, op: linalg.MapOp, args: PythonValues
+    ) -> PythonValues:
+        return self.run_structured(interpreter, op, args)
+
     def run_structured(
-        self,
-        interpreter: Interpreter,
-        op: LinalgStructuredOperation,
-        args: PythonValues,
+        self, interpreter: Interpreter, op: StructuredOp, args: PythonValues
     ) -> PythonValues:
         """Any structured op: vectorized when possible, else element by element."""
         _memref_outputs(op)
+        for load in body_memref_loads(op.body.block):
+            (source,) = interpreter.get_values((load.memref,))
+            self.model.check_use(source)
         operands = [
             read_tensor(value) if hasattr(value, "shape") else value for value in args
         ]
@@ -208,10 +182,7 @@ class LinalgFunctions(InterpreterFunctions):
         return ()
 
     def _run_elementwise(
-        self,
-        interpreter: Interpreter,
-        op: LinalgStructuredOperation,
-        operands: Sequence[Any],
+        self, interpreter: Interpreter, op: StructuredOp, operands: Sequence[Any]
     ) -> None:
         maps = [m.data for m in op.get_indexing_maps()]
         ranges = loop_ranges(op, [np.shape(o) for o in operands])
@@ -269,14 +240,26 @@ def _named_structured(op_type: type[LinalgStructuredOperation]):
     return impl(op_type)(run)
 
 
-STRUCTURED_FALLBACK: tuple[type[LinalgStructuredOperation], ...] = (
-    linalg.QuantizedMatmulOp,
-    linalg.PoolingNchwMaxOp,
-    linalg.Conv2DNchwFchwOp,
-    linalg.Conv2DNhwc_FhwcOp,
-    linalg.Conv2DNhwc_HwcfOp,
+DEDICATED: frozenset[type[Operation]] = frozenset(
+    {
+        *ELEMENTWISE,
+        linalg.FillOp,
+        linalg.CopyOp,
+        linalg.TransposeOp,
+        linalg.BroadcastOp,
+        linalg.ReduceOp,
+        linalg.GenericOp,
+    }
 )
-"""Named ops run through their body, like a generic."""
+"""Structured ops with an implementation of their own above."""
+
+STRUCTURED_FALLBACK: tuple[type[LinalgStructuredOperation], ...] = tuple(
+    op_type
+    for op_type in linalg.LINALG.operations
+    if issubclass(op_type, LinalgStructuredOperation) and op_type not in DEDICATED
+)
+"""Named ops run through their body, like a generic: matmuls, convolutions,
+poolings and any op memplan's linalg adds later."""
 
 for _op_type in ELEMENTWISE:
     setattr(LinalgFunctions, f"run_{_op_type.__name__}", _named_elementwise(_op_type))

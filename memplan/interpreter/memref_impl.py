@@ -7,7 +7,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from xdsl.dialects import memref
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     DenseIntOrFPElementsAttr,
@@ -24,6 +23,7 @@ from xdsl.interpreter import (
 from xdsl.ir import Attribute
 from xdsl.traits import SymbolTable
 
+from memplan.dialects import memref
 from memplan.dialects.memory import scope_of
 from memplan.interpreter.arith_impl import constant_value
 from memplan.interpreter.element_types import numpy_dtype

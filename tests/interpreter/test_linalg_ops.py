@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from interpreter_helpers import Run
 
-from memplan.interpreter import generic_vectorize
+from memplan.interpreter import vector_body
 
 RNG = np.random.default_rng(0)
 
@@ -349,7 +349,7 @@ def test_conv_and_pooling_run_through_their_bodies(run: Run):
 def test_large_generic_is_evaluated_in_slices(
     run: Run, monkeypatch: pytest.MonkeyPatch
 ):
-    monkeypatch.setattr(generic_vectorize, "MAX_SLICE_ELEMENTS", 7)
+    monkeypatch.setattr(vector_body, "MAX_SLICE_ELEMENTS", 7)
     program = """
     #a = affine_map<(m, n, k) -> (m, k)>
     #b = affine_map<(m, n, k) -> (k, n)>

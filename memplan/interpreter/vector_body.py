@@ -1,0 +1,149 @@
+"""Evaluating a linalg body once on whole arrays over (a box of) its loop space.
+
+Block arguments are bound to loop-space views, `linalg.index` becomes a
+broadcast `arange`, `memref.load` a bounds-checked gather, and every other
+op its numpy kernel; so a body's result is an array over the box.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from math import prod
+
+import numpy as np
+from xdsl.dialects import arith
+from xdsl.interpreter import Interpreter
+from xdsl.ir import Block, Operation, SSAValue
+
+from memplan.dialects import linalg, memref
+from memplan.interpreter.arith_impl import KERNELS, evaluate
+from memplan.interpreter.errors import ModelError
+from memplan.interpreter.memory_impl import read_tensor
+from memplan.interpreter.model import DiscontiguousTensor, Tensor
+
+REDUCTION_UFUNCS: dict[type[Operation], np.ufunc] = {
+    arith.AddfOp: np.add,
+    arith.AddiOp: np.add,
+    arith.MulfOp: np.multiply,
+    arith.MuliOp: np.multiply,
+    arith.MaximumfOp: np.maximum,
+    arith.MinimumfOp: np.minimum,
+    arith.MaxnumfOp: np.fmax,
+    arith.MinnumfOp: np.fmin,
+    arith.MaxSIOp: np.maximum,
+    arith.MinSIOp: np.minimum,
+    arith.AndIOp: np.bitwise_and,
+    arith.OrIOp: np.bitwise_or,
+    arith.XOrIOp: np.bitwise_xor,
+}
+"""Combiners that are associative and commutative, so folding order is free."""
+
+UNSIGNED_REDUCTIONS: dict[type[Operation], np.ufunc] = {
+    arith.MaxUIOp: np.maximum,
+    arith.MinUIOp: np.minimum,
+}
+"""Combiners that read their (signless) integers as unsigned."""
+
+MAX_SLICE_ELEMENTS = 1 << 22
+"""Largest part of an iteration space evaluated at once (4 Mi elements)."""
+
+
+def vectorizable(block: Block) -> bool:
+    """Every op of the body has a whole-array evaluation."""
+    return all(
+        isinstance(op, linalg.IndexOp | linalg.YieldOp | memref.LoadOp)
+        or (type(op) in KERNELS and not op.regions)
+        for op in block.ops
+    )
+
+
+@dataclass(frozen=True)
+class Box:
+    """A box of the iteration space: loop d runs over [origin[d], origin[d] + shape[d])."""
+
+    origin: tuple[int, ...]
+    shape: tuple[int, ...]
+
+    def restrict(self, view: np.ndarray) -> np.ndarray:
+        """The part of a loop-space view inside this box (size-1 axes broadcast)."""
+        if view.ndim == 0:
+            return view
+        index = tuple(
+            slice(None) if extent == 1 else slice(start, start + size)
+            for start, size, extent in zip(
+                self.origin, self.shape, view.shape, strict=True
+            )
+        )
+        return view[index]
+
+
+def boxes(ranges: tuple[int, ...], parallel_axes: Sequence[int]) -> Iterator[Box]:
+    """Cut the space along its longest parallel loop into bounded slices."""
+    total = prod(ranges)
+    if total <= MAX_SLICE_ELEMENTS or not parallel_axes:
+        yield Box((0,) * len(ranges), ranges)
+        return
+    axis = max(parallel_axes, key=ranges.__getitem__)
+    step = max(1, MAX_SLICE_ELEMENTS // (total // ranges[axis]))
+    for start in range(0, ranges[axis], step):
+        origin = tuple(start if d == axis else 0 for d in range(len(ranges)))
+        shape = tuple(
+            min(step, r - start) if d == axis else r for d, r in enumerate(ranges)
+        )
+        yield Box(origin, shape)
+
+
+def gather(source: Tensor, indices: Sequence[np.ndarray]) -> np.ndarray:
+    """`memref.load` with (broadcast) index arrays, bounds checked."""
+    array = read_tensor(source)
+    index = tuple(np.asarray(i, dtype=np.int64) for i in indices)
+    for axis, (i, size) in enumerate(zip(index, array.shape, strict=True)):
+        if i.size and (i.min() < 0 or i.max() >= size):
+            raise ModelError(
+                f"memref.load in the body reads indices {int(i.min())}..{int(i.max())} "
+                f"of dimension {axis}, which has size {size}"
+            )
+    return array[index]
+
+
+def evaluate_body(
+    interpreter: Interpreter,
+    block: Block,
+    arguments: Sequence[np.ndarray],
+    box: Box,
+    skip: set[Operation],
+    wanted: Sequence[SSAValue],
+) -> list[np.ndarray]:
+    values: dict[SSAValue, object] = dict(zip(block.args, arguments, strict=False))
+
+    def lookup(value: SSAValue) -> object:
+        if value in values:
+            return values[value]
+        return interpreter.get_values((value,))[0]
+
+    for op in block.ops:
+        if isinstance(op, linalg.YieldOp) or op in skip:
+            continue
+        if isinstance(op, linalg.IndexOp):
+            dim = op.dim.value.data
+            shape = [1] * len(box.shape)
+            shape[dim] = box.shape[dim]
+            start = box.origin[dim]
+            indices = np.arange(
+                start, start + box.shape[dim], dtype=f"int{interpreter.index_bitwidth}"
+            )
+            values[op.result] = indices.reshape(shape)
+        elif isinstance(op, memref.LoadOp):
+            source = lookup(op.memref)
+            assert isinstance(source, np.ndarray | DiscontiguousTensor)
+            values[op.res] = gather(source, [np.asarray(lookup(i)) for i in op.indices])
+        else:
+            result = evaluate(
+                op,
+                [np.asarray(lookup(o)) for o in op.operands],
+                interpreter.index_bitwidth,
+            )
+            if op.results:
+                values[op.results[0]] = result
+    return [np.asarray(lookup(v)) for v in wanted]
