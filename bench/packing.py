@@ -1,12 +1,20 @@
-"""Benchmark of the packing algorithms (not a test): prints a table, writes docs/bench/packing.md.
+"""Benchmark of the packing algorithms (not a test): prints tables; `--write` also
+writes them to docs/bench/packing.md (generated: notes belong in docs/planning.md).
 
-1. MiniMalloc's challenging suite at capacity 1,048,576 with `best`, on the
-   compiled search (numba, the `fast` extra) and on pure Python;
-2. the same files without capacity: height / lower bound per algorithm;
-3. random traces of 1k, 10k, 100k buffers: greedy's scaling, best within a limit.
+    python bench/packing.py [--quick] [--files A,D] [--budget N] [--write]
 
-The header gives the numba kernel's compile seconds (cold cache, in a fresh
-process) and its load seconds from numba's cache.
+1. MiniMalloc's challenging suite (bench/data/minimalloc) at capacity
+   1,048,576 with `best` and the default node budget: height, nodes, and
+   seconds in process on the compiled search (numba, the `fast` extra), then
+   pure Python's nodes per second (measured on up to PURE_SAMPLE nodes; the
+   seconds of a longer run are estimated from them, as both paths visit the
+   same nodes);
+2. process-level seconds of `memplan plan FILE --capacity 1048576`, as a user
+   sees them (Python start-up, imports, loading the kernel included);
+3. the same files without capacity: height / lower bound per algorithm;
+4. random traces of 1k, 10k, 100k buffers: greedy's scaling, best within the budget.
+
+The header gives the numba kernel's compile and load seconds (fresh processes).
 """
 
 from __future__ import annotations
@@ -14,9 +22,11 @@ from __future__ import annotations
 import argparse
 import contextlib
 import datetime
+import json
 import os
 import platform
 import random
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -27,6 +37,7 @@ from pathlib import Path
 
 from memplan.planning import Buffer, Plan, lower_bound, plan, validate
 from memplan.planning.best import compiled_kernel
+from memplan.planning.budget import DEFAULT_NODES
 from memplan.planning.trace_csv import read_trace
 
 REPO = Path(__file__).resolve().parents[1]
@@ -35,10 +46,15 @@ REPORT = REPO / "docs" / "bench" / "packing.md"
 CAPACITY = 1_048_576
 RANDOM_SIZES = (1_000, 10_000, 100_000)
 PURE_PYTHON = "MEMPLAN_PURE_PYTHON"
+# Pure Python runs at most this many nodes per file; beyond, seconds are estimated.
+PURE_SAMPLE = 20_000
+# Process-level runs per file (the median is reported).
+PROCESS_RUNS = 3
 # Compiles the kernel: four buffers greedy packs one step above the optimum,
 # so `best` has to search.
 WARM_UP = (
     "from memplan.planning import Buffer, plan; "
+    "from memplan.planning.best import compiled_kernel; compiled_kernel(); "
     "plan([Buffer(0, 0, 2, 15), Buffer(1, 3, 4, 12), Buffer(2, 0, 4, 9),"
     " Buffer(3, 3, 4, 9)])"
 )
@@ -58,18 +74,30 @@ def pure_python(enabled: bool) -> Iterator[None]:
             os.environ[PURE_PYTHON] = saved
 
 
-def kernel_seconds() -> tuple[float, float]:
-    """Seconds of a fresh process that compiles the kernel (empty cache), then
-    of another that loads it from that cache (imports included in both)."""
-    seconds: list[float] = []
-    with tempfile.TemporaryDirectory() as cache:
-        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
-        env.pop(PURE_PYTHON, None)
-        for _ in range(2):
-            started = time.perf_counter()
-            subprocess.run([sys.executable, "-c", WARM_UP], env=env, check=True)
-            seconds.append(time.perf_counter() - started)
-    return seconds[0], seconds[1]
+def kernel_seconds(quick: bool) -> tuple[float | None, float]:
+    """Seconds of a fresh process that compiles the kernel (empty cache; skipped
+    when quick), then of one that loads it from the cache (imports included)."""
+    env = {k: v for k, v in os.environ.items() if k != PURE_PYTHON}
+    cold = None
+    if not quick:
+        with tempfile.TemporaryDirectory() as cache:
+            cold = process_seconds(
+                [sys.executable, "-c", WARM_UP], {**env, "NUMBA_CACHE_DIR": cache}
+            )
+    return cold, process_seconds([sys.executable, "-c", WARM_UP], env)
+
+
+def process_seconds(command: list[str], env: dict[str, str] | None = None) -> float:
+    return run_process(command, env)[0]
+
+
+def run_process(
+    command: list[str], env: dict[str, str] | None = None
+) -> tuple[float, str]:
+    """(wall seconds, stdout) of one fresh process."""
+    started = time.perf_counter()
+    done = subprocess.run(command, env=env, check=False, capture_output=True, text=True)
+    return time.perf_counter() - started, done.stdout
 
 
 def random_trace(count: int, seed: int = 0) -> list[Buffer]:
@@ -85,14 +113,11 @@ def random_trace(count: int, seed: int = 0) -> list[Buffer]:
 
 
 def timed(
-    buffers: list[Buffer],
-    capacity: int | None,
-    algorithm: str,
-    time_limit: float | None,
+    buffers: list[Buffer], capacity: int | None, algorithm: str, budget: int
 ) -> tuple[Plan, float]:
     """Plan and check, with the wall-clock seconds the call took."""
     started = time.perf_counter()
-    result = plan(buffers, capacity, algorithm, time_limit)
+    result = plan(buffers, capacity, algorithm, budget=budget)
     seconds = time.perf_counter() - started
     problem = validate(buffers, result.offsets)
     if problem is not None:
@@ -100,105 +125,157 @@ def timed(
     return result, seconds
 
 
-def fit_cells(buffers: list[Buffer], time_limit: float) -> str:
-    """fits | height | seconds of `best` at the suite's capacity."""
-    fitted, seconds = timed(buffers, CAPACITY, "best", time_limit)
-    fits = "yes" if fitted.height <= CAPACITY else "**no**"
-    return f"{fits} | {fitted.height} | {seconds:.2f}"
+def rate(nodes: int, seconds: float) -> str:
+    return f"{nodes / seconds / 1000:.1f}k" if seconds > 0 and nodes else "-"
 
 
-def suite_tables(files: list[Path], time_limit: float, compiled: bool) -> list[str]:
-    paths = ["compiled", "pure Python"] if compiled else ["pure Python"]
-    fit_rows = [
-        "| file | buffers | "
-        + " | ".join(f"{p}: fits | height | seconds" for p in paths)
-        + " |",
-        "|---|---|" + "---|---|---|" * len(paths),
+def suite_rows(files: list[Path], budget: int, compiled: bool) -> list[str]:
+    rows = [
+        "| file | buffers | fits | height | nodes | compiled s | compiled nodes/s"
+        " | pure Python nodes/s | pure Python s |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
-    ratio_rows = [
-        "| file | lower bound | token | greedy | best | best proved optimal | best seconds |",
-        "|---|---|---|---|---|---|---|",
+    print("\n".join(rows), flush=True)
+    for path in files:
+        buffers = read_trace(path).buffers
+        with pure_python(not compiled):
+            result, seconds = timed(buffers, CAPACITY, "best", budget)
+        whole = result.nodes <= PURE_SAMPLE  # else a shorter run gives the rate
+        with pure_python(True):
+            pure, pure_seconds = timed(
+                buffers, CAPACITY, "best", budget if whole else PURE_SAMPLE
+            )
+        if whole and pure != result:
+            raise SystemExit(f"{path.name}: the two paths gave different plans")
+        pure_rate = pure.nodes / pure_seconds if pure.nodes else 0.0
+        if whole:
+            pure_cell = f"{pure_seconds:.2f}"
+        else:
+            pure_cell = f"~{result.nodes / pure_rate:.0f} (estimated)"
+        fits = "yes" if result.height <= CAPACITY else "**no**"
+        compiled_cells = (
+            f"{seconds:.2f} | {rate(result.nodes, seconds)}" if compiled else "- | -"
+        )
+        rows.append(
+            f"| {path.stem[0]} | {len(buffers)} | {fits} | {result.height}"
+            f" | {result.nodes} | {compiled_cells}"
+            f" | {rate(pure.nodes, pure_seconds)} | {pure_cell} |"
+        )
+        print(rows[-1], flush=True)
+    return rows
+
+
+def process_rows(files: list[Path], budget: int) -> list[str]:
+    """Wall seconds of `memplan plan` in a fresh process per run, numba's cache warm."""
+    memplan = Path(sys.executable).parent / "memplan"
+    env = {k: v for k, v in os.environ.items() if k != PURE_PYTHON}
+    baseline = statistics.median(
+        process_seconds([sys.executable, "-c", "pass"]) for _ in range(PROCESS_RUNS)
+    )
+    rows = [
+        f"Python start-up alone (`python -c pass`): {baseline:.2f} s.",
+        "",
+        "| file | `memplan plan --capacity 1048576` s (median of"
+        f" {PROCESS_RUNS}) | nodes |",
+        "|---|---|---|",
     ]
+    print("\n".join(rows), flush=True)
+    for path in files:
+        command = [str(memplan), "plan", str(path), "--capacity", str(CAPACITY)]
+        command += ["--budget", str(budget), "--json"]
+        runs = [run_process(command, env) for _ in range(PROCESS_RUNS)]
+        seconds = statistics.median(seconds for seconds, _ in runs)
+        nodes = json.loads(runs[0][1])["nodes"]
+        rows.append(f"| {path.stem[0]} | {seconds:.2f} | {nodes} |")
+        print(rows[-1], flush=True)
+    return rows
+
+
+def ratio_rows(files: list[Path], budget: int) -> list[str]:
+    rows = [
+        "| file | max live | token | greedy | best | best lower bound | proved optimal"
+        " | nodes | best s |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    print("\n".join(rows), flush=True)
     for path in files:
         buffers = read_trace(path).buffers
         bound = lower_bound(buffers)
-        cells = []
-        for name in paths:
-            with pure_python(name == "pure Python"):
-                cells.append(fit_cells(buffers, time_limit))
-        fit_rows.append(f"| {path.stem[0]} | {len(buffers)} | {' | '.join(cells)} |")
-        print(fit_rows[-1], flush=True)
         ratios = []
         for algorithm in ("token", "greedy"):
-            result, _ = timed(buffers, None, algorithm, None)
-            ratios.append(f"{result.height / bound:.3f}")
-        best, best_seconds = timed(buffers, None, "best", time_limit)
-        proved = "yes" if best.optimal else "no"
-        ratio_rows.append(
-            f"| {path.stem[0]} | {bound} | {' | '.join(ratios)} | {best.height / bound:.3f}"
-            f" | {proved} | {best_seconds:.2f} |"
+            result, _ = timed(buffers, None, algorithm, budget)
+            ratios.append(f"{result.height / bound:.4f}")
+        best, seconds = timed(buffers, None, "best", budget)
+        proved = "yes" if best.proved_optimal else "no"
+        rows.append(
+            f"| {path.stem[0]} | {bound} | {' | '.join(ratios)}"
+            f" | {best.height / bound:.4f} | {best.lower_bound} | {proved}"
+            f" | {best.nodes} | {seconds:.2f} |"
         )
-        print(ratio_rows[-1], flush=True)
-    return [
-        f"## Challenging suite at capacity 1,048,576 (`best`, time limit {time_limit:g} s)",
-        "",
-        *fit_rows,
-        "",
-        f"## Height / lower bound without capacity (`best` {paths[0]}, time limit {time_limit:g} s)",
-        "",
-        *ratio_rows,
-        "",
-    ]
+        print(rows[-1], flush=True)
+    return rows
 
 
-def random_table(sizes: tuple[int, ...], time_limit: float) -> list[str]:
+def random_rows(sizes: tuple[int, ...], budget: int) -> list[str]:
     rows = [
-        "| buffers | greedy seconds | greedy / lower bound | best seconds | best / lower bound |",
-        "|---|---|---|---|---|",
+        "| buffers | greedy s | greedy / lower bound | best s | best nodes"
+        " | best / lower bound |",
+        "|---|---|---|---|---|---|",
     ]
+    print("\n".join(rows), flush=True)
     for count in sizes:
         buffers = random_trace(count)
         bound = lower_bound(buffers)
-        greedy, greedy_seconds = timed(buffers, None, "greedy", None)
-        best, best_seconds = timed(buffers, None, "best", time_limit)
+        greedy, greedy_seconds = timed(buffers, None, "greedy", budget)
+        best, best_seconds = timed(buffers, None, "best", budget)
         if best.height > greedy.height:
             raise SystemExit(
                 f"best ({best.height}) worse than greedy ({greedy.height})"
             )
         rows.append(
             f"| {count} | {greedy_seconds:.2f} | {greedy.height / bound:.3f}"
-            f" | {best_seconds:.2f} | {best.height / bound:.3f} |"
+            f" | {best_seconds:.2f} | {best.nodes} | {best.height / bound:.3f} |"
         )
         print(rows[-1], flush=True)
-    return [f"## Random traces (`best` time limit {time_limit:g} s)", "", *rows, ""]
+    return rows
 
 
-def kernel_lines(compiled: bool) -> list[str]:
+def kernel_line(compiled: bool, quick: bool) -> str:
     if not compiled:
-        return ["numba is not installed: `best` runs the pure-Python search.", ""]
-    cold, load = kernel_seconds()
+        return "numba is not installed: `best` runs the pure-Python search only."
+    cold, load = kernel_seconds(quick)
+    compile_text = (
+        ""
+        if cold is None
+        else f" compiling it took {cold:.1f} s (a fresh process with an empty cache);"
+    )
     line = (
-        f"`best` runs the numba kernel (numba {version('numba')}): compiling it took"
-        f" {cold:.1f} s (a fresh process with an empty cache), loading it from"
-        f" numba's cache {load:.2f} s (a fresh process, imports included)."
+        f"`best` runs the numba kernel (numba {version('numba')}):{compile_text}"
+        f" a fresh process that loads it from numba's cache and runs a tiny search"
+        f" takes {load:.2f} s, imports included."
     )
     print(line, flush=True)
-    return [line, ""]
+    return line
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument(
         "--quick", action="store_true", help="3 files, 1k and 10k random buffers"
     )
     parser.add_argument("--files", help="comma-separated file letters, e.g. A,C")
     parser.add_argument(
-        "--time-limit", type=float, default=60.0, help="seconds per best run"
+        "--budget",
+        type=int,
+        default=DEFAULT_NODES,
+        help=f"search nodes per best run (default: {DEFAULT_NODES:,}, the library's)",
+    )
+    parser.add_argument(
+        "--write", action="store_true", help=f"write the tables to {REPORT}"
     )
     args = parser.parse_args()
-    if not SUITE.is_dir():
-        print(f"benchmark data not found at {SUITE}", file=sys.stderr)
-        return 2
     files = sorted(SUITE.glob("*.csv"))
     if args.files:
         wanted = set(args.files.split(","))
@@ -207,21 +284,45 @@ def main() -> int:
         files = files[:3]
     sizes = RANDOM_SIZES[:2] if args.quick else RANDOM_SIZES
     compiled = compiled_kernel() is not None
+    load_before = os.getloadavg()[0]
+    command = " ".join(["python bench/packing.py", *sys.argv[1:]])
     lines = [
         "# Packing benchmark",
         "",
-        f"Run {datetime.date.today().isoformat()} with `python bench/packing.py"
-        f"{' ' + ' '.join(sys.argv[1:]) if sys.argv[1:] else ''}` on {platform.machine()},"
-        f" {os.cpu_count()} CPUs, Python {platform.python_version()}, one core;"
-        f" load average {os.getloadavg()[0]:.1f} at the start (other jobs slow the seconds).",
+        "Generated by `bench/packing.py --write`; notes on these figures are in"
+        " [docs/planning.md](../planning.md).",
         "",
-        *kernel_lines(compiled),
-        *suite_tables(files, args.time_limit, compiled),
-        *random_table(sizes, min(args.time_limit, 10.0)),
+        f"Run {datetime.date.today().isoformat()} with `{command}` on"
+        f" {platform.machine()}, {os.cpu_count()} CPUs, Python"
+        f" {platform.python_version()}, one core; `best` budget {args.budget:,}"
+        " nodes. Plans depend only on the budget; the seconds depend on the load.",
+        "",
+        kernel_line(compiled, args.quick),
+        "",
+        f"## Challenging suite at capacity 1,048,576 (`best`, {args.budget:,} nodes)",
+        "",
+        *suite_rows(files, args.budget, compiled),
+        "",
+        "## Process-level seconds, as a user sees them",
+        "",
+        *process_rows(files, args.budget),
+        "",
+        f"## Height / max-live bound without capacity (`best`, {args.budget:,} nodes)",
+        "",
+        *ratio_rows(files, args.budget),
+        "",
+        f"## Random traces (`best`, {args.budget:,} nodes)",
+        "",
+        *random_rows(sizes, args.budget),
+        "",
+        f"Load average {load_before:.1f} at the start, {os.getloadavg()[0]:.1f} at"
+        " the end (a shared machine: other jobs slow the seconds, never the plans).",
+        "",
     ]
-    REPORT.parent.mkdir(parents=True, exist_ok=True)
-    REPORT.write_text("\n".join(lines))
-    print(f"wrote {REPORT}")
+    if args.write:
+        REPORT.parent.mkdir(parents=True, exist_ok=True)
+        REPORT.write_text("\n".join(lines))
+        print(f"wrote {REPORT}")
     return 0
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from typing import Protocol
 
-DEFAULT_NODES = 2_000_000
+DEFAULT_NODES = 1_000_000
 """Search nodes of `plan(..., algorithm="best")` when no budget is given: enough
 for every MiniMalloc challenging file to fit 1 MiB (see docs/planning.md)."""
 
