@@ -36,9 +36,8 @@ from pathlib import Path
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.parser import Parser
 
-from memplan.context import run_context
+from memplan.context import parse_module, run_context
 from memplan.interpreter import run_function
 from memplan.passes.manifest import MemoryManifestPass
 from memplan.passes.plan import MemoryPlanPass
@@ -74,7 +73,7 @@ def best_of(repeats: int, action: Callable[[], object]) -> float:
 
 
 def parse(text: str) -> ModuleOp:
-    module = Parser(run_context(), text).parse_module()
+    module = parse_module(text)
     module.verify()
     return module
 

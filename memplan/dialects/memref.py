@@ -124,9 +124,9 @@ __all__ = [
     "attach_blobs",
     "blob_store",
     "builtin_dialect",
+    "dense_resource_data",
     "element_bytes",
     "global_blob",
-    "resource_blob",
 ]
 
 
@@ -463,32 +463,46 @@ def blob_store(ctx: Context) -> BlobStore:
     return store
 
 
-_MODULE_BLOBS: weakref.WeakKeyDictionary[Operation, dict[str, str]] = (
-    weakref.WeakKeyDictionary()
-)
-"""The blobs each parsed module was read with, by its top-level op."""
+_BLOBS: dict[int, tuple[weakref.ref[DenseResourceAttr], str]] = {}
+"""The blob each parsed `dense_resource` attribute refers to, by the identity
+of the attribute object: a parse makes new attribute objects, a clone of a
+module shares them, so every copy of a module reads its own input's blobs."""
 
 
 def attach_blobs(module: Operation, ctx: Context) -> None:
-    """Keep the blobs `ctx` holds as `module`'s: call it with the module
-    `Parser(ctx, ...).parse_module()` returned (`memplan.context.parse_module`
-    does).  Modules keep them in memory; only their keys are in the IR."""
-    _MODULE_BLOBS[module] = blob_store(ctx).snapshot()
+    """Give the `dense_resource` attributes of `module` the blobs `ctx` read
+    with them: call it with the module `Parser(ctx, ...).parse_module()`
+    returned (`memplan.context.parse_module` does).  Clones of the module and
+    ops moved out of it keep them."""
+    blobs = blob_store(ctx).snapshot()
+    for op in module.walk():
+        for attr in (*op.properties.values(), *op.attributes.values()):
+            if isinstance(attr, DenseResourceAttr):
+                _remember(attr, blobs.get(attr.resource_handle.data, ""))
 
 
-def resource_blob(op: Operation, key: str) -> bytes:
-    """The data of builtin resource `key` of the module holding `op`: its hex
-    blob without MLIR's 4-byte alignment header.  `BlobError` if the module's
-    blobs were not attached, or the blob is missing or malformed."""
-    module = op.get_toplevel_object()
-    blobs = _MODULE_BLOBS.get(module) if isinstance(module, Operation) else None
-    if blobs is None:
+def _remember(attr: DenseResourceAttr, text: str) -> None:
+    key = id(attr)
+
+    def forget(_: weakref.ref[DenseResourceAttr]) -> None:
+        _BLOBS.pop(key, None)
+
+    _BLOBS[key] = (weakref.ref(attr, forget), text)
+
+
+def dense_resource_data(attr: DenseResourceAttr) -> bytes:
+    """The data `attr` refers to: its hex blob without MLIR's 4-byte alignment
+    header.  `BlobError` if the attribute's module was not attached (see
+    `attach_blobs`) or its blob is missing or malformed."""
+    key = attr.resource_handle.data
+    entry = _BLOBS.get(id(attr))
+    if entry is None or entry[0]() is not attr:
         raise BlobError(
-            f"the blobs of the module holding {op.name} are unknown: parse it with "
+            f"the blob of dense_resource<{key}> is unknown: parse the module with "
             "memplan.context.parse_module (or call memplan.dialects.memref."
-            "attach_blobs)"
+            "attach_blobs after parsing)"
         )
-    text = blobs.get(key)
+    text = entry[1]
     if not text:
         raise BlobError(
             f"dense_resource<{key}> has no data: the input's `{{-# dialect_resources "
@@ -524,7 +538,7 @@ def global_blob(op: GlobalOp) -> bytes:
         raise BlobError(f"@{op.sym_name.data} is not initialized by a dense_resource")
     key = initial.resource_handle.data
     try:
-        data = resource_blob(op, key)
+        data = dense_resource_data(initial)
     except BlobError as error:
         raise BlobError(f"memref.global @{op.sym_name.data}: {error}") from None
     expected = math.prod(op.type.get_shape()) * element_bytes(

@@ -17,6 +17,8 @@ from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr
 from xdsl.ir import Operation
 from xdsl.parser import Parser
 
+from memplan.dialects.memref import attach_blobs
+
 
 class _LocatingParser(Parser):
     """The stock parser, noting the position where each op's text starts."""
@@ -35,9 +37,11 @@ class _LocatingParser(Parser):
 def parse_with_locations(
     ctx: Context, text: str | bytes, name: str, *, implicit_module: bool = True
 ) -> ModuleOp:
-    """Parse `text` (called `name` in messages) and locate its ops."""
+    """Parse `text` (called `name` in messages), locate its ops and keep its
+    dense_resource blobs with it."""
     parser = _LocatingParser(ctx, text, name)
     module = parser.parse_module(implicit_module)
+    attach_blobs(module, ctx)
     if isinstance(text, str):
         line_ends = [m.start() for m in re.finditer("\n", text)]
     else:

@@ -6,9 +6,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.parser import Parser
 
-from memplan.context import run_context
+from memplan.context import parse_module
 from memplan.interpreter import RunResult
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -19,6 +18,6 @@ Run = Callable[..., RunResult]
 
 def parse(text: str) -> ModuleOp:
     """Parse and verify with every dialect memplan-run knows."""
-    module = Parser(run_context(), text).parse_module()
+    module = parse_module(text)
     module.verify()
     return module
