@@ -5,7 +5,7 @@ address window (where allocation searches first fit) and the byte ranges of
 the live tensors of one storage (where a new tensor finds the tensors it
 overwrites).  Both are a treap keyed by start address; each node also knows
 the largest aligned room in its subtree, so a first-fit search skips every
-subtree that cannot hold the request.  Priorities come from a seeded
+subtree that cannot hold the request.  Priorities come from one seeded
 generator: the tree's shape, never its contents, depends on them.
 """
 
@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 T = TypeVar("T")
+
+_PRIORITIES = random.Random(0)
 
 
 def align_up(value: int, alignment: int) -> int:
@@ -54,7 +56,6 @@ class DisjointRanges(Generic[T]):
     def __init__(self, alignment: int = 1):
         self.alignment = alignment
         self._root: _Node[T] | None = None
-        self._random = random.Random(0)
         self.count = 0
 
     def _own_room(self, node: _Node[T]) -> int:
@@ -95,7 +96,7 @@ class DisjointRanges(Generic[T]):
 
     def add(self, start: int, end: int, value: T) -> None:
         """Insert a range that overlaps none of the present ones."""
-        node = self._update(_Node(start, end, value, self._random.random()))
+        node = self._update(_Node(start, end, value, _PRIORITIES.random()))
         left, right = self._split(self._root, start)
         self._root = self._merge(self._merge(left, node), right)
         self.count += 1

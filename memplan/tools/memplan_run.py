@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from collections.abc import Sequence
@@ -172,6 +173,10 @@ class MemplanRunMain(CommandLineTool):
         """Run and report; the exit status (0, or 1 after printing an error)."""
         try:
             self._run()
+        except BrokenPipeError:
+            # The reader of stdout stopped (`memplan-run ... | head`): stop quietly.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 1
         except (InterpretationError, ParseError) as error:
             return _report(str(error))
         except Exception as error:
