@@ -1,19 +1,29 @@
-"""How fast memplan-run executes linalg programs, against numpy and xdsl-run.
+"""How fast memplan-run executes programs, and how it scales with live storages.
 
-    python bench/interpreter_speed.py [--size 512] [--repeats 5] [--write docs/bench/interpreter.md]
+    python bench/interpreter_speed.py [--size 512] [--loops 20] [--runs 5]
+        [--storages 2500,5000,10000,20000] [--parts chain,add,storages]
+        [--write [docs/bench/interpreter.md]]
 
-1. A generated program of 20 linalg ops (adds, muls, one matmul) on NxN f32
-   memrefs: memplan's interpreter (parsed once; startup reported apart) vs
-   the same computation written directly in numpy (including its allocations).
-2. One `linalg.add` at several sizes: memplan vs stock xDSL interpreter
-   (`xdsl-run`'s engine, element by element), both timed in-process around
-   the call only.
-Not a test: figures depend on the machine.
+1. chain: a generated program running a chain of 20 linalg ops (adds, muls,
+   one matmul) on NxN f32 memrefs `--loops` times in an `scf.for`, against the
+   same loop written directly in numpy.  Each side is timed `--runs` times;
+   the table gives the median and the spread (max - min, in % of the median),
+   so a rerun can be judged against it.
+2. add: one `linalg.add` at several sizes, memplan against the stock xDSL
+   interpreter (`xdsl-run`'s engine, element by element).
+3. storages: N storages live at once (each holding one tensor) and one
+   storage holding N live tensors, all killed at the end: the run time per
+   storage must stay flat as N grows (allocation, lookup and the overlap
+   checks are O(log n) per op).  Parsing (xDSL's) is reported apart.
+Not a test: figures depend on the machine.  Nothing is written unless
+`--write` is given.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import statistics
 import subprocess
 import sys
 import time
@@ -33,49 +43,58 @@ from memplan.interpreter import run_function
 NUM_OPS = 20
 MATMUL_AT = 10
 """Position of the one matmul among the 20 ops."""
+REPORT = Path(__file__).resolve().parents[1] / "docs" / "bench" / "interpreter.md"
 
 
-def program_text(size: int) -> str:
-    """t_{i+1} = op_i(t_i, x) with op alternating add/mul, one matmul at MATMUL_AT."""
+def chain_program(size: int, loops: int) -> str:
+    """`loops` times: t_{i+1} = op_i(t_i, x) from y, the last copied to out."""
     t = f"memref<{size}x{size}xf32>"
-    lines = [f"func.func @main(%x: {t}, %y: {t}) -> {t} {{"]
-    lines.append("  %zero = arith.constant 0.0 : f32")
+    lines = [
+        f"func.func @main(%x: {t}, %y: {t}, %out: {t}) {{",
+        "  %zero = arith.constant 0.0 : f32",
+        "  %c0 = arith.constant 0 : index",
+        "  %c1 = arith.constant 1 : index",
+        f"  %loops = arith.constant {loops} : index",
+        "  scf.for %k = %c0 to %loops step %c1 {",
+    ]
     previous = "%y"
     for i in range(NUM_OPS):
         out = f"%t{i}"
-        lines.append(f"  {out} = memref.alloc() : {t}")
+        lines.append(f"    {out} = memref.alloc() : {t}")
         if i == MATMUL_AT:
-            lines.append(f"  linalg.fill ins(%zero : f32) outs({out} : {t})")
+            lines.append(f"    linalg.fill ins(%zero : f32) outs({out} : {t})")
             lines.append(
-                f"  linalg.matmul ins({previous}, %x : {t}, {t}) outs({out} : {t})"
+                f"    linalg.matmul ins({previous}, %x : {t}, {t}) outs({out} : {t})"
             )
         else:
             op = "add" if i % 2 == 0 else "mul"
             lines.append(
-                f"  linalg.{op} ins({previous}, %x : {t}, {t}) outs({out} : {t})"
+                f"    linalg.{op} ins({previous}, %x : {t}, {t}) outs({out} : {t})"
             )
         if previous != "%y":
-            lines.append(f"  memref.dealloc {previous} : {t}")
+            lines.append(f"    memref.dealloc {previous} : {t}")
         previous = out
-    lines.append(f"  func.return {previous} : {t}")
-    lines.append("}")
+    lines.append(f"    linalg.copy ins({previous} : {t}) outs(%out : {t})")
+    lines.append(f"    memref.dealloc {previous} : {t}")
+    lines += ["  }", "  func.return", "}"]
     return "\n".join(lines) + "\n"
 
 
-def numpy_program(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """The same computation, written directly in numpy."""
-    previous = y
-    for i in range(NUM_OPS):
-        out = np.empty_like(x)
-        if i == MATMUL_AT:
-            out.fill(0)
-            out += previous @ x
-        elif i % 2 == 0:
-            np.add(previous, x, out=out)
-        else:
-            np.multiply(previous, x, out=out)
-        previous = out
-    return previous
+def numpy_chain(x: np.ndarray, y: np.ndarray, out: np.ndarray, loops: int) -> None:
+    """The same loop, written directly in numpy."""
+    for _ in range(loops):
+        previous = y
+        for i in range(NUM_OPS):
+            result = np.empty_like(x)
+            if i == MATMUL_AT:
+                result.fill(0)
+                result += previous @ x
+            elif i % 2 == 0:
+                np.add(previous, x, out=result)
+            else:
+                np.multiply(previous, x, out=result)
+            previous = result
+        np.copyto(out, previous)
 
 
 def add_program(size: int) -> str:
@@ -87,114 +106,208 @@ def add_program(size: int) -> str:
     )
 
 
+def storages_program(count: int) -> str:
+    """`count` DDR storages live at once, one tensor in each, then killed."""
+    storage, tensor = '!memory.storage<"global">', "memref<16xi32>"
+    lines = ["func.func @main() {"]
+    for i in range(count):
+        lines.append(f"  %s{i} = memory.alloc_storage [64] : {storage}")
+        lines.append(f"  %t{i} = memory.alloc_tensor %s{i}[0] : {storage} to {tensor}")
+    lines += [f"  memory.kill %s{i} : {storage}" for i in range(count)]
+    lines += ["  func.return", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def tensors_program(count: int) -> str:
+    """One storage holding `count` live tensors, each killed at the end."""
+    storage, tensor = '!memory.storage<"global">', "memref<16xi32>"
+    lines = [
+        "func.func @main() {",
+        f"  %s = memory.alloc_storage [{64 * count}] : {storage}",
+    ]
+    lines += [
+        f"  %t{i} = memory.alloc_tensor %s[{64 * i}] : {storage} to {tensor}"
+        for i in range(count)
+    ]
+    lines += [f"  memory.kill %t{i} : {tensor}" for i in range(count)]
+    lines += [f"  memory.kill %s : {storage}", "  func.return", "}"]
+    return "\n".join(lines) + "\n"
+
+
 def parse(text: str) -> ModuleOp:
-    ctx = run_context()
-    module = Parser(ctx, text).parse_module()
+    module = Parser(run_context(), text).parse_module()
     module.verify()
     return module
 
 
-def best_of(repeats: int, action: Callable[[], object]) -> float:
-    times: list[float] = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        action()
-        times.append(time.perf_counter() - start)
-    return min(times)
+def timed(action: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    action()
+    return time.perf_counter() - start
+
+
+def runs(count: int, action: Callable[[], object]) -> list[float]:
+    return [timed(action) for _ in range(count)]
+
+
+def median_and_spread(times: list[float]) -> tuple[float, float]:
+    """The median, and (max - min) as a fraction of it."""
+    median = statistics.median(times)
+    return median, (max(times) - min(times)) / median
 
 
 def xdsl_seconds(module: ModuleOp) -> float:
     interpreter = Interpreter(module)
     register_implementations(interpreter, Context())
-    start = time.perf_counter()
-    interpreter.call_op("main", ())
-    return time.perf_counter() - start
+    return timed(lambda: interpreter.call_op("main", ()))
 
 
 def cli_seconds(path: Path, size: int) -> float:
     splat = f"dense<0.5> : tensor<{size}x{size}xf32>"
-    start = time.perf_counter()
-    subprocess.run(
-        [
-            str(Path(sys.executable).with_name("memplan-run")),
-            str(path),
-            "--no-stats",
-            "--args",
-            f"{splat}, {splat}",
-        ],
-        check=True,
-        stdout=subprocess.DEVNULL,
+    command = [
+        str(Path(sys.executable).with_name("memplan-run")),
+        str(path),
+        "--no-stats",
+        "--args",
+        f"{splat}, {splat}, {splat}",
+    ]
+    return timed(lambda: subprocess.run(command, check=True, stdout=subprocess.DEVNULL))
+
+
+def chain_section(size: int, loops: int, count: int) -> list[str]:
+    rng = np.random.default_rng(0)
+    x = (rng.standard_normal((size, size), dtype=np.float32) / size).astype(np.float32)
+    y = rng.standard_normal((size, size), dtype=np.float32)
+    text = chain_program(size, loops)
+    parse_seconds = min(runs(3, lambda: parse(text)))
+    module = parse(text)
+    expected, actual = np.empty_like(x), np.empty_like(x)
+    numpy_chain(x, y, expected, loops)
+    run_function(module, "main", (x, y, actual))
+    np.testing.assert_allclose(actual, expected, rtol=1e-3, atol=1e-3)
+    ours, ours_spread = median_and_spread(
+        runs(count, lambda: run_function(module, "main", (x, y, actual)))
     )
-    return time.perf_counter() - start
+    theirs, theirs_spread = median_and_spread(
+        runs(count, lambda: numpy_chain(x, y, expected, loops))
+    )
+    path = Path(f"/tmp/memplan_bench_chain_{size}_{loops}.mlir")
+    path.write_text(text)
+    cli = min(runs(2, lambda: cli_seconds(path, size)))
+    what = f"{loops} x {NUM_OPS} ops on {size}x{size} f32"
+    return [
+        f"| what | median of {count} runs | spread | ratio |",
+        "|---|---:|---:|---:|",
+        f"| numpy, {what} (incl. allocations) | {theirs * 1e3:.0f} ms | {theirs_spread:.0%} | 1.00x |",
+        f"| memplan interpreter, same program (run only) | {ours * 1e3:.0f} ms | {ours_spread:.0%} | {ours / theirs:.2f}x |",
+        f"| parse + verify of that program (best of 3) | {parse_seconds * 1e3:.0f} ms | | |",
+        f"| `memplan-run` end to end (process start, parse, run; splat inputs; best of 2) | {cli * 1e3:.0f} ms | | |",
+    ]
+
+
+def add_section(sizes: list[int], count: int, limit: float) -> list[str]:
+    rows = [
+        "| linalg.add size | stock xDSL interpreter | memplan (best of runs) | speed-up |",
+        "|---|---:|---:|---:|",
+    ]
+    for size in sizes:
+        module = parse(add_program(size))
+        ours = min(runs(count, lambda module=module: run_function(module)))
+        theirs = xdsl_seconds(module)
+        rows.append(
+            f"| {size}x{size} f32 | {theirs * 1e3:.1f} ms | {ours * 1e3:.3f} ms | {theirs / ours:,.0f}x |"
+        )
+        if theirs > limit:
+            break
+    return rows
+
+
+def storages_section(counts: list[int], limit: float) -> list[str]:
+    rows = [
+        "| live | program | parse + verify | run | run per storage or tensor |",
+        "|---:|---|---:|---:|---:|",
+    ]
+    for name, build in (("storages", storages_program), ("tensors", tensors_program)):
+        for count in counts:
+            text = build(count)
+            start = time.perf_counter()
+            module = parse(text)
+            parsed = time.perf_counter() - start
+            seconds = timed(lambda module=module: run_function(module))
+            what = (
+                f"{count:,} storages, one tensor each"
+                if name == "storages"
+                else f"one storage, {count:,} tensors"
+            )
+            rows.append(
+                f"| {count:,} | {what} | {parsed:.1f} s | {seconds:.2f} s | {seconds / count * 1e6:.0f} us |"
+            )
+            print(rows[-1], file=sys.stderr, flush=True)
+            if seconds > limit:
+                break
+    return rows
+
+
+def header(arguments: list[str]) -> list[str]:
+    """What produced the tables, and on what machine (figures depend on it)."""
+    cpu = "unknown CPU"
+    cpuinfo = Path("/proc/cpuinfo")
+    if cpuinfo.exists():
+        for line in cpuinfo.read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    load = ", ".join(f"{v:.1f}" for v in os.getloadavg())
+    command = " ".join(["python bench/interpreter_speed.py", *arguments])
+    return [
+        "# Interpreter speed",
+        "",
+        f"Generated by `{command}` on {os.cpu_count()} cores of {cpu} (load "
+        f"average {load} at the end of the run).  Do not edit: rerun the "
+        "script; what the figures mean is in [docs/interpreter.md]"
+        "(../interpreter.md#speed).",
+        "",
+    ]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--size", type=int, default=512)
-    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--loops", type=int, default=20, help="chain repetitions")
+    parser.add_argument("--runs", type=int, default=5, help="timed runs per row")
     parser.add_argument("--xdsl-sizes", default="64,128,256")
+    parser.add_argument("--storages", default="2500,5000,10000,20000")
+    parser.add_argument("--parts", default="chain,add,storages")
     parser.add_argument(
-        "--xdsl-limit",
+        "--limit",
         type=float,
-        default=30.0,
-        help="skip larger xdsl-run sizes after one slower than this",
+        default=60.0,
+        help="skip larger sizes of a table after one slower than this (seconds)",
     )
-    parser.add_argument("--write", type=Path, help="write the markdown table here")
+    parser.add_argument(
+        "--write",
+        type=Path,
+        nargs="?",
+        const=REPORT,
+        help=f"write the tables to this markdown file (default {REPORT.name})",
+    )
     options = parser.parse_args()
+    parts = set(options.parts.split(","))
 
-    rng = np.random.default_rng(0)
-    n = options.size
-    x = (rng.standard_normal((n, n), dtype=np.float32) / n).astype(np.float32)
-    y = rng.standard_normal((n, n), dtype=np.float32)
-    text = program_text(n)
-    parse_seconds = best_of(options.repeats, lambda: parse(text))
-    module = parse(text)
-    expected = numpy_program(x, y)
-    actual = run_function(module, "main", (x, y)).results[0]
-    assert isinstance(actual, np.ndarray)
-    np.testing.assert_allclose(actual, expected, rtol=1e-3, atol=1e-3)
-    memplan_seconds = best_of(
-        options.repeats, lambda: run_function(module, "main", (x, y))
-    )
-    numpy_seconds = best_of(options.repeats, lambda: numpy_program(x, y))
-    program_path = Path(f"/tmp/memplan_bench_{n}.mlir")
-    program_path.write_text(text)
-    cli = best_of(min(3, options.repeats), lambda: cli_seconds(program_path, n))
-
-    rows = [
-        "| what | time | ratio |",
-        "|---|---:|---:|",
-        f"| numpy, {NUM_OPS} ops on {n}x{n} f32 (incl. allocations) | {numpy_seconds * 1e3:.2f} ms | 1.00x |",
-        f"| memplan interpreter, same program (run only) | {memplan_seconds * 1e3:.2f} ms | {memplan_seconds / numpy_seconds:.2f}x |",
-        f"| parse + verify of that program | {parse_seconds * 1e3:.1f} ms | |",
-        f"| `memplan-run` end to end (process start, parse, run; splat inputs) | {cli * 1e3:.0f} ms | |",
-    ]
-    per_op = [
-        "| linalg.add size | stock xDSL interpreter | memplan | speed-up |",
-        "|---|---:|---:|---:|",
-    ]
-    for size in (int(s) for s in options.xdsl_sizes.split(",")):
-        module = parse(add_program(size))
-        ours = best_of(options.repeats, lambda module=module: run_function(module))
-        theirs = xdsl_seconds(module)
-        per_op.append(
-            f"| {size}x{size} f32 | {theirs * 1e3:.1f} ms | {ours * 1e3:.3f} ms | {theirs / ours:,.0f}x |"
-        )
-        if theirs > options.xdsl_limit:
-            break
-
-    report = "\n".join(
-        [
-            "## 20-op program",
-            "",
-            *rows,
-            "",
-            "## One op against stock xdsl-run",
-            "",
-            *per_op,
-            "",
-        ]
-    )
+    sections: list[str] = []
+    if "chain" in parts:
+        rows = chain_section(options.size, options.loops, options.runs)
+        sections += ["## Chain of linalg ops against numpy", "", *rows, ""]
+        print("\n".join(rows), file=sys.stderr, flush=True)
+    if "add" in parts:
+        sizes = [int(s) for s in options.xdsl_sizes.split(",")]
+        rows = add_section(sizes, options.runs, options.limit)
+        sections += ["## One op against stock xdsl-run", "", *rows, ""]
+    if "storages" in parts:
+        counts = [int(s) for s in options.storages.split(",")]
+        rows = storages_section(counts, options.limit)
+        sections += ["## Many live storages and tensors", "", *rows, ""]
+    report = "\n".join([*header(sys.argv[1:]), *sections])
     print(report)
     if options.write:
         options.write.write_text(report)
