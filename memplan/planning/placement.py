@@ -464,6 +464,11 @@ def _packed(problem: PlacementProblem, run: list[Occupant]) -> int:
 
 def vtcm_peak(problem: PlacementProblem, states: States) -> int:
     """Most VTCM bytes held at once after `memory-plan`: arenas and reserved."""
+    return _peak_point(problem, states)[0]
+
+
+def _peak_point(problem: PlacementProblem, states: States) -> tuple[int, int]:
+    """The VTCM peak and the first point where it is reached."""
     spans = [(lo, hi, size) for lo, hi, size in arenas(problem, states)]
     spans += [(r.lo, r.hi, r.size) for r in problem.reserved]
     events: list[tuple[int, int]] = []
@@ -471,11 +476,12 @@ def vtcm_peak(problem: PlacementProblem, states: States) -> int:
         events.append((lo, size))
         events.append((hi + 1, -size))
     events.sort()
-    live = peak = 0
-    for _, delta in events:
+    live = peak = point = 0
+    for at, delta in events:
         live += delta
-        peak = max(peak, live)
-    return peak
+        if live > peak:
+            peak, point = live, at
+    return peak, point
 
 
 class Demand:
@@ -586,8 +592,14 @@ class _Search:
             self.demand.add(occupant, 1)
 
 
-def _priority(problem: PlacementProblem, search: _Search) -> list[int]:
-    """Entities by cycles saved per byte-point held in VTCM, alone, most first."""
+ORDERS = ("density", "gain")
+"""Orders the heuristic tries when the capacity binds: cycles saved per VTCM
+byte-point, and cycles saved."""
+
+
+def _priority(problem: PlacementProblem, search: _Search, order: str) -> list[int]:
+    """Entities by what they save alone, most first: per byte-point held in
+    VTCM ("density") or in all ("gain")."""
     scored: list[tuple[float, int]] = []
     for index, entity in enumerate(problem.entities):
         locations = search.best_locations(index, None)
@@ -602,7 +614,7 @@ def _priority(problem: PlacementProblem, search: _Search) -> list[int]:
         gain = _entity_cycles(search, index, baseline) - _entity_cycles(
             search, index, locations
         )
-        scored.append((-gain / held, index))
+        scored.append((-gain / held if order == "density" else -gain, index))
     scored.sort()
     return [index for _, index in scored]
 
@@ -624,7 +636,7 @@ HEURISTIC_PASSES = 2
 
 
 def _greedy(
-    problem: PlacementProblem, limit: int | None, budget: int | None
+    problem: PlacementProblem, limit: int | None, budget: int | None, order: str
 ) -> _Search:
     search = _Search(
         problem,
@@ -632,9 +644,9 @@ def _greedy(
         [list(row) for row in all_ddr(problem)],
         Demand(problem),
     )
-    order = _priority(problem, search)
+    ranking = _priority(problem, search, order)
     for round_ in range(HEURISTIC_PASSES):
-        for index in order:
+        for index in ranking:
             if budget is not None and search.work >= budget:
                 return search
             search.set_locations(index, [DDR] * problem.entities[index].positions)
@@ -802,10 +814,31 @@ def within_capacity(
 def place_heuristic(problem: PlacementProblem, budget: int | None = None) -> Placement:
     """The default algorithm: entities in order of cycles saved per VTCM
     byte-point, each given its cheapest locations (a shortest path over its
-    positions) among those that fit what earlier ones left; two rounds."""
+    positions) among those that fit what earlier ones left; joint moves of
+    the entities of an op; a second round.  When the capacity keeps some
+    entity out of VTCM, the same again in order of cycles saved, and the
+    cheaper placement is kept."""
 
     def solve(limit: int | None) -> Placement:
-        search = _greedy(problem, limit, budget)
-        return finish(problem, search.states(), "heuristic", work=search.work)
+        found: list[Placement] = []
+        for order in ORDERS:
+            search = _greedy(problem, limit, budget, order)
+            found.append(
+                finish(problem, search.states(), "heuristic", work=search.work)
+            )
+            if limit is None or not _capacity_binds(problem, search):
+                break
+        fits = [
+            p for p in found if problem.capacity is None or p.peak <= problem.capacity
+        ]
+        return min(fits or found, key=lambda p: p.cycles)
 
     return within_capacity(problem, solve)
+
+
+def _capacity_binds(problem: PlacementProblem, search: _Search) -> bool:
+    """Some entity would choose other locations without the capacity."""
+    for index in range(len(problem.entities)):
+        if search.best_locations(index, None) != search.locations[index]:
+            return True
+    return False
