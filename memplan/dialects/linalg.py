@@ -18,18 +18,19 @@ is corrected and what is added.
 
 from __future__ import annotations
 
-from abc import ABC
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import ClassVar, Self
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith
+from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     AnyFloat,
     ArrayAttr,
     DenseIntElementsAttr,
     DenseIntOrFPElementsAttr,
+    FloatAttr,
     IndexType,
     IntegerType,
     MemRefType,
@@ -84,19 +85,28 @@ from xdsl.utils.hints import isa
 
 __all__ = [
     "LINALG",
+    "AbsOp",
     "AddOp",
     "BatchMatmulOp",
+    "BatchMatvecOp",
+    "BatchVecmatOp",
     "BroadcastOp",
+    "CeilOp",
+    "ContractionOperation",
     "Conv1DNcwFcwOp",
     "Conv1DNwcWcfOp",
+    "Conv1DOp",
     "Conv2DNchwFchwOp",
     "Conv2DNgchwFgchwOp",
     "Conv2DNgchwGfchwOp",
     "Conv2DNhwc_FhwcOp",
     "Conv2DNhwc_HwcfOp",
     "Conv2DNhwgcGfhwcOp",
+    "Conv2DOp",
     "Conv3DNcdhwFcdhwOp",
     "Conv3DNdhwcDhwcfOp",
+    "Conv3DOp",
+    "ConvolutionOperation",
     "CopyOp",
     "DepthwiseConv1DNcwCwOp",
     "DepthwiseConv1DNwcWcOp",
@@ -108,16 +118,24 @@ __all__ = [
     "DepthwiseConv3DNdhwcDhwcOp",
     "DepthwiseConv3DNdhwcDhwcmOp",
     "DivOp",
+    "DivUnsignedOp",
+    "DotOp",
+    "ErfOp",
     "ExpOp",
     "FillOp",
+    "FloorOp",
     "GenericOp",
+    "HiddenBodyOperation",
     "IndexOp",
     "LogOp",
     "MapOp",
+    "MapsContractionOperation",
     "MatmulOp",
+    "MatvecOp",
     "MaxOp",
     "MinOp",
     "MulOp",
+    "NegFOp",
     "PoolingNchwMaxOp",
     "PoolingNchwSumOp",
     "PoolingNcwMaxOp",
@@ -135,15 +153,29 @@ __all__ = [
     "PoolingNwcMinOp",
     "PoolingNwcMinUnsignedOp",
     "PoolingNwcSumOp",
+    "PoolingOperation",
+    "PowFOp",
     "QuantizedMatmulOp",
+    "ReciprocalOp",
     "ReduceOp",
+    "RoundOp",
+    "RsqrtOp",
     "SelectOp",
+    "SlidingWindowOperation",
     "SqrtOp",
+    "SquareOp",
     "SubOp",
+    "TanhOp",
     "TransposeOp",
+    "UnaryElementwiseOperation",
+    "UnitStrideConvolutionOperation",
+    "VecmatOp",
     "WindowOperation",
     "YieldOp",
+    "binary_scalar",
+    "body_arg_types",
     "cast_scalar",
+    "describe_body",
 ]
 
 
@@ -202,6 +234,7 @@ _FLOAT_AND_INT_OPS: dict[str, tuple[_BinaryBuilder | None, _BinaryBuilder]] = {
     "sub": (arith.SubfOp, arith.SubiOp),
     "mul": (arith.MulfOp, arith.MuliOp),
     "div": (arith.DivfOp, arith.DivSIOp),
+    "div_unsigned": (None, arith.DivUIOp),
     "max": (arith.MaximumfOp, arith.MaxSIOp),
     "min": (arith.MinimumfOp, arith.MinSIOp),
     "max_unsigned": (None, arith.MaxUIOp),
@@ -343,6 +376,157 @@ class DivOp(HiddenBodyOperation, ElementwiseOperation):
 
 
 @irdl_op_definition
+class DivUnsignedOp(HiddenBodyOperation, ElementwiseOperation):
+    """out = in0 / in1 on unsigned integers (arith.divui)."""
+
+    name = "linalg.div_unsigned"
+
+    @classmethod
+    def get_hidden_region(
+        cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
+    ) -> Region:
+        @Builder.implicit_region(body_arg_types((*inputs, *outputs)))
+        def body(args: tuple[BlockArgument, ...]) -> None:
+            YieldOp(binary_scalar("div_unsigned", args[0], args[1]))
+
+        return body
+
+
+@irdl_op_definition
+class PowFOp(HiddenBodyOperation, ElementwiseOperation):
+    """out = in0 ** in1 (math.powf)."""
+
+    name = "linalg.powf"
+
+    @classmethod
+    def get_hidden_region(
+        cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
+    ) -> Region:
+        @Builder.implicit_region(body_arg_types((*inputs, *outputs)))
+        def body(args: tuple[BlockArgument, ...]) -> None:
+            YieldOp(math.PowFOp(args[0], args[1]).result)
+
+        return body
+
+
+class UnaryElementwiseOperation(HiddenBodyOperation, ElementwiseOperation, ABC):
+    """out = payload(in): one op on the input element."""
+
+    @classmethod
+    @abstractmethod
+    def payload(cls, value: SSAValue) -> SSAValue: ...
+
+    @classmethod
+    def get_hidden_region(
+        cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
+    ) -> Region:
+        @Builder.implicit_region(body_arg_types((*inputs, *outputs)))
+        def body(args: tuple[BlockArgument, ...]) -> None:
+            YieldOp(cls.payload(args[0]))
+
+        return body
+
+
+@irdl_op_definition
+class AbsOp(UnaryElementwiseOperation):
+    name = "linalg.abs"
+
+    @classmethod
+    def payload(cls, value: SSAValue) -> SSAValue:
+        return math.AbsFOp(value).result
+
+
+@irdl_op_definition
+class CeilOp(UnaryElementwiseOperation):
+    name = "linalg.ceil"
+
+    @classmethod
+    def payload(cls, value: SSAValue) -> SSAValue:
+        return math.CeilOp(value).result
+
+
+@irdl_op_definition
+class FloorOp(UnaryElementwiseOperation):
+    name = "linalg.floor"
+
+    @classmethod
+    def payload(cls, value: SSAValue) -> SSAValue:
+        return math.FloorOp(value).result
+
+
+@irdl_op_definition
+class RoundOp(UnaryElementwiseOperation):
+    name = "linalg.round"
+
+    @classmethod
+    def payload(cls, value: SSAValue) -> SSAValue:
+        return math.RoundOp(value).result
+
+
+@irdl_op_definition
+class RsqrtOp(UnaryElementwiseOperation):
+    name = "linalg.rsqrt"
+
+    @classmethod
+    def payload(cls, value: SSAValue) -> SSAValue:
+        return math.RsqrtOp(value).result
+
+
+@irdl_op_definition
+class TanhOp(UnaryElementwiseOperation):
+    name = "linalg.tanh"
+
+    @classmethod
+    def payload(cls, value: SSAValue) -> SSAValue:
+        return math.TanhOp(value).result
+
+
+@irdl_op_definition
+class ErfOp(UnaryElementwiseOperation):
+    name = "linalg.erf"
+
+    @classmethod
+    def payload(cls, value: SSAValue) -> SSAValue:
+        return math.ErfOp(value).result
+
+
+@irdl_op_definition
+class NegFOp(UnaryElementwiseOperation):
+    name = "linalg.negf"
+
+    @classmethod
+    def payload(cls, value: SSAValue) -> SSAValue:
+        return arith.NegfOp(value).result
+
+
+@irdl_op_definition
+class SquareOp(UnaryElementwiseOperation):
+    """out = in * in."""
+
+    name = "linalg.square"
+
+    @classmethod
+    def payload(cls, value: SSAValue) -> SSAValue:
+        return binary_scalar("mul", value, value)
+
+
+@irdl_op_definition
+class ReciprocalOp(UnaryElementwiseOperation):
+    """out = 1.0 / in."""
+
+    name = "linalg.reciprocal"
+
+    @classmethod
+    def payload(cls, value: SSAValue) -> SSAValue:
+        if not isinstance(value.type, AnyFloat):
+            raise VerifyException(
+                f"linalg.reciprocal is only defined on floats, not on {value.type}"
+            )
+        one = arith.ConstantOp(FloatAttr(1.0, value.type)).result
+        return arith.DivfOp(one, value).result
+
+
+@irdl_op_definition
 class CopyOp(HiddenBodyOperation, ElementwiseOperation):
     """out = cast(in): xDSL's copy does not cast to the output element type."""
 
@@ -410,12 +594,9 @@ def _rank(type_: Attribute) -> int:
 
 class ContractionOperation(HiddenBodyOperation, ABC):
     """matmul-like ops: out += cast(lhs) * cast(rhs) over DEFAULT_MAPS's loops,
-    the last loop reduced; `indexing_maps` may replace the default maps (as
-    current MLIR prints them, e.g. for a transposed operand)."""
+    the last loop reduced."""
 
     DEFAULT_MAPS: ClassVar[tuple[AffineMap, ...]]
-
-    indexing_maps = opt_prop_def(ArrayAttr[AffineMapAttr])
 
     @classmethod
     def get_hidden_region(
@@ -426,16 +607,29 @@ class ContractionOperation(HiddenBodyOperation, ABC):
     def get_default_indexing_maps(self) -> Sequence[AffineMap]:
         return self.DEFAULT_MAPS
 
-    def get_indexing_maps(self) -> ArrayAttr[AffineMapAttr]:
-        if self.indexing_maps is not None:
-            return self.indexing_maps
-        return self.default_maps_attr()
-
     def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
         loops = self.DEFAULT_MAPS[0].num_dims
         return ArrayAttr(
             [IteratorTypeAttr.parallel()] * (loops - 1) + [IteratorTypeAttr.reduction()]
         )
+
+
+class MapsContractionOperation(ContractionOperation, ABC):
+    """A contraction whose `indexing_maps` may replace the default maps, as
+    current MLIR prints them (e.g. for a transposed operand); custom syntax
+    `linalg.matmul indexing_maps = [...] ins(...) outs(...)`, the maps written
+    only when they are not the default ones."""
+
+    indexing_maps = opt_prop_def(ArrayAttr[AffineMapAttr])
+
+    @classmethod
+    def default_maps_attr(cls) -> ArrayAttr[AffineMapAttr]:
+        return ArrayAttr(AffineMapAttr(m) for m in cls.DEFAULT_MAPS)
+
+    def get_indexing_maps(self) -> ArrayAttr[AffineMapAttr]:
+        if self.indexing_maps is not None:
+            return self.indexing_maps
+        return self.default_maps_attr()
 
     def has_default_maps(self) -> bool:
         return tuple(m.data for m in self.get_indexing_maps()) == self.DEFAULT_MAPS
@@ -466,10 +660,6 @@ class ContractionOperation(HiddenBodyOperation, ABC):
             op.properties["indexing_maps"] = maps or cls.default_maps_attr()
         return op
 
-    @classmethod
-    def default_maps_attr(cls) -> ArrayAttr[AffineMapAttr]:
-        return ArrayAttr(AffineMapAttr(m) for m in cls.DEFAULT_MAPS)
-
     def print(self, printer: Printer) -> None:
         if self.indexing_maps is not None and not self.has_default_maps():
             printer.print_string(" indexing_maps = ")
@@ -478,7 +668,7 @@ class ContractionOperation(HiddenBodyOperation, ABC):
 
 
 @irdl_op_definition
-class MatmulOp(ContractionOperation):
+class MatmulOp(MapsContractionOperation):
     """C[i, j] += A[i, k] * B[k, j]."""
 
     name = "linalg.matmul"
@@ -491,7 +681,7 @@ class MatmulOp(ContractionOperation):
 
 
 @irdl_op_definition
-class BatchMatmulOp(ContractionOperation):
+class BatchMatmulOp(MapsContractionOperation):
     """C[b, i, j] += A[b, i, k] * B[b, k, j]."""
 
     name = "linalg.batch_matmul"
@@ -500,6 +690,71 @@ class BatchMatmulOp(ContractionOperation):
         AffineMap.from_callable(lambda b, i, _, k: (b, i, k)),
         AffineMap.from_callable(lambda b, _, j, k: (b, k, j)),
         AffineMap.from_callable(lambda b, i, j, _: (b, i, j)),
+    )
+
+
+@irdl_op_definition
+class MatvecOp(ContractionOperation):
+    """y[i] += A[i, k] * x[k]."""
+
+    name = "linalg.matvec"
+
+    DEFAULT_MAPS: ClassVar[tuple[AffineMap, ...]] = (
+        AffineMap.from_callable(lambda i, k: (i, k)),
+        AffineMap.from_callable(lambda _, k: (k,)),
+        AffineMap.from_callable(lambda i, _: (i,)),
+    )
+
+
+@irdl_op_definition
+class VecmatOp(ContractionOperation):
+    """y[j] += x[k] * A[k, j]."""
+
+    name = "linalg.vecmat"
+
+    DEFAULT_MAPS: ClassVar[tuple[AffineMap, ...]] = (
+        AffineMap.from_callable(lambda _, k: (k,)),
+        AffineMap.from_callable(lambda j, k: (k, j)),
+        AffineMap.from_callable(lambda j, _: (j,)),
+    )
+
+
+@irdl_op_definition
+class BatchMatvecOp(ContractionOperation):
+    """y[b, i] += A[b, i, k] * x[b, k]."""
+
+    name = "linalg.batch_matvec"
+
+    DEFAULT_MAPS: ClassVar[tuple[AffineMap, ...]] = (
+        AffineMap.from_callable(lambda b, i, k: (b, i, k)),
+        AffineMap.from_callable(lambda b, _, k: (b, k)),
+        AffineMap.from_callable(lambda b, i, _: (b, i)),
+    )
+
+
+@irdl_op_definition
+class BatchVecmatOp(ContractionOperation):
+    """y[b, j] += x[b, k] * A[b, k, j]."""
+
+    name = "linalg.batch_vecmat"
+
+    DEFAULT_MAPS: ClassVar[tuple[AffineMap, ...]] = (
+        AffineMap.from_callable(lambda b, _, k: (b, k)),
+        AffineMap.from_callable(lambda b, j, k: (b, k, j)),
+        AffineMap.from_callable(lambda b, j, _: (b, j)),
+    )
+
+
+@irdl_op_definition
+class DotOp(ContractionOperation):
+    """out[] += x[k] * y[k]."""
+
+    name = "linalg.dot"
+
+    DEFAULT_MAPS: ClassVar[tuple[AffineMap, ...]] = (
+        AffineMap.from_callable(lambda k: (k,)),
+        AffineMap.from_callable(lambda k: (k,)),
+        AffineMap(1, 0, ()),
     )
 
 
@@ -545,51 +800,27 @@ class QuantizedMatmulOp(HiddenBodyOperation):
 # --- convolutions and poolings ------------------------------------------------
 
 
-class WindowOperation(HiddenBodyOperation, ABC):
+class SlidingWindowOperation(HiddenBodyOperation, ABC):
     """Convolutions and poolings, defined by the names of their loops.
 
     DIMS gives the loops (in MLIR's order) and, per operand, its indices:
     `oh+kh` is a window index `oh * stride + kh * dilation`, the i-th such
-    index of the input using strides[i] and dilations[i].  Loops that index the
-    output are parallel, the others are reduced.  `strides` and `dilations`
-    default to 1, as in MLIR."""
+    index of the input using the i-th stride and dilation (all 1 unless the op
+    is a `WindowOperation`).  Loops that index the output are parallel, the
+    others are reduced."""
 
     DIMS: ClassVar[tuple[str, str, str, str]]
     """(loops, input indices, filter or window indices, output indices)."""
-
-    strides = opt_prop_def(DenseIntElementsAttr)
-    dilations = opt_prop_def(DenseIntElementsAttr)
-
-    def __init__(
-        self,
-        inputs: Sequence[SSAValue],
-        outputs: Sequence[SSAValue] = (),
-        res: Sequence[Attribute] | None = None,
-        attributes: dict[str, Attribute] | None = None,
-        *,
-        strides: Sequence[int] | DenseIntElementsAttr | None = None,
-        dilations: Sequence[int] | DenseIntElementsAttr | None = None,
-    ):
-        super().__init__(
-            inputs,
-            outputs,
-            res,
-            attributes,
-            properties={
-                "strides": _window_attr(strides),
-                "dilations": _window_attr(dilations),
-            },
-        )
 
     @classmethod
     def window_rank(cls) -> int:
         return cls.DIMS[1].count("+")
 
     def stride_values(self) -> tuple[int, ...]:
-        return _window_values(self.strides, self.window_rank())
+        return (1,) * self.window_rank()
 
     def dilation_values(self) -> tuple[int, ...]:
-        return _window_values(self.dilations, self.window_rank())
+        return (1,) * self.window_rank()
 
     def get_default_indexing_maps(self) -> Sequence[AffineMap]:
         loops, *operands = self.DIMS
@@ -618,6 +849,46 @@ class WindowOperation(HiddenBodyOperation, ABC):
         )
 
     def verify_(self) -> None:
+        if len(self.inputs) != 2 or len(self.outputs) != 1:
+            raise VerifyException(f"{self.name} takes two inputs and one output")
+        super().verify_()
+
+
+class WindowOperation(SlidingWindowOperation, ABC):
+    """A sliding-window op with `strides` and `dilations` (each 1 by default,
+    as in MLIR)."""
+
+    strides = opt_prop_def(DenseIntElementsAttr)
+    dilations = opt_prop_def(DenseIntElementsAttr)
+
+    def __init__(
+        self,
+        inputs: Sequence[SSAValue],
+        outputs: Sequence[SSAValue] = (),
+        res: Sequence[Attribute] | None = None,
+        attributes: dict[str, Attribute] | None = None,
+        *,
+        strides: Sequence[int] | DenseIntElementsAttr | None = None,
+        dilations: Sequence[int] | DenseIntElementsAttr | None = None,
+    ):
+        super().__init__(
+            inputs,
+            outputs,
+            res,
+            attributes,
+            properties={
+                "strides": _window_attr(strides),
+                "dilations": _window_attr(dilations),
+            },
+        )
+
+    def stride_values(self) -> tuple[int, ...]:
+        return _window_values(self.strides, self.window_rank())
+
+    def dilation_values(self) -> tuple[int, ...]:
+        return _window_values(self.dilations, self.window_rank())
+
+    def verify_(self) -> None:
         rank = self.window_rank()
         for name, attr in (("strides", self.strides), ("dilations", self.dilations)):
             if attr is None:
@@ -628,8 +899,6 @@ class WindowOperation(HiddenBodyOperation, ABC):
                     f"{self.name} {name} must be {rank} positive integer(s), one per "
                     f"window dimension, got {list(values)}"
                 )
-        if len(self.inputs) != 2 or len(self.outputs) != 1:
-            raise VerifyException(f"{self.name} takes two inputs and one output")
         super().verify_()
 
 
@@ -649,6 +918,16 @@ def _window_values(attr: DenseIntElementsAttr | None, rank: int) -> tuple[int, .
 
 class ConvolutionOperation(WindowOperation, ABC):
     """out += cast(input) * cast(filter) over the window."""
+
+    @classmethod
+    def get_hidden_region(
+        cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
+    ) -> Region:
+        return _mac_body(inputs, outputs)
+
+
+class UnitStrideConvolutionOperation(SlidingWindowOperation, ABC):
+    """`conv_1d`/`conv_2d`/`conv_3d`: no batch or channels, unit strides."""
 
     @classmethod
     def get_hidden_region(
@@ -691,6 +970,34 @@ _POOL_NDHWC = (
     "kd kh kw",
     "n od oh ow c",
 )
+
+
+@irdl_op_definition
+class Conv1DOp(UnitStrideConvolutionOperation):
+    name = "linalg.conv_1d"
+    DIMS: ClassVar[tuple[str, str, str, str]] = ("ow kw", "ow+kw", "kw", "ow")
+
+
+@irdl_op_definition
+class Conv2DOp(UnitStrideConvolutionOperation):
+    name = "linalg.conv_2d"
+    DIMS: ClassVar[tuple[str, str, str, str]] = (
+        "oh ow kh kw",
+        "oh+kh ow+kw",
+        "kh kw",
+        "oh ow",
+    )
+
+
+@irdl_op_definition
+class Conv3DOp(UnitStrideConvolutionOperation):
+    name = "linalg.conv_3d"
+    DIMS: ClassVar[tuple[str, str, str, str]] = (
+        "od oh ow kd kh kw",
+        "od+kd oh+kh ow+kw",
+        "kd kh kw",
+        "od oh ow",
+    )
 
 
 @irdl_op_definition
@@ -1188,6 +1495,18 @@ LINALG = Dialect(
         SubOp,
         MulOp,
         DivOp,
+        DivUnsignedOp,
+        PowFOp,
+        AbsOp,
+        CeilOp,
+        FloorOp,
+        RoundOp,
+        RsqrtOp,
+        TanhOp,
+        ErfOp,
+        NegFOp,
+        SquareOp,
+        ReciprocalOp,
         MaxOp,
         MinOp,
         ExpOp,
@@ -1201,7 +1520,15 @@ LINALG = Dialect(
         ReduceOp,
         MatmulOp,
         BatchMatmulOp,
+        MatvecOp,
+        VecmatOp,
+        BatchMatvecOp,
+        BatchVecmatOp,
+        DotOp,
         QuantizedMatmulOp,
+        Conv1DOp,
+        Conv2DOp,
+        Conv3DOp,
         Conv1DNcwFcwOp,
         Conv1DNwcWcfOp,
         Conv2DNchwFchwOp,
