@@ -38,6 +38,7 @@ bench: $(STAMP)
 	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/python bench/packing.py
 	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/python bench/interpreter_speed.py
 	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/python bench/pass_scaling.py
+	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/python bench/placement.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info
