@@ -8,8 +8,9 @@ output), a column loop (second factor and output) or a reduction loop (in
 both factors only); loops in one factor only are summed out first.  Each
 factor is copied once into a (batch, rows-or-columns, reduction) matrix -
 im2col for a convolution - in the order that reads its memory most
-sequentially, and numpy's matmul (BLAS for floats) does the rest.  Float
-sums are reassociated, as any vectorized kernel does.
+sequentially, and numpy's matmul (BLAS for floats) does the rest, oriented so
+that the product comes out in the output's memory order (filters by pixels
+for NCHW).  Float sums are reassociated, as any vectorized kernel does.
 """
 
 from __future__ import annotations
@@ -151,11 +152,17 @@ def contract(
     reduction = _order(sorted((in_lhs & in_rhs) - in_out), larger)
     left = _matrix(lhs.astype(out.dtype, copy=False), batch, rows, reduction)
     right = _matrix(rhs.astype(out.dtype, copy=False), batch, columns, reduction)
-    result = np.matmul(left, right.transpose(0, 2, 1))
+    innermost = min(in_out, key=lambda d: abs(out.strides[d]), default=None)
+    if innermost in rows:
+        # (batch, columns, rows): the output's innermost loop stays innermost
+        result = np.matmul(right, left.transpose(0, 2, 1))
+        placed = (*batch, *columns, *rows)
+    else:
+        result = np.matmul(left, right.transpose(0, 2, 1))
+        placed = (*batch, *rows, *columns)
     unused = prod(r for d, r in enumerate(ranges) if d not in in_lhs | in_rhs | in_out)
     if unused != 1:
         result = result * np.asarray(unused, out.dtype)
-    placed = (*batch, *rows, *columns)
     result = result.reshape([max(lhs.shape[a], rhs.shape[a]) for a in placed])
     result = result.transpose(sorted(range(len(placed)), key=placed.__getitem__))
     result = result.reshape([out.shape[d] if d in placed else 1 for d in range(rank)])
