@@ -5,7 +5,7 @@ A has V[i] == A[M(i)] for every i in the iteration space, with size-1 axes
 for the loops M ignores.  When every result of M is linear in the loops
 (`d0`, `d2 * 2 + d5 * 3`, constants) V is a strided view of A (sliding
 windows of a convolution, a transpose, a broadcast), so writes through it
-reach A.  Maps with `floordiv`, `mod` or `ceildiv` (im2col, pixel shuffle)
+reach A; a scalar or 0-d A is a view of size 1 in every loop.  Maps with `floordiv`, `mod` or `ceildiv` (im2col, pixel shuffle)
 give a gathered copy instead, so only inputs may use them.  Both check that
 the map stays inside A.
 """
@@ -86,7 +86,7 @@ def strided_view(
     is not linear.  Loops the map ignores get size 1."""
     array = np.asarray(value)
     if array.ndim == 0:
-        return array
+        return array.reshape((1,) * len(ranges))
     linear = _linear_forms(indexing_map)
     if linear is None:
         return None
@@ -116,7 +116,7 @@ def gathered_view(
     """The loop-space view of `value` for any map without symbols, as a copy."""
     array = np.asarray(value)
     if array.ndim == 0:
-        return array
+        return array.reshape((1,) * len(ranges))
     if indexing_map.num_symbols:
         return None
     rank = len(ranges)

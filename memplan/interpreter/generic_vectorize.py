@@ -234,14 +234,13 @@ def _run_contraction(
 ) -> bool:
     """out += lhs * rhs summed over the reduction loops, as one matmul."""
     bits = interpreter.index_bitwidth
-    rank = len(space.ranges)
     factors = []
     for factor in (contraction.lhs, contraction.rhs):
         value = factor.apply(np.asarray(operands[factor.input]), bits)
         view = space.view(value, factor.input)
         if view is None:
             return False
-        factors.append(view.reshape((1,) * rank) if view.ndim == 0 else view)
+        factors.append(view)
     out = space.view(operands[space.num_inputs], space.num_inputs)
     if out is None:
         return False

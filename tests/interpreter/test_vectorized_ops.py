@@ -492,3 +492,32 @@ def test_arg_reduction_over_two_loops_runs_in_loop_order(run: Run):
     run(program, x, value, index)
     np.testing.assert_array_equal(value, expected[0])
     np.testing.assert_array_equal(index, expected[1])
+
+
+def test_full_reductions_into_0d_outputs(run: Run):
+    program = """
+    func.func @main(%a: memref<4x5xf32>, %v: memref<7xf32>, %s: memref<f32>, %m: memref<f32>, %i: memref<i64>) {
+      linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> ()>], iterator_types = ["reduction", "reduction"]} ins(%a : memref<4x5xf32>) outs(%s : memref<f32>) {
+      ^bb0(%x: f32, %acc: f32):
+        %r = arith.addf %x, %acc : f32
+        linalg.yield %r : f32
+      }
+      linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> ()>, affine_map<(i) -> ()>], iterator_types = ["reduction"]} ins(%v : memref<7xf32>) outs(%m, %i : memref<f32>, memref<i64>) {
+      ^bb0(%x: f32, %best: f32, %k: i64):
+        %j = linalg.index 0 : index
+        %jj = arith.index_cast %j : index to i64
+        %new = arith.maximumf %x, %best : f32
+        %better = arith.cmpf ogt, %x, %best : f32
+        %idx = arith.select %better, %jj, %k : i64
+        linalg.yield %new, %idx : f32, i64
+      }
+      func.return
+    }
+    """
+    a = _randn(4, 5)
+    v = np.array([1, 5, 2, 5, -1, 0, 3], np.float32)
+    total, best = np.zeros((), np.float32), np.full((), -np.inf, np.float32)
+    at = np.zeros((), np.int64)
+    run(program, a, v, total, best, at)
+    np.testing.assert_allclose(total, a.sum(), rtol=1e-6)
+    assert (best, at) == (5, 1)
