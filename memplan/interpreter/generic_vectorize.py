@@ -204,10 +204,10 @@ def _run_reduction_steps(
     reduction_axes: tuple[int, ...],
     num_inputs: int,
 ) -> bool:
-    """A body that accumulates in a way no ufunc folds (an argmax carrying value
-    and index): one step per point of the reduction loops, in MLIR's order,
-    each vectorized over all parallel loops.  False if an output ignores a
-    parallel loop (its element would be written by several iterations)."""
+    """A body that accumulates in a way no ufunc folds (say, a value and its
+    index over two reduction loops): one step per point of the reduction
+    loops, in MLIR's order, each vectorized over all parallel loops.  False if
+    an output ignores a parallel loop (several iterations would write it)."""
     outputs = arguments[num_inputs:]
     parallel = [d for d in range(len(ranges)) if d not in reduction_axes]
     if any(out.shape[d] != ranges[d] for out in outputs for d in parallel):
