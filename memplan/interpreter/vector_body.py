@@ -2,7 +2,9 @@
 
 Block arguments are bound to loop-space views, `linalg.index` becomes a
 broadcast `arange`, `memref.load` a bounds-checked gather, and every other
-op its numpy kernel; so a body's result is an array over the box.
+op its numpy kernel; so a body's result is an array over the box.  Also here:
+the combiners whose reductions fold with a ufunc, and how a large space is
+cut into boxes.
 """
 
 from __future__ import annotations
