@@ -12,6 +12,7 @@ moves, new tensors, `memory.copy` ops and kills are inserted.
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
@@ -41,6 +42,9 @@ from memplan.planning.placement import (
 )
 from memplan.planning.placement_exact import PLACEMENT_ALGORITHMS, SolverMissing
 from memplan.targets import DEFAULT_TARGET, GLOBAL_SCOPE, VTCM_SCOPE, Target
+
+PROGRESS_ENTITIES = 1000
+"""Functions with at least this many tensors say so on a terminal's stderr."""
 
 
 @dataclass
@@ -166,6 +170,12 @@ class _Placer:
                 )
             except PinnedDynamic as error:
                 raise PassFailedException(f"memory-place: {error}") from None
+            if sys.stderr.isatty() and len(model.problem.entities) >= PROGRESS_ENTITIES:
+                print(
+                    f"memory-place: @{name}: placing {len(model.problem.entities)} tensors",
+                    file=sys.stderr,
+                    flush=True,
+                )
             self.peaks[name] = self._place(model)
         return self.report
 

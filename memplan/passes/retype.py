@@ -32,6 +32,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import Rewriter
+from xdsl.utils.exceptions import VerifyException
 
 from memplan.dialects.memory import (
     AllocDiscontiguousTensorOp,
@@ -90,7 +91,11 @@ class ScopeGroup:
 
     @property
     def scope(self) -> str:
-        return scope_of(self.values[0].type)
+        """The group's scope; "" when its memory space is not a scope name."""
+        try:
+            return scope_of(self.values[0].type)
+        except VerifyException:
+            return ""
 
     def allocations(self) -> list[Operation]:
         """Ops of the group that make new memory (storages, allocs)."""
@@ -123,6 +128,9 @@ class ScopeGroups:
             root = self._find(value)
             group = self.groups.setdefault(root, ScopeGroup())
             group.values.append(value)
+        for group in self.groups.values():
+            if not group.scope:
+                group.fixed = "its memory space is not a scope name"
         for value, reason in self._fixed.items():
             group = self.groups[self._find(value)]
             if group.fixed is None:

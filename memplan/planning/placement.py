@@ -756,18 +756,24 @@ def _pruned(problem: PlacementProblem, states: States) -> States:
     return tuple(tuple(row) for row in current)
 
 
+SAFETY_TRIES = 64
+"""Entities sent back to DDR one by one before the check gives up and keeps
+all-DDR (each try re-counts the whole placement)."""
+
+
 def safe(problem: PlacementProblem, states: States) -> States:
-    """`states`, with entities sent back to DDR (latest in order first) until
-    the placement is sure never to cost more cycles than all-DDR."""
+    """`states`, with entities sent back to DDR (latest first) until the
+    placement is sure never to cost more cycles than all-DDR."""
     current = [list(row) for row in states]
     baseline = all_ddr(problem)
-    for index in reversed(range(len(current))):
-        if guaranteed_gain(problem, tuple(map(tuple, current))) >= 0:
-            break
-        if current[index] != list(baseline[index]):
+    moved = [i for i in reversed(range(len(current))) if VTCM in current[i]]
+    for index in [None, *moved[:SAFETY_TRIES]]:
+        if index is not None:
             current[index] = list(baseline[index])
-    result = tuple(tuple(row) for row in current)
-    return result if guaranteed_gain(problem, result) >= 0 else baseline
+        result = tuple(tuple(row) for row in current)
+        if guaranteed_gain(problem, result) >= 0:
+            return result
+    return baseline
 
 
 def finish(
