@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, memref
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     IndexType,
@@ -41,6 +41,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.utils.exceptions import PassFailedException
 
+from memplan.dialects import memref
 from memplan.dialects.memory import (
     GLOBAL_SCOPE,
     AllocDiscontiguousTensorOp,

@@ -40,11 +40,12 @@ from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from xdsl.dialects import func, memref, scf
+from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import IsTerminator
 
+from memplan.dialects import memref
 from memplan.dialects.memory import AllocDiscontiguousTensorOp, AllocTensorOp, KillOp
 
 TENSOR_ALLOCATIONS = (AllocTensorOp, AllocDiscontiguousTensorOp, memref.AllocOp)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, memref
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     IndexType,
@@ -35,6 +35,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.utils.exceptions import PassFailedException, VerifyException
 
+from memplan.dialects import memref
 from memplan.dialects.memory import (
     AllocDiscontiguousTensorOp,
     AllocStorageOp,

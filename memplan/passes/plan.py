@@ -27,12 +27,13 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects import func, memref
+from xdsl.dialects import func
 from xdsl.dialects.builtin import DenseArrayBase, MemRefType, ModuleOp, i64
 from xdsl.ir import Block, Operation
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
+from memplan.dialects import memref
 from memplan.dialects.memory import (
     AllocStorageOp,
     AllocTensorOp,

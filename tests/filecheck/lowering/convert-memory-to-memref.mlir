@@ -20,7 +20,7 @@
 // CHECK-NEXT:    %[[V:.*]] = memref.alloc() {alignment = 2048 : i64} : memref<4096xi8, "global.vtcm">
 // CHECK-NEXT:    %[[SHIFT:.*]] = arith.constant 2048 : index
 // CHECK-NEXT:    %[[C:.*]] = memref.view %[[V]][%[[SHIFT]]][] : memref<4096xi8, "global.vtcm"> to memref<4xf32, "global.vtcm">
-// CHECK-NEXT:    "memref.copy"(%[[A]], %[[C]]) : (memref<4xf32>, memref<4xf32, "global.vtcm">) -> ()
+// CHECK-NEXT:    memref.copy %[[A]], %[[C]] : memref<4xf32> to memref<4xf32, "global.vtcm">
 // CHECK-NEXT:    memref.dealloc %[[V]] : memref<4096xi8, "global.vtcm">
 // CHECK-NEXT:    "test.op"(%[[B]])
 // CHECK-NEXT:    func.return %[[A]] : memref<4xf32>
