@@ -8,10 +8,21 @@ copy/matmul, nests `scf.if` (constant or computed condition) and `scf.for`
 use), late (at the end of its block) or never, and returns one or two DDR
 tensors.  Every tensor is written before it is read, so a plan that reuses
 memory can only change the results by being wrong.
+
+`rich=True` adds what random programs found passes getting wrong: tensors
+written by hand as a `memory.alloc_storage` plus `memory.alloc_tensor` and
+killed through an alias (a `memref.cast` or a subview of the tensor), copies
+read through a `memref.reinterpret_cast` window of a tensor, `alignment`
+requests (`memref.alloc {alignment = 256}`, `memory.alloc_tensor ... align
+256`), and scope "global" spelled out as a memory space.  `faults=True`
+(with `rich`) sometimes uses a tensor, or kills it again, right after the
+kill made through its alias: a program `memplan-run` must reject, and
+`memory-verify` with it.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,9 +31,12 @@ from hypothesis import strategies as st
 
 SHAPES: tuple[tuple[int, ...], ...] = ((8,), (2, 4), (4, 4))
 ELEMENTS = ("f32", "i32")
+ELEMENT_BYTES = 4
 SCOPES = ("global", "global.vtcm")
 TRIP_COUNTS = (2, 3)
 MAX_DEPTH = 2
+ALIGNMENTS = (None, None, 64, 256)
+"""Alignment requests of rich programs (None: the tensor asks for none)."""
 
 Draw = Callable[[st.SearchStrategy[Any]], Any]
 
@@ -33,12 +47,43 @@ class Tensor:
     shape: tuple[int, ...]
     element: str
     scope: str
+    spelled: bool = False
+    """Scope "global" written out as a memory space."""
+    alignment: int | None = None
+    hand_written: bool = False
+    """A memory.alloc_storage plus memory.alloc_tensor, killed through an alias."""
+
+    @property
+    def space(self) -> str:
+        """The memory space part of the memref type, with its comma."""
+        if self.scope == "global" and not self.spelled:
+            return ""
+        return f', "{self.scope}"'
 
     @property
     def type(self) -> str:
-        dims = "x".join(str(d) for d in self.shape)
-        space = "" if self.scope == "global" else f', "{self.scope}"'
-        return f"memref<{dims}x{self.element}{space}>"
+        return _memref(self.shape, self.element, self.space)
+
+    @property
+    def elements(self) -> int:
+        return math.prod(self.shape)
+
+    @property
+    def storage(self) -> str:
+        return f"{self.name}s"
+
+    @property
+    def storage_type(self) -> str:
+        return f'!memory.storage<"{self.scope}">'
+
+
+def _memref(shape: tuple[int, ...], element: str, space: str, layout: str = "") -> str:
+    dims = "x".join(str(d) for d in shape)
+    return f"memref<{dims}x{element}{layout}{space}>"
+
+
+def _row_major_strides(shape: tuple[int, ...]) -> list[int]:
+    return [math.prod(shape[k + 1 :]) for k in range(len(shape))]
 
 
 @dataclass
@@ -117,6 +162,8 @@ class BlockWriter:
     outer: list[Tensor]
     depth: int
     branches: bool
+    rich: bool = False
+    faults: bool = False
     local: list[Tensor] = field(default_factory=list)
     statements: list[Statement] = field(default_factory=list)
 
@@ -126,9 +173,18 @@ class BlockWriter:
 
     def alloc(self, shape: tuple[int, ...], element: str, scope: str) -> Tensor:
         tensor = Tensor(self.names.fresh("m"), shape, element, scope)
+        if self.rich:
+            tensor = Tensor(
+                tensor.name,
+                shape,
+                element,
+                scope,
+                spelled=scope == "global" and self.draw(st.booleans()),
+                alignment=self.draw(st.sampled_from(ALIGNMENTS)),
+                hand_written=self.draw(st.booleans()),
+            )
         init = self.draw(st.sampled_from([_fill, _generic_from_index]))
-        lines = [f"{tensor.name} = memref.alloc() : {tensor.type}"]
-        lines += init(self.draw, self.names, tensor)
+        lines = _allocation(tensor) + init(self.draw, self.names, tensor)
         self.statements.append(Statement(lines, {tensor.name}))
         self.local.append(tensor)
         return tensor
@@ -170,6 +226,38 @@ class BlockWriter:
         line = f"linalg.copy ins({source.name} : {source.type}) outs({out.name} : {out.type})"
         self.statements.append(Statement([line], {out.name, source.name}))
 
+    def reinterpret(self) -> None:
+        """Copy a window of a tensor, read through a `memref.reinterpret_cast`
+        whose offset counts from the tensor's first element."""
+        out = self.draw(st.sampled_from(self.live))
+        sources = [
+            t
+            for t in self.live
+            if t.element == out.element
+            and t.name != out.name
+            and t.elements >= out.elements
+        ]
+        if sources and self.draw(st.booleans()):
+            source = self.draw(st.sampled_from(sources))
+        else:
+            source = self.alloc((4, 4), out.element, self.draw(st.sampled_from(SCOPES)))
+        offset = self.draw(st.integers(0, source.elements - out.elements))
+        strides = _row_major_strides(out.shape)
+        window_type = _memref(
+            out.shape,
+            out.element,
+            source.space,
+            f", strided<[{', '.join(map(str, strides))}], offset: {offset}>",
+        )
+        window = self.names.fresh("r")
+        lines = [
+            f"{window} = memref.reinterpret_cast {source.name} to offset: [{offset}], "
+            f"sizes: [{', '.join(map(str, out.shape))}], "
+            f"strides: [{', '.join(map(str, strides))}] : {source.type} to {window_type}",
+            f"linalg.copy ins({window} : {window_type}) outs({out.name} : {out.type})",
+        ]
+        self.statements.append(Statement(lines, {out.name, source.name}))
+
     def matmul(self) -> None:
         outs = [t for t in self.live if len(t.shape) == 2]
         if not outs:
@@ -208,7 +296,13 @@ class BlockWriter:
 
     def nested(self) -> BlockWriter:
         return BlockWriter(
-            self.draw, self.names, self.live, self.depth + 1, self.branches
+            self.draw,
+            self.names,
+            self.live,
+            self.depth + 1,
+            self.branches,
+            self.rich,
+            self.faults,
         )
 
     def if_region(self) -> None:
@@ -247,6 +341,8 @@ class BlockWriter:
             self.copy,
             self.matmul,
         ]
+        if self.rich:
+            kinds += [self.reinterpret, self.reinterpret]
         if self.depth < MAX_DEPTH:
             kinds.append(self.for_region)
             if self.branches:
@@ -265,14 +361,74 @@ class BlockWriter:
         for tensor in self.local:
             if tensor.name in keep:
                 continue
-            dealloc = f"memref.dealloc {tensor.name} : {tensor.type}"
+            free = self._free(tensor)
             policy = self.draw(st.sampled_from(["early", "late", "never"]))
             if policy == "early":
                 last = max(i for i, s in enumerate(statements) if tensor.name in s.uses)
-                statements.insert(last + 1, Statement([dealloc]))
+                # A fault goes between the tensor's kill and its storage's.
+                lines = free[:-1] + self._fault(tensor) + free[-1:]
+                statements.insert(last + 1, Statement(lines))
             elif policy == "late":
-                late.append(dealloc)
+                late += free
         return [line for s in statements for line in s.lines] + late
+
+    def _free(self, tensor: Tensor) -> list[str]:
+        """A dealloc, or for a hand-written tensor a kill through an alias
+        (a cast or a subview of its first half) and a kill of its storage."""
+        if not tensor.hand_written:
+            return [f"memref.dealloc {tensor.name} : {tensor.type}"]
+        alias = self.names.fresh("k")
+        if self.draw(st.booleans()):
+            dynamic = "x".join("?" for _ in tensor.shape)
+            alias_type = f"memref<{dynamic}x{tensor.element}{tensor.space}>"
+            view = f'{alias} = "memref.cast"({tensor.name}) : ({tensor.type}) -> {alias_type}'
+        else:
+            half = (tensor.shape[0] // 2, *tensor.shape[1:])
+            strides = ", ".join(map(str, _row_major_strides(tensor.shape)))
+            alias_type = _memref(
+                half, tensor.element, tensor.space, f", strided<[{strides}]>"
+            )
+            zeros = ", ".join("0" for _ in tensor.shape)
+            ones = ", ".join("1" for _ in tensor.shape)
+            view = (
+                f"{alias} = memref.subview {tensor.name}[{zeros}] "
+                f"[{', '.join(map(str, half))}] [{ones}] : {tensor.type} to {alias_type}"
+            )
+        return [
+            view,
+            f"memory.kill {alias} : {alias_type}",
+            f"memory.kill {tensor.storage} : {tensor.storage_type}",
+        ]
+
+    def _fault(self, tensor: Tensor) -> list[str]:
+        """With `faults`, sometimes a use or a second kill of a hand-written
+        tensor right after its kill (its storage is still allocated)."""
+        if not (self.faults and tensor.hand_written) or self.draw(st.booleans()):
+            return []
+        if self.draw(st.booleans()):
+            return [f"memory.kill {tensor.name} : {tensor.type}"]
+        indices = ", ".join("%c0" for _ in tensor.shape)
+        value = self.names.fresh("x")
+        return [f"{value} = memref.load {tensor.name}[{indices}] : {tensor.type}"]
+
+
+def _allocation(tensor: Tensor) -> list[str]:
+    """Lines allocating `tensor`: a memref.alloc, or by hand a storage holding
+    it at offset 0 (aligned as the tensor asks, as memory-manifest does)."""
+    if not tensor.hand_written:
+        attribute = (
+            ""
+            if tensor.alignment is None
+            else f" {{alignment = {tensor.alignment} : i64}}"
+        )
+        return [f"{tensor.name} = memref.alloc(){attribute} : {tensor.type}"]
+    align = "" if tensor.alignment is None else f" align {tensor.alignment}"
+    size = tensor.elements * ELEMENT_BYTES
+    return [
+        f"{tensor.storage} = memory.alloc_storage [{size}]{align} : {tensor.storage_type}",
+        f"{tensor.name} = memory.alloc_tensor {tensor.storage}[0]{align} : "
+        f"{tensor.storage_type} to {tensor.type}",
+    ]
 
 
 def _indent(lines: list[str]) -> list[str]:
@@ -280,11 +436,14 @@ def _indent(lines: list[str]) -> list[str]:
 
 
 @st.composite
-def programs(draw: Draw, branches: bool = True) -> str:
+def programs(
+    draw: Draw, branches: bool = True, rich: bool = False, faults: bool = False
+) -> str:
     """MLIR text of a random `@main` returning one or two DDR tensors;
-    `branches=False` leaves out `scf.if`, so every allocation executes."""
+    `branches=False` leaves out `scf.if`, so every allocation executes;
+    `rich` and `faults` as in the module docstring."""
     names = Names()
-    body = BlockWriter(draw, names, [], 0, branches)
+    body = BlockWriter(draw, names, [], 0, branches, rich, faults)
     results = [
         body.alloc(
             draw(st.sampled_from(SHAPES)), draw(st.sampled_from(ELEMENTS)), "global"
