@@ -84,6 +84,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
 
 __all__ = [
+    "COMMUTATIVE_OPS",
     "LINALG",
     "AbsOp",
     "AddOp",
@@ -256,16 +257,41 @@ def binary_scalar(kind: str, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
 # --- hidden bodies: building them and checking a parsed one -------------------
 
 
-def describe_body(block: Block, num_inputs: int) -> str:
+COMMUTATIVE_OPS = frozenset(
+    f"arith.{name}"
+    for name in (
+        [
+            "addf",
+            "addi",
+            "mulf",
+            "muli",
+            "maximumf",
+            "minimumf",
+            "maxsi",
+            "minsi",
+            "maxui",
+            "minui",
+        ]
+    )
+)
+"""Ops whose operand order does not change their result (as bodies compare)."""
+
+
+def describe_body(block: Block, num_inputs: int, *, canonical: bool = False) -> str:
     """`v0 = arith.maximumf(out0, in0) : f32; linalg.yield(v0)`: a body's ops
-    with operands named by role, to compare bodies and to show them in errors."""
+    with operands named by role, to compare bodies and to show them in errors.
+    `canonical` sorts the operands of commutative ops, so that bodies equal
+    up to such swaps (as xDSL 0.74 writes matmul and conv adds) compare equal."""
     names: dict[SSAValue, str] = {
         arg: f"in{i}" if i < num_inputs else f"out{i - num_inputs}"
         for i, arg in enumerate(block.args)
     }
     parts: list[str] = []
     for op in block.ops:
-        operands = ", ".join(names.get(operand, "<outer>") for operand in op.operands)
+        operand_names = [names.get(operand, "<outer>") for operand in op.operands]
+        if canonical and op.name in COMMUTATIVE_OPS:
+            operand_names.sort()
+        operands = ", ".join(operand_names)
         text = f"{op.name}({operands})"
         if op.results:
             results: list[str] = []
@@ -331,13 +357,15 @@ class HiddenBodyOperation(NamedOperation, ABC):
     def verify_(self) -> None:
         super().verify_()
         verify_yield_types(self, self.body, self.outputs)
-        expected = self.get_hidden_region(self.inputs, self.outputs)
-        want = describe_body(expected.block, len(self.inputs))
-        got = describe_body(self.body.block, len(self.inputs))
-        if got != want:
+        expected = self.get_hidden_region(self.inputs, self.outputs).block
+        num_inputs = len(self.inputs)
+        if describe_body(expected, num_inputs, canonical=True) != describe_body(
+            self.body.block, num_inputs, canonical=True
+        ):
             raise VerifyException(
                 f"{self.name} body is not MLIR's definition of the op: expected "
-                f"`{want}`, got `{got}`"
+                f"`{describe_body(expected, num_inputs)}`, got "
+                f"`{describe_body(self.body.block, num_inputs)}`"
             )
 
 
@@ -1330,7 +1358,8 @@ class MapOp(IRDLOperation):
     The mapper takes one argument per input plus one for the init, as current
     MLIR defines it.  Besides the long form, the custom syntax MLIR prints for
     a single-op mapper (`linalg.map { math.absf } ins(...) outs(...)`) parses;
-    printing always uses the long form, which MLIR reads too."""
+    printing always uses the long form, which MLIR reads too.  As in MLIR, the
+    result type (on tensors) is the init's and is not written."""
 
     name = "linalg.map"
 
@@ -1409,9 +1438,6 @@ class MapOp(IRDLOperation):
         printer.print_list(self.mapper.block.args, printer.print_block_argument)
         printer.print_string(") ")
         printer.print_region(self.mapper, print_entry_block_args=False)
-        if self.result:
-            printer.print_string(" -> ")
-            printer.print_attribute(self.result[0].type)
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
@@ -1432,8 +1458,6 @@ class MapOp(IRDLOperation):
             mapper = parser.parse_region(args)
         else:
             mapper = short_form(body_arg_types((*inputs, outs[0])), len(inputs))
-        if parser.parse_optional_punctuation("->"):
-            parser.parse_type()
         op = cls(inputs, outs[0], mapper)
         op.attributes.update(attributes)
         return op

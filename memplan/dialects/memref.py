@@ -360,7 +360,7 @@ class GlobalOp(IRDLOperation):
         type_ = parser.parse_type()
         if not isinstance(type_, MemRefType):
             parser.raise_error(
-                f"memref.global type must be a memref, got {type_}", type_at, parser.pos
+                f"memref.global type must be a memref, got {type_}", type_at
             )
         initial: Attribute | None = None
         if parser.parse_optional_punctuation("=") is not None:
@@ -390,7 +390,7 @@ def _parse_initial_value(parser: Parser, type_: MemRefType) -> Attribute:
     at = parser.pos
     if parser.parse_optional_keyword("dense") is not None:
         if not isa(tensor, TensorType[AnyDenseElement]):
-            parser.raise_error(f"no dense literal has element type {tensor}", at)
+            parser.raise_error(f"dense<...> cannot initialize {type_}", at)
         return parser.parse_dense_int_or_fp_elements_attr(tensor)
     if parser.parse_optional_keyword("dense_resource") is not None:
         parser.parse_punctuation("<")

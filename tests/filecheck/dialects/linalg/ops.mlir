@@ -1,0 +1,120 @@
+// RUN: memplan-opt %s | memplan-opt | filecheck %s
+// RUN: memplan-opt %s --print-op-generic | memplan-opt | filecheck %s
+// RUN: memplan-opt %s --print-op-generic | filecheck %s --check-prefix=GENERIC
+
+// Custom-form round trips of the ops memplan adds or corrects; GENERIC pins
+// the hidden bodies as MLIR builds them.
+
+func.func @pooling(%in: memref<1x2x5x5xf32>, %win: memref<2x2xf32>, %out: memref<1x2x2x2xf32>) {
+  linalg.pooling_nchw_max {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%in, %win : memref<1x2x5x5xf32>, memref<2x2xf32>) outs(%out : memref<1x2x2x2xf32>)
+  linalg.pooling_nchw_sum {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%in, %win : memref<1x2x5x5xf32>, memref<2x2xf32>) outs(%out : memref<1x2x2x2xf32>)
+  func.return
+}
+
+// CHECK-LABEL: func.func @pooling
+// CHECK-NEXT:    linalg.pooling_nchw_max {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%in, %win : memref<1x2x5x5xf32>, memref<2x2xf32>) outs(%out : memref<1x2x2x2xf32>)
+// CHECK-NEXT:    linalg.pooling_nchw_sum {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>} ins(%in, %win : memref<1x2x5x5xf32>, memref<2x2xf32>) outs(%out : memref<1x2x2x2xf32>)
+
+// GENERIC:      "linalg.pooling_nchw_max"(%in, %win, %out)
+// GENERIC-NEXT: ^{{.*}}(%[[IN:[a-z0-9_]+]]: f32, %[[WIN:[a-z0-9_]+]]: f32, %[[OUT:[a-z0-9_]+]]: f32):
+// GENERIC-NEXT:   %[[MAX:[a-z0-9_]+]] = "arith.maximumf"(%[[OUT]], %[[IN]])
+// GENERIC-NEXT:   "linalg.yield"(%[[MAX]])
+// GENERIC:      "linalg.pooling_nchw_sum"(%in, %win, %out)
+// GENERIC-NEXT: ^{{.*}}(%[[IN:[a-z0-9_]+]]: f32, %[[WIN:[a-z0-9_]+]]: f32, %[[OUT:[a-z0-9_]+]]: f32):
+// GENERIC-NEXT:   %[[SUM:[a-z0-9_]+]] = "arith.addf"(%[[OUT]], %[[IN]])
+// GENERIC-NEXT:   "linalg.yield"(%[[SUM]])
+
+func.func @convolutions(%in: memref<1x2x9x9xi8>, %k: memref<3x2x3x3xi8>, %out: memref<1x3x3x2xi32>, %dw: memref<2x3x3xi8>, %dwout: memref<1x2x7x7xi32>) {
+  linalg.conv_2d_nchw_fchw {dilations = dense<2> : vector<2xi64>, strides = dense<[2, 3]> : vector<2xi64>} ins(%in, %k : memref<1x2x9x9xi8>, memref<3x2x3x3xi8>) outs(%out : memref<1x3x3x2xi32>)
+  linalg.depthwise_conv_2d_nchw_chw ins(%in, %dw : memref<1x2x9x9xi8>, memref<2x3x3xi8>) outs(%dwout : memref<1x2x7x7xi32>)
+  func.return
+}
+
+// CHECK-LABEL: func.func @convolutions
+// CHECK-NEXT:    linalg.conv_2d_nchw_fchw {dilations = dense<2> : vector<2xi64>, strides = dense<[2, 3]> : vector<2xi64>} ins(%in, %k : memref<1x2x9x9xi8>, memref<3x2x3x3xi8>) outs(%out : memref<1x3x3x2xi32>)
+// CHECK-NEXT:    linalg.depthwise_conv_2d_nchw_chw ins(%in, %dw : memref<1x2x9x9xi8>, memref<2x3x3xi8>) outs(%dwout : memref<1x2x7x7xi32>)
+
+// GENERIC:      "linalg.conv_2d_nchw_fchw"(%in, %k, %out)
+// GENERIC-NEXT: ^{{.*}}(%[[A:[a-z0-9_]+]]: i8, %[[B:[a-z0-9_]+]]: i8, %[[ACC:[a-z0-9_]+]]: i32):
+// GENERIC-NEXT:   %[[AX:[a-z0-9_]+]] = "arith.extsi"(%[[A]]) : (i8) -> i32
+// GENERIC-NEXT:   %[[BX:[a-z0-9_]+]] = "arith.extsi"(%[[B]]) : (i8) -> i32
+// GENERIC-NEXT:   %[[MUL:[a-z0-9_]+]] = "arith.muli"(%[[AX]], %[[BX]])
+// GENERIC-NEXT:   %[[ADD:[a-z0-9_]+]] = "arith.addi"(%[[ACC]], %[[MUL]])
+// GENERIC-NEXT:   "linalg.yield"(%[[ADD]])
+
+func.func @contractions(%a: memref<5x2x3xf32>, %b: memref<5x3x4xf32>, %bt: memref<5x4x3xf32>, %c: memref<5x2x4xf32>, %m: memref<2x3xf32>, %n: memref<4x3xf32>, %o: memref<2x4xf32>) {
+  linalg.batch_matmul ins(%a, %b : memref<5x2x3xf32>, memref<5x3x4xf32>) outs(%c : memref<5x2x4xf32>)
+  linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%a, %bt : memref<5x2x3xf32>, memref<5x4x3xf32>) outs(%c : memref<5x2x4xf32>)
+  linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%m, %n : memref<2x3xf32>, memref<4x3xf32>) outs(%o : memref<2x4xf32>)
+  func.return
+}
+
+// CHECK-LABEL: func.func @contractions
+// CHECK-NEXT:    linalg.batch_matmul ins(%a, %b : memref<5x2x3xf32>, memref<5x3x4xf32>) outs(%c : memref<5x2x4xf32>)
+// CHECK-NEXT:    linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%a, %bt : memref<5x2x3xf32>, memref<5x4x3xf32>) outs(%c : memref<5x2x4xf32>)
+// CHECK-NEXT:    linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%m, %n : memref<2x3xf32>, memref<4x3xf32>) outs(%o : memref<2x4xf32>)
+
+// GENERIC:      "linalg.batch_matmul"(%a, %b, %c) <{operandSegmentSizes = array<i32: 2, 1>, indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]
+// GENERIC-NEXT: ^{{.*}}(%[[A:[a-z0-9_]+]]: f32, %[[B:[a-z0-9_]+]]: f32, %[[ACC:[a-z0-9_]+]]: f32):
+// GENERIC-NEXT:   %[[MUL:[a-z0-9_]+]] = "arith.mulf"(%[[A]], %[[B]])
+// GENERIC-NEXT:   %[[ADD:[a-z0-9_]+]] = "arith.addf"(%[[ACC]], %[[MUL]])
+
+func.func @elementwise(%x: memref<4xf16>, %y: memref<4xf32>, %z: memref<4xf32>, %v: f32) {
+  linalg.copy ins(%x : memref<4xf16>) outs(%y : memref<4xf32>)
+  linalg.div ins(%y, %z : memref<4xf32>, memref<4xf32>) outs(%z : memref<4xf32>)
+  linalg.fill ins(%v : f32) outs(%z : memref<4xf32>)
+  linalg.reciprocal ins(%y : memref<4xf32>) outs(%z : memref<4xf32>)
+  func.return
+}
+
+// CHECK-LABEL: func.func @elementwise
+// CHECK-NEXT:    linalg.copy ins(%x : memref<4xf16>) outs(%y : memref<4xf32>)
+// CHECK-NEXT:    linalg.div ins(%y, %z : memref<4xf32>, memref<4xf32>) outs(%z : memref<4xf32>)
+// CHECK-NEXT:    linalg.fill ins(%v : f32) outs(%z : memref<4xf32>)
+// CHECK-NEXT:    linalg.reciprocal ins(%y : memref<4xf32>) outs(%z : memref<4xf32>)
+
+// GENERIC:      "linalg.copy"(%x, %y)
+// GENERIC-NEXT: ^{{.*}}(%[[IN:[a-z0-9_]+]]: f16, %{{.*}}: f32):
+// GENERIC-NEXT:   %[[EXT:[a-z0-9_]+]] = "arith.extf"(%[[IN]]) : (f16) -> f32
+// GENERIC-NEXT:   "linalg.yield"(%[[EXT]])
+
+func.func @map(%a: memref<2x4xf32>, %b: memref<2x4xf32>, %c: memref<2x4xf32>, %v: f32) {
+  linalg.map ins(%a, %b : memref<2x4xf32>, memref<2x4xf32>) outs(%c : memref<2x4xf32>) (%x: f32, %y: f32, %z: f32) {
+    %r = arith.subf %y, %x : f32
+    linalg.yield %r : f32
+  }
+  linalg.map { math.absf } ins(%a : memref<2x4xf32>) outs(%c : memref<2x4xf32>)
+  linalg.map outs(%c : memref<2x4xf32>) (%z: f32) {
+    linalg.yield %v : f32
+  }
+  func.return
+}
+
+// CHECK-LABEL: func.func @map
+// CHECK-NEXT:    linalg.map ins(%a, %b : memref<2x4xf32>, memref<2x4xf32>) outs(%c : memref<2x4xf32>) (%x: f32, %y: f32, %z: f32) {
+// CHECK-NEXT:      %r = arith.subf %y, %x : f32
+// CHECK-NEXT:      linalg.yield %r : f32
+// CHECK-NEXT:    }
+// CHECK-NEXT:    linalg.map ins(%a : memref<2x4xf32>) outs(%c : memref<2x4xf32>) (%{{.*}}: f32, %{{.*}}: f32) {
+// CHECK-NEXT:      %{{.*}} = math.absf %{{.*}} : f32
+// CHECK-NEXT:      linalg.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    linalg.map outs(%c : memref<2x4xf32>) (%z{{.*}}: f32) {
+// CHECK-NEXT:      linalg.yield %v : f32
+// CHECK-NEXT:    }
+
+// GENERIC: "linalg.map"(%a, %b, %c) ({
+
+func.func @tensors(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>, %c: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<2x3xf32>, tensor<3x4xf32>) outs(%c : tensor<2x4xf32>) -> tensor<2x4xf32>
+  %e = linalg.map { math.exp } ins(%r : tensor<2x4xf32>) outs(%c : tensor<2x4xf32>)
+  func.return %e : tensor<2x4xf32>
+}
+
+// CHECK-LABEL: func.func @tensors
+// CHECK-NEXT:    %r = linalg.matmul ins(%a, %b : tensor<2x3xf32>, tensor<3x4xf32>) outs(%c : tensor<2x4xf32>) -> tensor<2x4xf32>
+// CHECK-NEXT:    %e = linalg.map ins(%r : tensor<2x4xf32>) outs(%c : tensor<2x4xf32>) (%{{.*}}: f32, %{{.*}}: f32) {
+// CHECK-NEXT:      math.exp
+// CHECK-NEXT:      linalg.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return %e : tensor<2x4xf32>
