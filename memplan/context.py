@@ -5,6 +5,7 @@ builtin blob store (see docs/frontend-ops.md)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -25,13 +26,20 @@ def _memref() -> Dialect:
     return MEMREF
 
 
+@cache
+def _installed_dialects() -> dict[str, Callable[[], Dialect]]:
+    """xDSL's and every plugin's dialect factories (looked up once: reading
+    the installed entry points takes longer than parsing a small module)."""
+    return Universe.get_multiverse().all_dialects
+
+
 def memplan_dialects() -> dict[str, Callable[[], Dialect]]:
     """Every installed dialect (memplan's included), with linalg and memref
     replaced by memplan's and a builtin dialect whose blob store belongs to
     the context it is registered in."""
     from memplan.dialects.memref import builtin_dialect
 
-    dialects = dict(Universe.get_multiverse().all_dialects)
+    dialects = dict(_installed_dialects())
     dialects["linalg"] = _linalg
     dialects["memref"] = _memref
     dialects["builtin"] = builtin_dialect
