@@ -21,6 +21,8 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     MemRefType,
+    TensorType,
+    UnrankedMemRefType,
 )
 from xdsl.ir import Attribute
 
@@ -39,6 +41,7 @@ def check_argument(
     """
     if isinstance(type_, MemRefType):
         return _memref_argument(value, type_, index_bitwidth, position)
+    _check_supported(type_, position)
     try:
         dtype = numpy_dtype(type_, index_bitwidth)
     except ModelError as error:
@@ -69,6 +72,19 @@ def check_argument(
     return dtype.type(value)
 
 
+def _check_supported(type_: Attribute, position: int) -> None:
+    if isinstance(type_, TensorType):
+        raise ModelError(
+            f"argument {position} is a {type_}: the interpreter runs memrefs, so "
+            "bufferize the function first (one-shot-bufferize)"
+        )
+    if isinstance(type_, UnrankedMemRefType):
+        raise ModelError(
+            f"argument {position} is an unranked {type_}, which the interpreter "
+            "does not run: give it a ranked memref type"
+        )
+
+
 def _memref_argument(
     value: object, type_: MemRefType, index_bitwidth: int, position: int
 ) -> np.ndarray:
@@ -97,6 +113,7 @@ def argument_from_attribute(
     """The value an `--args` attribute gives argument `position`."""
     if isinstance(type_, MemRefType):
         return _memref_from_attribute(attribute, type_, index_bitwidth, position)
+    _check_supported(type_, position)
     if isinstance(attribute, IntegerAttr):
         if isinstance(type_, IntegerType | IndexType):
             return check_argument(attribute.value.data, type_, index_bitwidth, position)
