@@ -39,6 +39,7 @@ bench: $(STAMP)
 	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/python bench/interpreter_speed.py
 	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/python bench/pass_scaling.py
 	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/python bench/placement.py
+	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/python bench/torch_models.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -15,9 +15,10 @@
    torch-mlir bufferizes it (padded copy, fill, `linalg.conv_2d_nchw_fchw`),
    against numpy formulations of the same padded convolution.
 
-Times are the least of `--repeats` runs, wall clock and CPU time (all
-threads of the process, so a multi-threaded BLAS counts in full); on a
-loaded machine CPU time is the steadier figure.  Not a test: the figures
+Times are the least of `--repeats` runs, wall clock and CPU time; on a
+loaded machine CPU time is the steadier figure.  numpy's BLAS runs on one
+thread (unless OPENBLAS_NUM_THREADS or the like is set), as does the first
+PyTorch row; the second uses torch's default thread count.  Not a test: the figures
 depend on the machine.  `--write` writes docs/bench/torch_models.md.
 """
 
@@ -36,6 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from blas_threads import ensure_one_blas_thread, original_environment
 from numpy.lib.stride_tricks import sliding_window_view
 from xdsl.dialects.builtin import ModuleOp
 
@@ -240,6 +242,7 @@ def resnet18_rows(python: str | None, repeats: int) -> list[str]:
                 check=True,
                 capture_output=True,
                 text=True,
+                env=original_environment(),
             ).stdout
         )
         text = (Path(directory) / "resnet18.mlir").read_text()
@@ -367,20 +370,22 @@ def conv_rows(repeats: int) -> list[str]:
 
 HEADER = """# PyTorch models: parse, plan and run
 
-Produced by `python bench/torch_models.py --write` (see the script's docstring
-for what each figure is). Peaks are the interpreter's `peak_bytes` of the
+Produced by `{command}` (see the script's docstring for what each figure
+is). Peaks are the interpreter's `peak_bytes` of the
 `global` scope: all the activations and temporaries the function allocates
 (weights are `memref.global` constants and the input is the caller's, so
 neither counts). "Fits VTCM" lists the Hexagon VTCM sizes the planned peak
 fits: v66 256 KiB, v68 4 MiB, v73 8 MiB. Times are the least of the repeats,
 wall clock and CPU time. Targets: the CNN runs in under 2 s, resnet18 within
 20x of PyTorch eager, the single conv within 3x of the fastest numpy
-formulation.
+formulation. A large difference from PyTorch is explained under "Known
+differences and limits" in [docs/frontend.md](../frontend.md).
 
 """
 
 
 def main() -> None:
+    ensure_one_blas_thread()
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument(
         "--repeats", type=int, default=3, help="runs per figure (least kept)"
@@ -421,7 +426,8 @@ def main() -> None:
     )
     print(report)
     if options.write:
-        OUTPUT.write_text(HEADER + report)
+        command = " ".join(["python bench/torch_models.py", *sys.argv[1:]])
+        OUTPUT.write_text(HEADER.format(command=command) + report)
 
 
 if __name__ == "__main__":
