@@ -36,8 +36,8 @@ from importlib.metadata import version
 from pathlib import Path
 
 from memplan.planning import Buffer, Plan, lower_bound, plan, validate
-from memplan.planning.best import compiled_kernel
 from memplan.planning.budget import DEFAULT_NODES
+from memplan.planning.decision import compiled_kernel
 from memplan.planning.trace_csv import read_trace
 
 REPO = Path(__file__).resolve().parents[1]
@@ -47,7 +47,7 @@ CAPACITY = 1_048_576
 RANDOM_SIZES = (1_000, 10_000, 100_000)
 PURE_PYTHON = "MEMPLAN_PURE_PYTHON"
 # Pure Python runs at most this many nodes per file; beyond, seconds are estimated.
-PURE_SAMPLE = 20_000
+PURE_SAMPLE = 5_000
 # Process-level runs per file (the median is reported).
 PROCESS_RUNS = 3
 # Compiles the kernel: four buffers greedy packs one step above the optimum,

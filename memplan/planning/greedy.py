@@ -11,8 +11,6 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-import numpy
-
 from memplan.planning.budget import SearchObserver
 from memplan.planning.buffers import (
     Buffer,
@@ -108,10 +106,10 @@ def placement_order(buffers: Sequence[Buffer]) -> list[int]:
 def greedy_offsets(buffers: Sequence[Buffer]) -> dict[BufferId, int]:
     """Best-fit offsets for every buffer (zero-size buffers sit at 0)."""
     points = time_points(buffers)
-    # Compress all lifetimes to slot indices at once (vectorized, cache friendly).
-    slots = numpy.asarray(points, dtype=numpy.int64)
-    firsts = numpy.searchsorted(slots, [b.lower for b in buffers]).tolist()
-    lasts = numpy.searchsorted(slots, [b.upper for b in buffers]).tolist()
+    # Compress lifetimes to slot indices (plain Python: no numpy to load for it).
+    slot = {point: k for k, point in enumerate(points)}
+    firsts = [slot[b.lower] for b in buffers]
+    lasts = [slot[b.upper] for b in buffers]
     index = _PlacedIndex(len(points))
     offsets: dict[BufferId, int] = {}
     for i in placement_order(buffers):

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from packing_strategies import MINIMALLOC, examples, traces
 
-from memplan.planning import Buffer, lower_bound, plan, validate
+from memplan.planning import Buffer, decision, lower_bound, plan, validate
 from memplan.planning import best as best_module
 from memplan.planning.budget import DEFAULT_NODES
 from memplan.planning.sections import sweep
@@ -24,17 +24,17 @@ def compiled_path(monkeypatch: pytest.MonkeyPatch) -> None:
     """`plan` on the compiled path from the first node, its kernel already
     compiled or loaded from the cache."""
     monkeypatch.delenv(PURE, raising=False)
-    monkeypatch.setattr(best_module, "PURE_PYTHON_SECONDS", 0)
+    monkeypatch.setattr(decision, "PURE_PYTHON_SECONDS", 0)
     # Greedy packs these one step above the optimum, so `best` has to search.
     buffers = [Buffer(0, 0, 2, 15), Buffer(1, 3, 4, 12), Buffer(2, 0, 4, 9)]
     assert plan([*buffers, Buffer(3, 3, 4, 9)]).height == 30
 
 
-def outcome(search: best_module._DecisionSearch | best_module._CompiledSearch):
+def outcome(search: decision._DecisionSearch | decision._CompiledSearch):
     """(found, failed or out of nodes) and the offsets when found."""
     try:
         found = search.run()
-    except best_module._OutOfNodes:
+    except decision._OutOfNodes:
         return "out of nodes", None
     return found, list(search.solution) if found else None
 
@@ -42,12 +42,12 @@ def outcome(search: best_module._DecisionSearch | best_module._CompiledSearch):
 def both_searches(buffers: list[Buffer], order: int, capacity: int, nodes: int):
     sized = [b for b in buffers if b.size]
     structure = sweep(sized, best_module.MAX_OVERLAP_PAIRS)
-    orders = best_module._preorders(sized, structure)
-    ties = best_module._tie_orders(sized, structure)
+    orders = decision._preorders(sized, structure)
+    ties = decision._tie_orders(sized, structure)
     k = order % len(orders)
-    problem = best_module._renumber(sized, structure, orders[k], ties[k])
-    pure = best_module._DecisionSearch(problem, capacity, nodes)
-    compiled = best_module._CompiledSearch(KERNEL, problem, capacity, nodes)
+    problem = decision._renumber(sized, structure, orders[k], ties[k])
+    pure = decision._DecisionSearch(problem, capacity, nodes)
+    compiled = decision._CompiledSearch(KERNEL, problem, capacity, nodes)
     return pure, compiled
 
 
@@ -66,9 +66,9 @@ def test_the_environment_variable_forces_pure_python(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.delenv(PURE, raising=False)
-    assert best_module.compiled_kernel() is KERNEL
+    assert decision.compiled_kernel() is KERNEL
     monkeypatch.setenv(PURE, "1")
-    assert best_module.compiled_kernel() is None
+    assert decision.compiled_kernel() is None
 
 
 @settings(max_examples=examples(60, 1000), deadline=None)
@@ -118,7 +118,7 @@ def test_compiled_search_matches_on_wide_nodes_with_a_growing_stack(
 ) -> None:
     # Root candidate lists above SHORT_LIST take the heapsort, and a stack of
     # one row makes the kernel ask for more (GROW) again and again.
-    monkeypatch.setattr(best_module, "CANDIDATE_ROWS", 0)
+    monkeypatch.setattr(decision, "CANDIDATE_ROWS", 0)
     buffers = wide_trace(seed)
     capacity = lower_bound(buffers)
     for order in range(6):
@@ -134,7 +134,7 @@ def test_both_paths_return_the_same_valid_plan_never_above_greedy(
 ) -> None:
     with pytest.MonkeyPatch.context() as patch:
         patch.delenv(PURE, raising=False)
-        patch.setattr(best_module, "PURE_PYTHON_SECONDS", 0)
+        patch.setattr(decision, "PURE_PYTHON_SECONDS", 0)
         compiled = plan(buffers, capacity=capacity, budget=2_000)
         patch.setenv(PURE, "1")
         pure = plan(buffers, capacity=capacity, budget=2_000)

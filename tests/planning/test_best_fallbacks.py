@@ -4,7 +4,7 @@ from typing import cast
 
 import pytest
 
-from memplan.planning import Buffer, plan, validate
+from memplan.planning import Buffer, decision, plan, validate
 from memplan.planning import best as best_module
 from memplan.planning.budget import Budget, OutOfBudget
 
@@ -116,7 +116,7 @@ def test_the_last_minimizing_step_gets_all_the_budget_left() -> None:
             calls.append((targets, mark))
             raise OutOfBudget
 
-    solver = cast(best_module._Solver, Stuck())
+    solver = cast(decision.Solver, Stuck())
     offsets, closed = best_module._minimize(solver, 28, [0], 30, 1_000)
     assert calls == [([28, 29], 1_000)]
     assert offsets == [0] and closed == 28
@@ -134,7 +134,7 @@ def test_an_earlier_step_gets_half_of_the_budget_left() -> None:
             self.budget.spent = mark
             raise OutOfBudget
 
-    solver = cast(best_module._Solver, Stuck())
+    solver = cast(decision.Solver, Stuck())
     best_module._minimize(solver, 20, [0], 60, 1_000)
     # Floor, midpoint and a quarter of the gap below the incumbent; then the
     # floor moves above the highest target that ran out.

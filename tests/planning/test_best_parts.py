@@ -7,6 +7,7 @@ from packing_strategies import MINIMALLOC
 
 from memplan.planning import Buffer, lower_bound, validate
 from memplan.planning import best as best_module
+from memplan.planning import decision as decision_module
 from memplan.planning.sections import sweep
 from memplan.planning.trace_csv import read_trace
 
@@ -17,13 +18,13 @@ CROWD_LENGTH_AREA = 2
 
 def decision(
     buffers: list[Buffer], k: int, reorder: bool, capacity: int, nodes: int
-) -> tuple[best_module._DecisionSearch, list[int]]:
+) -> tuple[decision_module._DecisionSearch, list[int]]:
     """The pure-Python search with order k, and that order (buffer indices by rank)."""
     structure = sweep(buffers, best_module.MAX_OVERLAP_PAIRS)
-    order = best_module._preorders(buffers, structure)[k]
-    ties = best_module._tie_orders(buffers, structure)[k] if reorder else None
-    problem = best_module._renumber(buffers, structure, order, ties)
-    return best_module._DecisionSearch(problem, capacity, nodes), order
+    order = decision_module._preorders(buffers, structure)[k]
+    ties = decision_module._tie_orders(buffers, structure)[k] if reorder else None
+    problem = decision_module._renumber(buffers, structure, order, ties)
+    return decision_module._DecisionSearch(problem, capacity, nodes), order
 
 
 def test_file_i_fits_once_every_part_is_ordered_by_crowd_again() -> None:
@@ -38,7 +39,7 @@ def test_file_i_fits_once_every_part_is_ordered_by_crowd_again() -> None:
     offsets = {buffers[i].id: search.solution[rank] for rank, i in enumerate(order)}
     assert validate(buffers, offsets, capacity=CAPACITY) is None
     static, _ = decision(buffers, CROWD_LENGTH_AREA, False, CAPACITY, 5_000)
-    with pytest.raises(best_module._OutOfNodes):
+    with pytest.raises(decision_module._OutOfNodes):
         static.run()
 
 

@@ -7,8 +7,7 @@ import threading
 import pytest
 from packing_strategies import MINIMALLOC
 
-from memplan.planning import Buffer, Plan, plan, validate
-from memplan.planning import best as best_module
+from memplan.planning import Buffer, Plan, decision, plan, validate
 from memplan.planning.trace_csv import read_trace
 
 PURE = "MEMPLAN_PURE_PYTHON"
@@ -66,7 +65,7 @@ def test_the_compiled_search_slowed_down_gives_the_pure_python_plan(
     monkeypatch.setenv(PURE, "1")
     pure = fingerprint(plan(TRACE, budget=BUDGET))
     monkeypatch.delenv(PURE)
-    monkeypatch.setattr(best_module, "PURE_PYTHON_SECONDS", 0)
+    monkeypatch.setattr(decision, "PURE_PYTHON_SECONDS", 0)
     quiet, busy = quiet_then_busy(BUDGET)
     assert quiet == busy == pure
 
@@ -113,19 +112,27 @@ def test_the_kernel_taking_over_a_pure_python_search_changes_nothing(
     monkeypatch.setenv(PURE, "1")
     pure = fingerprint(plan(TRACE, budget=BUDGET))
     monkeypatch.delenv(PURE)
-    # As in a fresh process: pure Python first, the kernel not loaded yet.
-    monkeypatch.setattr(best_module, "_LOADED", {})
-    monkeypatch.setattr(best_module, "PURE_PYTHON_SECONDS", 0.05)
+    # As in a fresh process: pure Python first, the kernel not loaded yet; the
+    # head start ends at the 50th node of the first search, whatever the clock.
+    monkeypatch.setattr(decision, "_LOADED", {})
+    monkeypatch.setattr(decision, "PURE_PYTHON_SECONDS", 1e9)
     handed_over: list[int] = []
-    real_run = best_module._DecisionSearch.run
+    real_search = decision._DecisionSearch._search
+    real_run = decision._DecisionSearch.run
 
-    def run(search: best_module._DecisionSearch) -> bool:
+    def search(self: decision._DecisionSearch, *args):  # type: ignore[no-untyped-def]
+        if self.nodes == 50 and self.give_up_at is not None:
+            self.give_up_at = 0.0
+        return real_search(self, *args)
+
+    def run(self: decision._DecisionSearch) -> bool:
         try:
-            return real_run(search)
-        except best_module._HeadStartOver:
-            handed_over.append(search.nodes)
+            return real_run(self)
+        except decision._HeadStartOver:
+            handed_over.append(self.nodes)
             raise
 
-    monkeypatch.setattr(best_module._DecisionSearch, "run", run)
+    monkeypatch.setattr(decision._DecisionSearch, "_search", search)
+    monkeypatch.setattr(decision._DecisionSearch, "run", run)
     assert fingerprint(plan(TRACE, budget=BUDGET)) == pure
-    assert handed_over and handed_over[0] > 0  # dropped in the middle of a search
+    assert handed_over == [51]  # dropped in the middle of the first search

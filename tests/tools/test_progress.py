@@ -33,6 +33,7 @@ def test_a_long_search_shows_height_nodes_and_seconds_then_clears_the_line(
         plan_cmd, "status_line", lambda prefix: StatusLine(prefix, terminal)
     )
     monkeypatch.setattr(budget_module, "PROGRESS_SECONDS", 0.0)
+    monkeypatch.setenv("MEMPLAN_PURE_PYTHON", "1")  # ticks at every node
     trace = MINIMALLOC / "challenging" / "D.1048576.csv"
     assert main(["plan", str(trace), "--budget", "200"]) == 0
     shown = terminal.getvalue()
