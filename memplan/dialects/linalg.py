@@ -42,19 +42,10 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.linalg.abstract_ops import ElementwiseOperation, NamedOperation
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import (
-    AddOp,
     BroadcastOp,
-    ExpOp,
     GenericOp,
     IndexOp,
-    LogOp,
-    MaxOp,
-    MinOp,
-    MulOp,
     ReduceOp,
-    SelectOp,
-    SqrtOp,
-    SubOp,
     TransposeOp,
     YieldOp,
 )
@@ -91,6 +82,7 @@ __all__ = [
     "BatchMatmulOp",
     "BatchMatvecOp",
     "BatchVecmatOp",
+    "BinaryElementwiseOperation",
     "BroadcastOp",
     "CeilOp",
     "ContractionOperation",
@@ -386,11 +378,11 @@ def _mac_body(inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> Region
 # --- elementwise ops, fill and copy ---------------------------------------------
 
 
-@irdl_op_definition
-class DivOp(HiddenBodyOperation, ElementwiseOperation):
-    """out = in0 / in1 (arith.divf, or arith.divsi on integers)."""
+class BinaryElementwiseOperation(HiddenBodyOperation, ElementwiseOperation, ABC):
+    """out = KIND(in0, in1), MLIR's BinaryFn on the input elements (no casts:
+    inputs and output share one element type)."""
 
-    name = "linalg.div"
+    KIND: ClassVar[str]
 
     @classmethod
     def get_hidden_region(
@@ -398,16 +390,66 @@ class DivOp(HiddenBodyOperation, ElementwiseOperation):
     ) -> Region:
         @Builder.implicit_region(body_arg_types((*inputs, *outputs)))
         def body(args: tuple[BlockArgument, ...]) -> None:
-            YieldOp(binary_scalar("div", args[0], args[1]))
+            YieldOp(binary_scalar(cls.KIND, args[0], args[1]))
 
         return body
 
 
 @irdl_op_definition
-class DivUnsignedOp(HiddenBodyOperation, ElementwiseOperation):
-    """out = in0 / in1 on unsigned integers (arith.divui)."""
+class AddOp(BinaryElementwiseOperation):
+    name = "linalg.add"
+    KIND: ClassVar[str] = "add"
+
+
+@irdl_op_definition
+class SubOp(BinaryElementwiseOperation):
+    name = "linalg.sub"
+    KIND: ClassVar[str] = "sub"
+
+
+@irdl_op_definition
+class MulOp(BinaryElementwiseOperation):
+    name = "linalg.mul"
+    KIND: ClassVar[str] = "mul"
+
+
+@irdl_op_definition
+class MaxOp(BinaryElementwiseOperation):
+    """Signed on integers."""
+
+    name = "linalg.max"
+    KIND: ClassVar[str] = "max"
+
+
+@irdl_op_definition
+class MinOp(BinaryElementwiseOperation):
+    """Signed on integers."""
+
+    name = "linalg.min"
+    KIND: ClassVar[str] = "min"
+
+
+@irdl_op_definition
+class DivOp(BinaryElementwiseOperation):
+    """arith.divf, or arith.divsi on integers."""
+
+    name = "linalg.div"
+    KIND: ClassVar[str] = "div"
+
+
+@irdl_op_definition
+class DivUnsignedOp(BinaryElementwiseOperation):
+    """arith.divui: integers only."""
 
     name = "linalg.div_unsigned"
+    KIND: ClassVar[str] = "div_unsigned"
+
+
+@irdl_op_definition
+class SelectOp(HiddenBodyOperation, ElementwiseOperation):
+    """out = in0 ? in1 : in2."""
+
+    name = "linalg.select"
 
     @classmethod
     def get_hidden_region(
@@ -415,7 +457,7 @@ class DivUnsignedOp(HiddenBodyOperation, ElementwiseOperation):
     ) -> Region:
         @Builder.implicit_region(body_arg_types((*inputs, *outputs)))
         def body(args: tuple[BlockArgument, ...]) -> None:
-            YieldOp(binary_scalar("div_unsigned", args[0], args[1]))
+            YieldOp(arith.SelectOp(args[0], args[1], args[2]).result)
 
         return body
 
@@ -453,6 +495,33 @@ class UnaryElementwiseOperation(HiddenBodyOperation, ElementwiseOperation, ABC):
             YieldOp(cls.payload(args[0]))
 
         return body
+
+
+@irdl_op_definition
+class ExpOp(UnaryElementwiseOperation):
+    name = "linalg.exp"
+
+    @classmethod
+    def payload(cls, value: SSAValue) -> SSAValue:
+        return math.ExpOp(value).result
+
+
+@irdl_op_definition
+class LogOp(UnaryElementwiseOperation):
+    name = "linalg.log"
+
+    @classmethod
+    def payload(cls, value: SSAValue) -> SSAValue:
+        return math.LogOp(value).result
+
+
+@irdl_op_definition
+class SqrtOp(UnaryElementwiseOperation):
+    name = "linalg.sqrt"
+
+    @classmethod
+    def payload(cls, value: SSAValue) -> SSAValue:
+        return math.SqrtOp(value).result
 
 
 @irdl_op_definition

@@ -304,7 +304,9 @@ CASES: list[Case] = [
     elementwise("square", np.square, f32(6)),
     elementwise("tanh", np.tanh, f32(6)),
     elementwise("erf", ERF, f32(6)),
-    elementwise("select", np.where, Operand(np.bool_, (6,)), f32(6), f32(6)),
+    elementwise(
+        "select", np.where, Operand(np.bool_, (6,)), f32(6), f32(6), out=f32(6)
+    ),
     elementwise("copy", lambda a: a, i32(2, 3), out=f32(2, 3)),
     elementwise("copy", lambda a: a, Operand(np.float16, (2, 3)), out=f32(2, 3)),
     Case(
