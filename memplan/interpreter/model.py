@@ -61,6 +61,10 @@ def locate(op: Operation) -> str:
     return f"{source}: {text}" if source is not None else text
 
 
+SPARE_MIN_BYTES = 64 * 1024
+SPARE_MAX_BYTES = 256 * 1024 * 1024
+"""Buffers of killed storages kept for reuse: from this size, up to this total."""
+
 UNBOUNDED_WINDOW = 1 << 62
 """Bytes in the address window of a scope without capacity (DDR)."""
 
@@ -250,6 +254,8 @@ class MemoryModel:
         self._in_use: dict[str, int] = {}
         self._owners: dict[int, tuple[weakref.ref[np.ndarray], TensorRecord]] = {}
         """id(view) -> (the view, its tensor); an entry dies with its view."""
+        self._spare: dict[int, list[np.ndarray]] = {}
+        self._spare_bytes = 0
 
     def _space(self, scope: str) -> AddressSpace:
         if scope not in self._spaces:
@@ -281,7 +287,7 @@ class MemoryModel:
             )
         self._in_use[scope] = self._in_use.get(scope, 0) + size
         self.stats.record_allocation(scope, self._in_use[scope], space.extent)
-        storage = Storage(op, scope, size, address, np.zeros(size, dtype=np.uint8))
+        storage = Storage(op, scope, size, address, self._zeroed_buffer(size))
         if self.check_uninitialized:
             storage.written = np.zeros(size, dtype=np.bool_)
         return storage
@@ -301,6 +307,25 @@ class MemoryModel:
                 _forget(record)
         self._space(storage.scope).free(storage.address)
         self._in_use[storage.scope] -= storage.size
+        if storage.size >= SPARE_MIN_BYTES and self._spare_bytes < SPARE_MAX_BYTES:
+            self._spare.setdefault(storage.size, []).append(storage.buffer)
+            self._spare_bytes += storage.size
+
+    def _zeroed_buffer(self, size: int) -> np.ndarray:
+        """A zero-filled buffer, reusing one a killed storage of that size left.
+
+        Writing into freshly mapped memory costs a page fault per 4 KiB, several
+        times the write itself (numpy code reuses its freed memory instead).  A
+        killed storage's bytes are never read again (every use is checked), so
+        its buffer serves the next storage of its size once zeroed.
+        """
+        spare = self._spare.get(size)
+        if spare:
+            buffer = spare.pop()
+            self._spare_bytes -= size
+            buffer.fill(0)
+            return buffer
+        return np.zeros(size, dtype=np.uint8)
 
     def check_storage(self, storage: Storage) -> None:
         if storage.killed_by is not None:

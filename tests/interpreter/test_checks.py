@@ -187,3 +187,20 @@ def test_tensors_reallocated_in_a_loop_after_kills_run_cleanly(run: Run):
     np.testing.assert_array_equal(out, [8, 16, 24, 32])
     assert stats.bytes_copied == {"global->global.vtcm": 48, "global.vtcm->global": 48}
     assert stats.peak_bytes == {"global.vtcm": 2048}
+
+
+def test_a_fresh_storage_reads_zeros_even_where_a_killed_one_was(run: Run):
+    tensor = "memref<16384xi32>"
+    program = f"""
+    func.func @main() -> {tensor} {{
+      %seven = arith.constant 7 : i32
+      %a = memref.alloc() : {tensor}
+      linalg.fill ins(%seven : i32) outs(%a : {tensor})
+      memref.dealloc %a : {tensor}
+      %b = memref.alloc() : {tensor}
+      func.return %b : {tensor}
+    }}
+    """
+    (result,) = run(program).results
+    assert isinstance(result, np.ndarray)
+    assert not result.any()
