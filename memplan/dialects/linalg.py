@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import ClassVar, Self
 
 from xdsl.builder import Builder
@@ -349,16 +350,30 @@ class HiddenBodyOperation(NamedOperation, ABC):
     def verify_(self) -> None:
         super().verify_()
         verify_yield_types(self, self.body, self.outputs)
-        expected = self.get_hidden_region(self.inputs, self.outputs).block
         num_inputs = len(self.inputs)
-        if describe_body(expected, num_inputs, canonical=True) != describe_body(
+        arg_types = tuple(arg.type for arg in self.body.block.args)
+        if _defined_body(type(self), arg_types, num_inputs) != describe_body(
             self.body.block, num_inputs, canonical=True
         ):
+            expected = self.get_hidden_region(self.inputs, self.outputs).block
             raise VerifyException(
                 f"{self.name} body is not MLIR's definition of the op: expected "
                 f"`{describe_body(expected, num_inputs)}`, got "
                 f"`{describe_body(self.body.block, num_inputs)}`"
             )
+
+
+@lru_cache(maxsize=1024)
+def _defined_body(
+    op_type: type[HiddenBodyOperation],
+    arg_types: tuple[Attribute, ...],
+    num_inputs: int,
+) -> str:
+    """The canonical description of the body `op_type` defines for these
+    body argument types (built once per op and types: verifying stays cheap)."""
+    values = Block(arg_types=arg_types).args
+    body = op_type.get_hidden_region(values[:num_inputs], values[num_inputs:])
+    return describe_body(body.block, num_inputs, canonical=True)
 
 
 def _mac_body(inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> Region:
@@ -920,21 +935,10 @@ class SlidingWindowOperation(HiddenBodyOperation, ABC):
         return (1,) * self.window_rank()
 
     def get_default_indexing_maps(self) -> Sequence[AffineMap]:
-        loops, *operands = self.DIMS
-        dims = {name: AffineDimExpr(i) for i, name in enumerate(loops.split())}
-        window = iter(zip(self.stride_values(), self.dilation_values(), strict=True))
-        maps: list[AffineMap] = []
-        for indices in operands:
-            exprs: list[AffineExpr] = []
-            for index in indices.split():
-                if "+" in index:
-                    outer, inner = index.split("+")
-                    stride, dilation = next(window)
-                    exprs.append(dims[outer] * stride + dims[inner] * dilation)
-                else:
-                    exprs.append(dims[index])
-            maps.append(AffineMap(len(dims), 0, tuple(exprs)))
-        return maps
+        return tuple(m.data for m in self.get_indexing_maps())
+
+    def get_indexing_maps(self) -> ArrayAttr[AffineMapAttr]:
+        return _window_maps(self.DIMS, self.stride_values(), self.dilation_values())
 
     def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
         output = self.DIMS[3].split()
@@ -997,6 +1001,30 @@ class WindowOperation(SlidingWindowOperation, ABC):
                     f"window dimension, got {list(values)}"
                 )
         super().verify_()
+
+
+@lru_cache(maxsize=1024)
+def _window_maps(
+    dims: tuple[str, str, str, str],
+    strides: tuple[int, ...],
+    dilations: tuple[int, ...],
+) -> ArrayAttr[AffineMapAttr]:
+    """The indexing maps of a sliding-window op (see SlidingWindowOperation)."""
+    loops, *operands = dims
+    loop_dims = {name: AffineDimExpr(i) for i, name in enumerate(loops.split())}
+    window = iter(zip(strides, dilations, strict=True))
+    maps: list[AffineMapAttr] = []
+    for indices in operands:
+        exprs: list[AffineExpr] = []
+        for index in indices.split():
+            if "+" in index:
+                outer, inner = index.split("+")
+                stride, dilation = next(window)
+                exprs.append(loop_dims[outer] * stride + loop_dims[inner] * dilation)
+            else:
+                exprs.append(loop_dims[index])
+        maps.append(AffineMapAttr(AffineMap(len(loop_dims), 0, tuple(exprs))))
+    return ArrayAttr(maps)
 
 
 def _window_attr(
