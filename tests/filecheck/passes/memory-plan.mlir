@@ -1,7 +1,7 @@
 // RUN: xdsl-opt %s -p memory-plan --split-input-file --verify-diagnostics | filecheck %s
 // RUN: xdsl-opt %s -p 'memory-plan{algorithm=greedy}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=GREEDY
 // RUN: xdsl-opt %s -p 'memory-plan{algorithm=token}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=TOKEN
-// RUN: xdsl-opt %s -p 'memory-plan{algorithm=best time-limit=0.5}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=BEST
+// RUN: xdsl-opt %s -p 'memory-plan{algorithm=best budget=20000}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=BEST
 // RUN: xdsl-opt %s -p 'memory-plan{insert-kills=false}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=NOKILL
 // RUN: xdsl-opt %s -p 'memory-plan{tensor-alignment=128 alignment=1024}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=ALIGN
 // RUN: xdsl-opt %s -p 'memory-plan{capacity=1536}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=CAP
