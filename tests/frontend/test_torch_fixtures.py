@@ -161,11 +161,15 @@ def _assert_bitwise_equal(got: dict[str, np.ndarray], want: dict[str, np.ndarray
         )
 
 
-def test_every_model_has_a_fixture_pair():
+def test_every_model_has_a_fixture_pair_that_can_fail():
     assert len(NAMES) >= 10
     for name in NAMES:
-        assert (FIXTURES / f"{name}.npz").is_file(), name
         assert "dense_resource<" in (FIXTURES / f"{name}.mlir").read_text(), name
+        results = [v for k, v in expected(name).items() if k.startswith("result")]
+        # Outputs far above atol, or the comparison with PyTorch would pass
+        # on any answer (a randomly initialised torchvision net's can be 1e-14).
+        assert results, name
+        assert all(np.abs(r).max() > 1e-2 for r in results if r.dtype.kind == "f"), name
 
 
 @pytest.mark.parametrize("name", _cases("pytorch"))
