@@ -50,13 +50,11 @@ PURE_PYTHON = "MEMPLAN_PURE_PYTHON"
 PURE_SAMPLE = 5_000
 # Process-level runs per file (the median is reported).
 PROCESS_RUNS = 3
-# Compiles the kernel: four buffers greedy packs one step above the optimum,
-# so `best` has to search.
+# Loads the kernel (compiling it when numba's cache is empty) and runs the
+# tiny search that warms it up.
 WARM_UP = (
-    "from memplan.planning import Buffer, plan; "
-    "from memplan.planning.best import compiled_kernel; compiled_kernel(); "
-    "plan([Buffer(0, 0, 2, 15), Buffer(1, 3, 4, 12), Buffer(2, 0, 4, 9),"
-    " Buffer(3, 3, 4, 9)])"
+    "from memplan.planning.decision import compiled_kernel; "
+    "assert compiled_kernel() is not None"
 )
 
 
@@ -88,15 +86,16 @@ def kernel_seconds(quick: bool) -> tuple[float | None, float]:
 
 
 def process_seconds(command: list[str], env: dict[str, str] | None = None) -> float:
-    return run_process(command, env)[0]
+    seconds, _ = run_process(command, env, check=True)
+    return seconds
 
 
 def run_process(
-    command: list[str], env: dict[str, str] | None = None
+    command: list[str], env: dict[str, str] | None = None, check: bool = False
 ) -> tuple[float, str]:
-    """(wall seconds, stdout) of one fresh process."""
+    """(wall seconds, stdout) of one fresh process; `check`: it must exit 0."""
     started = time.perf_counter()
-    done = subprocess.run(command, env=env, check=False, capture_output=True, text=True)
+    done = subprocess.run(command, env=env, check=check, capture_output=True, text=True)
     return time.perf_counter() - started, done.stdout
 
 
@@ -251,8 +250,8 @@ def kernel_line(compiled: bool, quick: bool) -> str:
     )
     line = (
         f"`best` runs the numba kernel (numba {version('numba')}):{compile_text}"
-        f" a fresh process that loads it from numba's cache and runs a tiny search"
-        f" takes {load:.2f} s, imports included."
+        f" a fresh process that loads it from numba's cache takes {load:.2f} s,"
+        " Python start-up and imports included."
     )
     print(line, flush=True)
     return line

@@ -49,7 +49,7 @@ if TYPE_CHECKING:
 # Above this many buffer pairs alive together the search keeps the greedy plan.
 MAX_OVERLAP_PAIRS = 1_000_000
 # From this many buffers on, independent time slices are searched one by one
-# (see _solve_slices).  Below it one search covers the whole trace (it still
+# (see _Slicer).  Below it one search covers the whole trace (it still
 # splits at the same cuts inside): one binary search over the height shares
 # the budget better than one per slice.
 SLICE_MIN_BUFFERS = 5_000
@@ -64,17 +64,19 @@ def _minimize(
     stop_at: int = -1,
     others: int = 0,
 ) -> tuple[list[int], int]:
-    """Binary search on the capacity between `floor` and the incumbent's height,
-    until the budget reaches `mark` or the whole plan is at or below `stop_at`.
+    """Decision problems between `floor` and the incumbent's height, until the
+    budget reaches `mark` or the whole plan is at or below `stop_at`.
 
     `others` is the height of the rest of the plan (other time slices), which
     this search cannot change.  Returns (offsets, closed floor): no height
     below the closed floor fits, or it is the `floor` given.  Each step lets
-    the lowest open capacity (tight, so strongly pruned and often reachable)
-    and the midpoint (easier) take turns for half the budget left; running
-    out of it moves the search above the midpoint without proving anything.
-    A step whose midpoint is one byte below the incumbent gets all the budget
-    left: it is the last.
+    three capacities take turns for half the budget left: the lowest still
+    open (tight, so strongly pruned and often reachable), the midpoint and a
+    quarter of the gap below the incumbent (easy, so the height keeps going
+    down).  A capacity a search exhausts closes the floor up to it; a step
+    that runs out of budget moves the search above its highest capacity
+    without proving anything.  A step whose highest capacity is one byte
+    below the incumbent gets all the budget left: it is the last.
     """
     budget = solver.budget
     sizes = [b.size for b in solver.buffers]
@@ -90,15 +92,15 @@ def _minimize(
         try:
             found = solver.fit(targets, mark if last_step else budget.share(mark, 1, 2))
         except OutOfBudget:
+            found = None
             search_floor = targets[-1] + 1
-        else:
-            if found is None:
-                # Infeasibility is monotone: nothing at or below the targets fits.
-                proved_floor = search_floor = targets[-1] + 1
-            else:
-                incumbent = found
-                height = max(o + s for o, s in zip(found, sizes, strict=True))
-                budget.height = max(height, others)
+        # Infeasibility is monotone: nothing at or below an exhausted capacity fits.
+        proved_floor = max(proved_floor, solver.proved_impossible + 1)
+        search_floor = max(search_floor, proved_floor)
+        if found is not None:
+            incumbent = found
+            height = max(o + s for o, s in zip(found, sizes, strict=True))
+            budget.height = max(height, others)
     return incumbent, proved_floor
 
 

@@ -52,6 +52,7 @@ class Budget:
         self.total = nodes
         self.spent = 0
         self.started = time.perf_counter()
+        self.cpu_started = time.process_time()
         self.wall_deadline = None if time_limit is None else self.started + time_limit
         self.time_limited = False
         self.observer = observer

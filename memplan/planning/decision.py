@@ -57,11 +57,12 @@ from memplan.planning.sections import TimeStructure, sweep
 # MiniMalloc suite (A and B run about twice as fast), and costs little on the
 # files that one order solves in a few hundred nodes.
 NODE_BUDGET_GROWTH = 4
-# Pure Python searches for the first PURE_PYTHON_SECONDS of every plan even
-# when numba is there: loading the compiled kernel costs a process 0.5-1 s,
-# more than most small searches take.  A pure-Python search still running
-# then is dropped and run again from its start by the kernel; both visit the
-# same nodes, so the plan never depends on when the switch happened.
+# Pure Python searches for the first PURE_PYTHON_SECONDS of CPU time of every
+# plan even when numba is there: loading the compiled kernel costs a process
+# 0.5-1 s, more than most small searches take.  A pure-Python search still
+# running then is dropped and run again from its start by the kernel; both
+# visit the same nodes, so the plan never depends on when the switch happened.
+# CPU time, not wall time: on a busy machine the head start lasts as long.
 PURE_PYTHON_SECONDS = 0.2
 _PLACED = numpy.iinfo(numpy.int64).max // 2
 # The compiled search returns to Python about this often (to check the
@@ -149,7 +150,7 @@ class _DecisionSearch:
         self.node_limit = node_limit
         self.cap = node_limit if cap is None else min(cap, node_limit)
         self.budget = budget
-        # A time.perf_counter() reading after which the search hands over to
+        # A time.process_time() reading after which the search hands over to
         # the compiled kernel (_HeadStartOver); None: it never does.
         self.give_up_at = give_up_at
         self.nodes = 0
@@ -226,7 +227,7 @@ class _DecisionSearch:
         self.nodes += 1
         if self.budget is not None and self.budget.tick(self.nodes):
             raise OutOfBudget
-        if self.give_up_at is not None and time.perf_counter() > self.give_up_at:
+        if self.give_up_at is not None and time.process_time() > self.give_up_at:
             raise _HeadStartOver
         problem = self.problem
         capacity = self.capacity
@@ -636,6 +637,8 @@ class Solver:
         self.orders = _preorders(buffers, structure)
         self.ties = _tie_orders(buffers, structure)
         self.problems: dict[int, _Problem] = {}
+        # The highest capacity a search has exhausted: nothing at or below it fits.
+        self.proved_impossible = -1
 
     def _compiled(self) -> ModuleType | None:
         """The kernel, loaded on first use (out of the wall-clock cap), or None."""
@@ -651,8 +654,8 @@ class Solver:
         pure Python, until that head start is over."""
         give_up_at = None
         if _kernel_possible():
-            give_up_at = self.budget.started + PURE_PYTHON_SECONDS
-            if "kernel" in _LOADED or time.perf_counter() > give_up_at:
+            give_up_at = self.budget.cpu_started + PURE_PYTHON_SECONDS
+            if "kernel" in _LOADED or time.process_time() > give_up_at:
                 kernel = self._compiled()
                 if kernel is not None:
                     return _CompiledSearch(
@@ -718,6 +721,7 @@ class Solver:
                     if found is None:
                         continue
                     if not found:  # and so is every smaller capacity
+                        self.proved_impossible = max(self.proved_impossible, capacity)
                         open_capacities = [c for c in open_capacities if c > capacity]
                         break
                     offsets = [0] * len(order)

@@ -1,5 +1,6 @@
 """What `best` keeps when it cannot finish: the lowest plan found, slice by slice."""
 
+from itertools import pairwise
 from typing import cast
 
 import pytest
@@ -111,6 +112,7 @@ def test_the_last_minimizing_step_gets_all_the_budget_left() -> None:
     class Stuck:
         buffers = (Buffer("x", 0, 1, 30),)
         budget = Budget(1_000)
+        proved_impossible = -1
 
         def fit(self, targets: list[int], mark: int) -> list[int] | None:
             calls.append((targets, mark))
@@ -128,6 +130,7 @@ def test_an_earlier_step_gets_half_of_the_budget_left() -> None:
     class Stuck:
         buffers = (Buffer("x", 0, 1, 60),)
         budget = Budget(1_000)
+        proved_impossible = -1
 
         def fit(self, targets: list[int], mark: int) -> list[int] | None:
             calls.append((targets, mark))
@@ -140,3 +143,29 @@ def test_an_earlier_step_gets_half_of_the_budget_left() -> None:
     # floor moves above the highest target that ran out.
     assert calls[0] == ([20, 40, 50], 500)
     assert calls[1][0][0] == 51
+
+
+def test_a_capacity_a_search_exhausts_raises_the_proved_floor() -> None:
+    # Each step exhausts its lowest capacity and finds a plan at its highest:
+    # the floor the next step starts from, and the one returned, are proved.
+    calls: list[list[int]] = []
+
+    class Exhausts:
+        buffers = (Buffer("x", 0, 1, 1),)
+        budget = Budget(1_000)
+        proved_impossible = -1
+
+        def fit(self, targets: list[int], mark: int) -> list[int] | None:
+            calls.append(targets)
+            self.budget.spent += 10
+            self.proved_impossible = max(self.proved_impossible, targets[0])
+            if len(targets) == 1:
+                return None  # all exhausted
+            return [targets[-1] - 1]  # height targets[-1]
+
+    solver = cast(decision.Solver, Exhausts())
+    offsets, closed = best_module._minimize(solver, 20, [59], 60, 1_000)
+    assert calls[0] == [20, 40, 50]
+    assert all(b[0] == a[0] + 1 for a, b in pairwise(calls))
+    # It ends proved optimal: the floor closed up to the plan's height.
+    assert closed == calls[-1][0] + 1 == offsets[0] + 1
