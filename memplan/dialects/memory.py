@@ -12,12 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import pairwise
+from math import prod
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     DenseArrayBase,
     FixedBitwidthType,
     IndexType,
+    IntAttr,
     IntegerAttr,
     IntegerType,
     MemRefLayoutAttr,
@@ -51,6 +53,8 @@ from xdsl.irdl import (
     result_def,
     var_operand_def,
 )
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 GLOBAL_SCOPE = "global"
@@ -80,14 +84,54 @@ class StorageType(ParametrizedAttribute, TypeAttribute):
 
 @irdl_attr_definition
 class DiscontiguousLayoutAttr(ParametrizedAttribute, MemRefLayoutAttr):
-    """Memref layout of a discontiguous tensor.
+    """Memref layout of a discontiguous tensor: blocks found through a pointer table.
 
-    The leading dimension selects a block through a pointer table; the
-    remaining dimensions are contiguous, row-major, inside the block.  No
-    single affine map describes the addresses, so none is offered.
+    `#memory.discontiguous` (no parameter): the leading dimension selects a
+    block, the remaining dimensions are contiguous, row-major, inside it.
+    `#memory.discontiguous<512>`: the elements in row-major order are cut into
+    blocks of 512 (the last one partial), so any static shape keeps its type
+    and its users while its bytes are scattered.  No single affine map
+    describes the addresses, so none is offered.
     """
 
     name = "memory.discontiguous"
+
+    block_elements: IntAttr | NoneAttr
+    """Elements per block, or NoneAttr for one block per leading index."""
+
+    def __init__(self, block_elements: int | None = None):
+        super().__init__(
+            NoneAttr() if block_elements is None else IntAttr(block_elements)
+        )
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        if parser.parse_optional_punctuation("<") is None:
+            return [NoneAttr()]
+        elements = parser.parse_integer(
+            allow_boolean=False, context_msg=" as the elements per block"
+        )
+        parser.parse_punctuation(">")
+        return [IntAttr(elements)]
+
+    def print_parameters(self, printer: Printer) -> None:
+        if isinstance(self.block_elements, IntAttr):
+            printer.print_string(f"<{self.block_elements.data}>")
+
+    def verify(self) -> None:
+        elements = self.block_elements
+        if isinstance(elements, IntAttr) and elements.data <= 0:
+            raise VerifyException(
+                "#memory.discontiguous needs a positive number of elements per "
+                f"block, got {elements.data}"
+            )
+
+    def block_shape(self, shape: Sequence[int]) -> tuple[int, int]:
+        """(elements per block, number of blocks) of a static `shape`."""
+        if isinstance(self.block_elements, NoneAttr):
+            return prod(shape[1:]), shape[0]
+        elements = self.block_elements.data
+        return elements, -(-prod(shape) // elements)
 
     def get_affine_map(self) -> AffineMap:
         raise VerifyException(
@@ -375,11 +419,13 @@ class AllocTensorOp(IRDLOperation):
 
 @irdl_op_definition
 class AllocDiscontiguousTensorOp(IRDLOperation):
-    """A physically 2-D tensor: a pointer table plus shape[0] fixed-size blocks.
+    """A tensor made of fixed-size blocks reached through a pointer table.
 
-    Block i holds prod(shape[1:]) contiguous elements at `block_offsets[i]` in
-    the data storage; entry i of the pointer table (at `table_offset` in the
-    table storage, `pointer_width` bytes each) holds that block's address.
+    The layout says how elements fall into blocks (`DiscontiguousLayoutAttr`):
+    block i holds the i-th run of elements in row-major order at
+    `block_offsets[i]` in the data storage; entry i of the pointer table (at
+    `table_offset` in the table storage, `pointer_width` bytes each) holds
+    that block's address.
     """
 
     name = "memory.alloc_discontiguous_tensor"
@@ -435,14 +481,24 @@ class AllocDiscontiguousTensorOp(IRDLOperation):
     def static_table_offset_bytes(self) -> int | None:
         return _single_static(self.static_table_offset)
 
-    def block_bytes(self) -> int:
-        """Bytes of one block: prod(shape[1:]) elements."""
+    def layout(self) -> DiscontiguousLayoutAttr:
+        """The result's layout (the verifier checks it is discontiguous)."""
         result_type = self.result.type
         assert isinstance(result_type, MemRefType)
-        count = 1
-        for dim in result_type.get_shape()[1:]:
-            count *= dim
-        return count * element_bytes(result_type.element_type)
+        assert isinstance(result_type.layout, DiscontiguousLayoutAttr)
+        return result_type.layout
+
+    def block_sizes(self) -> list[int]:
+        """Bytes of each block, in order: all equal but a partial last one."""
+        result_type = self.result.type
+        assert isinstance(result_type, MemRefType)
+        shape = result_type.get_shape()
+        elements, count = self.layout().block_shape(shape)
+        elem = element_bytes(result_type.element_type)
+        sizes = [elements * elem] * count
+        if count:
+            sizes[-1] = (prod(shape) - (count - 1) * elements) * elem
+        return sizes
 
     def verify_(self) -> None:
         _verify_single_index(
@@ -454,8 +510,8 @@ class AllocDiscontiguousTensorOp(IRDLOperation):
         )
         result_type = self.result.type
         assert isinstance(result_type, MemRefType)
-        if not isinstance(result_type.layout, DiscontiguousLayoutAttr):
-            layout = result_type.layout
+        layout = result_type.layout
+        if not isinstance(layout, DiscontiguousLayoutAttr):
             got = "no layout" if isinstance(layout, NoneAttr) else str(layout)
             raise VerifyException(
                 f"result must have the #memory.discontiguous layout, got {got}"
@@ -468,20 +524,30 @@ class AllocDiscontiguousTensorOp(IRDLOperation):
                 f'storage scope "{data_scope}"'
             )
         shape = result_type.get_shape()
-        if len(shape) < 2 or any(d == DYNAMIC_INDEX for d in shape):
+        if any(d == DYNAMIC_INDEX for d in shape):
+            raise VerifyException(f"result must have a static shape, got {result_type}")
+        per_index = isinstance(layout.block_elements, NoneAttr)
+        if per_index and len(shape) < 2:
             raise VerifyException(
                 f"result must have a static shape of rank 2 or more (blocks x "
-                f"elements per block), got {result_type}"
+                f"elements per block), got {result_type}; give the block size "
+                "(#memory.discontiguous<N>) to cut any shape into blocks"
             )
-        if len(blocks) != shape[0]:
+        _, count = layout.block_shape(shape)
+        if len(blocks) != count:
+            which = (
+                "one per index of dimension 0"
+                if per_index
+                else f"{prod(shape)} elements in blocks of "
+                f"{layout.block_shape(shape)[0]}"
+            )
             raise VerifyException(
-                f"expected {shape[0]} block offsets (one per index of dimension 0), "
-                f"got {len(blocks)}"
+                f"expected {count} block offsets ({which}), got {len(blocks)}"
             )
         width = self.pointer_width.value.data
         if width not in (4, 8):
             raise VerifyException(f"pointer width must be 4 or 8 bytes, got {width}")
-        self._verify_table(shape[0], width)
+        self._verify_table(count, width)
         self._verify_blocks(blocks)
 
     def _verify_table(self, num_blocks: int, width: int) -> None:
@@ -505,10 +571,11 @@ class AllocDiscontiguousTensorOp(IRDLOperation):
         result_type = self.result.type
         assert isinstance(result_type, MemRefType)
         elem = element_bytes(result_type.element_type)
-        block_bytes = self.block_bytes()
         size = _storage_size(self.data_storage)
-        placed: list[tuple[int, int]] = []
-        for index, offset in enumerate(blocks):
+        placed: list[tuple[int, int, int]] = []
+        for index, (offset, block_bytes) in enumerate(
+            zip(blocks, self.block_sizes(), strict=True)
+        ):
             if offset == DYNAMIC_INDEX:
                 continue
             if offset < 0 or offset % elem:
@@ -522,13 +589,13 @@ class AllocDiscontiguousTensorOp(IRDLOperation):
                     f"byte {offset + block_bytes}, past the end of its {size}-byte "
                     "storage"
                 )
-            placed.append((offset, index))
+            placed.append((offset, offset + block_bytes, index))
         placed.sort()
-        for (first, i), (second, j) in pairwise(placed):
-            if first + block_bytes > second:
+        for (first, first_end, i), (second, _, j) in pairwise(placed):
+            if first_end > second:
                 raise VerifyException(
                     f"blocks {i} and {j} overlap: block {i} covers bytes "
-                    f"[{first}, {first + block_bytes}) and block {j} starts at {second}"
+                    f"[{first}, {first_end}) and block {j} starts at {second}"
                 )
 
 

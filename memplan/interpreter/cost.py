@@ -80,9 +80,7 @@ def profile(op: Operation) -> OpProfile:
             "allocator" if isinstance(killed, memory.StorageType) else "free", ()
         )
     if isinstance(op, memory.AllocDiscontiguousTensorOp):
-        result = op.result.type
-        assert isinstance(result, MemRefType)
-        table_bytes = result.get_shape()[0] * op.pointer_width.value.data
+        table_bytes = len(op.block_sizes()) * op.pointer_width.value.data
         return OpProfile(
             "table", (), table=(table_bytes, memory.scope_of(op.table_storage.type))
         )
@@ -96,7 +94,7 @@ def _nbytes(value: object) -> int:
 
 
 def _table_bytes(tensor: DiscontiguousTensor) -> int:
-    return tensor.shape[0] * tensor.pointer_width
+    return tensor.block_count * tensor.pointer_width
 
 
 def _element_bytes(value: object) -> int:
@@ -206,7 +204,11 @@ class CostModel:
     def _operand_bytes(self, value: object) -> int:
         """Bytes an op moves for one operand, each transfer rounded to vectors."""
         if isinstance(value, DiscontiguousTensor):
-            return value.shape[0] * self._rounded(value.block_bytes)
+            count = value.block_count
+            if not count:
+                return 0
+            full = self._rounded(value.block_bytes(0))
+            return (count - 1) * full + self._rounded(value.block_bytes(count - 1))
         return self._rounded(_nbytes(value))
 
     def _scope(self, name: str) -> ScopeInfo:

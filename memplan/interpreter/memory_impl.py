@@ -124,6 +124,7 @@ class MemoryFunctions(InterpreterFunctions):
         assert isinstance(result_type, MemRefType)
         shape = tuple(result_type.get_shape())
         dtype = numpy_dtype(result_type.element_type, interpreter.index_bitwidth)
+        block_elements, _ = op.layout().block_shape(shape)
         return (
             self.model.place_discontiguous(
                 op,
@@ -134,6 +135,7 @@ class MemoryFunctions(InterpreterFunctions):
                 shape,
                 dtype,
                 op.pointer_width.value.data,
+                block_elements,
             ),
         )
 

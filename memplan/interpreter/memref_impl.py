@@ -54,7 +54,7 @@ def element_at(
 ) -> tuple[np.ndarray, tuple[int, ...]]:
     """The array holding element `index` and the index within it."""
     if isinstance(value, DiscontiguousTensor):
-        return value.block(index[0]), index[1:]
+        return value.element(index)
     return value, index
 
 

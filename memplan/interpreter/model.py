@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import weakref
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 import numpy as np
 from xdsl.dialects import func
@@ -185,9 +186,11 @@ class TensorRecord:
 class DiscontiguousTensor:
     """A tensor whose blocks are found by reading its pointer table's bytes.
 
-    Nothing caches the block addresses: every access decodes the table, so a
-    plan that corrupts the table (or moves a block) shows up as wrong data or
-    as an address outside the data storage.
+    Its elements, in row-major order, are cut into `block_count` blocks of
+    `block_elements` each (the last one may be partial).  Nothing caches the
+    block addresses: every access decodes the table, so a plan that corrupts
+    the table (or moves a block) shows up as wrong data or as an address
+    outside the data storage.
     """
 
     record: TensorRecord
@@ -197,25 +200,35 @@ class DiscontiguousTensor:
     shape: tuple[int, ...]
     dtype: np.dtype
     pointer_width: int
+    block_elements: int
+    block_count: int
 
     @property
-    def block_bytes(self) -> int:
-        return int(np.prod(self.shape[1:], dtype=np.int64)) * self.dtype.itemsize
+    def size(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64))
 
     @property
     def nbytes(self) -> int:
-        return self.shape[0] * self.block_bytes
+        return self.size * self.dtype.itemsize
+
+    def block_bytes(self, index: int) -> int:
+        """Bytes of block `index`: all blocks are full but the last."""
+        start = index * self.block_elements
+        return (
+            min(start + self.block_elements, self.size) - start
+        ) * self.dtype.itemsize
 
     def block_addresses(self) -> np.ndarray:
-        end = self.table_offset + self.shape[0] * self.pointer_width
+        end = self.table_offset + self.block_count * self.pointer_width
         entry = np.dtype(f"<u{self.pointer_width}")
         return self.table.buffer[self.table_offset : end].view(entry)
 
     def block(self, index: int) -> np.ndarray:
-        """Zero-copy view of block `index`, located through the table."""
+        """Zero-copy flat view of block `index`, located through the table."""
         address = int(self.block_addresses()[index])
         offset = address - self.data.address
-        if offset < 0 or offset + self.block_bytes > self.data.size:
+        nbytes = self.block_bytes(index)
+        if offset < 0 or offset + nbytes > self.data.size:
             raise ModelError(
                 f"pointer table entry {index} holds address {address:#x}, outside "
                 f"the {self.data.size}-byte data storage at {self.data.address:#x}"
@@ -225,18 +238,27 @@ class DiscontiguousTensor:
                 f"pointer table entry {index} holds address {address:#x}, not "
                 f"aligned to the element size {self.dtype.itemsize}"
             )
-        raw = self.data.buffer[offset : offset + self.block_bytes]
-        return raw.view(self.dtype).reshape(self.shape[1:])
+        return self.data.buffer[offset : offset + nbytes].view(self.dtype)
+
+    def element(self, index: tuple[int, ...]) -> tuple[np.ndarray, tuple[int]]:
+        """The block holding the element at (in-bounds) `index`, and its position."""
+        flat = int(np.ravel_multi_index(index, self.shape)) if self.shape else 0
+        return self.block(flat // self.block_elements), (flat % self.block_elements,)
 
     def gather(self) -> np.ndarray:
         """A contiguous copy of the whole tensor."""
-        return np.stack([self.block(i) for i in range(self.shape[0])])
+        if not self.block_count:
+            return np.zeros(self.shape, self.dtype)
+        blocks = [self.block(i) for i in range(self.block_count)]
+        return np.concatenate(blocks).reshape(self.shape)
 
     def scatter(self, values: np.ndarray) -> None:
         """Write a whole tensor's values into its blocks."""
-        values = np.broadcast_to(values, self.shape)
-        for index in range(self.shape[0]):
-            self.block(index)[...] = values[index]
+        flat = np.broadcast_to(values, self.shape).reshape(-1)
+        for index in range(self.block_count):
+            start = index * self.block_elements
+            block = self.block(index)
+            block[...] = flat[start : start + block.size]
 
 
 Tensor = np.ndarray | DiscontiguousTensor
@@ -383,6 +405,7 @@ class MemoryModel:
         shape: tuple[int, ...],
         dtype: np.dtype,
         pointer_width: int,
+        block_elements: int,
     ) -> DiscontiguousTensor:
         """Write the pointer table and return the tensor that reads it."""
         self.check_storage(table)
@@ -392,27 +415,26 @@ class MemoryModel:
         _check_aligned(
             table, table_offset, pointer_width, "table offset", "pointer width"
         )
-        block_bytes = int(np.prod(shape[1:], dtype=np.int64)) * dtype.itemsize
+        tensor = DiscontiguousTensor(
+            TensorRecord(op, ()),
+            table,
+            table_offset,
+            data,
+            shape,
+            dtype,
+            pointer_width,
+            block_elements,
+            len(block_offsets),
+        )
         ranges = [ByteRange(table, table_offset, table_offset + table_bytes)]
         for index, offset in enumerate(block_offsets):
+            block_bytes = tensor.block_bytes(index)
             _check_inside(data, offset, block_bytes, f"block {index}")
             _check_aligned(
                 data, offset, dtype.itemsize, f"block {index} offset", "element size"
             )
-            block = ByteRange(data, offset, offset + block_bytes)
-            for previous, earlier in enumerate(ranges):
-                clash = block.overlap(earlier)
-                if clash is not None:
-                    what = (
-                        "the pointer table"
-                        if previous == 0
-                        else f"block {previous - 1}"
-                    )
-                    raise ModelError(
-                        f"block {index} at bytes [{block.start}, {block.end}) "
-                        f"overlaps {what} at bytes [{earlier.start}, {earlier.end})"
-                    )
-            ranges.append(block)
+            ranges.append(ByteRange(data, offset, offset + block_bytes))
+        _check_disjoint(ranges)
         limit = 1 << (8 * pointer_width)
         addresses = [data.address + offset for offset in block_offsets]
         if any(address >= limit for address in addresses):
@@ -421,13 +443,11 @@ class MemoryModel:
             )
         entries = np.array(addresses, dtype=f"<u{pointer_width}")
         table.buffer[table_offset : table_offset + table_bytes] = entries.view(np.uint8)
-        record = self._claim(op, tuple(ranges))
+        tensor.record = self._claim(op, tuple(ranges))
         for placed in ranges:
             if placed.storage.written is not None:
                 placed.storage.written[placed.start : placed.end] = placed is ranges[0]
-        return DiscontiguousTensor(
-            record, table, table_offset, data, shape, dtype, pointer_width
-        )
+        return tensor
 
     def allocate_memref(
         self,
@@ -505,6 +525,24 @@ def _forget(record: TensorRecord) -> None:
     for byte_range in record.ranges:
         if byte_range.storage.killed_by is None:
             byte_range.storage.tensors.remove(byte_range.start)
+
+
+def _check_disjoint(ranges: list[ByteRange]) -> None:
+    """No block of a tensor shares bytes with another or with its pointer
+    table (`ranges[0]`), checked in address order."""
+    names = ["the pointer table"] + [f"block {i}" for i in range(len(ranges) - 1)]
+    ordered = sorted(
+        range(len(ranges)),
+        key=lambda i: (id(ranges[i].storage), ranges[i].start, i),
+    )
+    for first, second in pairwise(ordered):
+        if ranges[first].overlap(ranges[second]) is not None:
+            earlier, later = min(first, second), max(first, second)
+            block, other = ranges[later], ranges[earlier]
+            raise ModelError(
+                f"{names[later]} at bytes [{block.start}, {block.end}) "
+                f"overlaps {names[earlier]} at bytes [{other.start}, {other.end})"
+            )
 
 
 def _check_inside(storage: Storage, offset: int, nbytes: int, what: str) -> None:

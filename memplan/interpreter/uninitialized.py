@@ -110,7 +110,7 @@ class UninitializedReads:
         if isinstance(value, DiscontiguousTensor):
             return [
                 mask
-                for index in range(value.shape[0])
+                for index in range(value.block_count)
                 for mask in self._array_masks(value.block(index), value.data)
             ]
         storage = self._storage_of(value)
@@ -176,8 +176,8 @@ def _element(value: object, indices: Sequence[object]) -> np.ndarray | None:
     ):
         return None
     if isinstance(value, DiscontiguousTensor):
-        block = value.block(index[0])
-        return block[tuple(slice(i, i + 1) for i in index[1:])]
+        block, (inner,) = value.element(index)
+        return block[inner : inner + 1]
     if isinstance(value, np.ndarray):
         return value[tuple(slice(i, i + 1) for i in index)]
     return None

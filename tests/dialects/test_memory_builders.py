@@ -98,7 +98,7 @@ def test_discontiguous_tensor_counts_block_bytes():
     tensor = AllocDiscontiguousTensorOp(
         table, 16, data, [1536, 1280, 3328, 2560], result
     )
-    assert tensor.block_bytes() == 256
+    assert tensor.block_sizes() == [256] * 4
     assert tensor.static_table_offset_bytes() == 16
     assert is_discontiguous(tensor.result.type)
     assert "table %0[16], blocks %1[1536, 1280, 3328, 2560]" in printed(

@@ -26,7 +26,7 @@ def _tensor(model: MemoryModel):
     table = model.allocate_storage(op, "global", 64, 64)
     data = model.allocate_storage(op, "global.vtcm", 256, 2048)
     tensor = model.place_discontiguous(
-        op, table, 8, data, [32, 0, 64], (3, 4), np.dtype(np.int32), 4
+        op, table, 8, data, [32, 0, 64], (3, 4), np.dtype(np.int32), 4, 4
     )
     return table, data, tensor
 
@@ -93,5 +93,72 @@ def test_overwriting_a_live_table_makes_the_tensor_unusable(run: Run):
     with pytest.raises(
         InterpretationError,
         match=r"memory.copy \(in @main\): uses the tensor allocated by memory.alloc_discontiguous_tensor %t .* bytes \[0, 12\)",
+    ):
+        run(program)
+
+
+BLOCKED = 'memref<3x50xi32, #memory.discontiguous<64>, "global.vtcm">'
+"""150 elements in blocks of 64: two full blocks of 256 bytes, a last of 88."""
+
+
+def test_blocks_of_a_size_hold_row_major_runs_with_a_partial_last_block():
+    model = _model()
+    op = ModuleOp([])
+    table = model.allocate_storage(op, "global", 64, 64)
+    data = model.allocate_storage(op, "global.vtcm", 1024, 2048)
+    tensor = model.place_discontiguous(
+        op, table, 0, data, [512, 0, 256], (3, 50), np.dtype(np.int32), 4, 64
+    )
+    values = np.arange(150, dtype=np.int32).reshape(3, 50)
+    tensor.scatter(values)
+    assert list(data.buffer[512:768].view(np.int32)) == list(range(64))
+    assert list(data.buffer[0:256].view(np.int32)) == list(range(64, 128))
+    assert list(data.buffer[256:344].view(np.int32)) == list(range(128, 150))
+    assert not data.buffer[344:512].any()
+    np.testing.assert_array_equal(tensor.gather(), values)
+
+
+def test_program_on_blocked_tensors_matches_contiguous_results(run: Run):
+    program = f"""
+    func.func @main() -> (memref<3x50xi32>, i32) {{
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c7 = arith.constant 7 : i32
+      %tables = memory.alloc_storage [64] : !memory.storage<"global">
+      %data = memory.alloc_storage [2048] : !memory.storage<"global.vtcm">
+      %a = memory.alloc_discontiguous_tensor table %tables[0], blocks %data[1024, 0, 512] : !memory.storage<"global">, !memory.storage<"global.vtcm"> to {BLOCKED}
+      %b = memory.alloc_discontiguous_tensor table %tables[16], blocks %data[256, 1536, 768] : !memory.storage<"global">, !memory.storage<"global.vtcm"> to {BLOCKED}
+      linalg.fill ins(%c7 : i32) outs(%a : {BLOCKED})
+      memref.store %c7, %a[%c2, %c1] : {BLOCKED}
+      %x = memref.load %a[%c1, %c2] : {BLOCKED}
+      %y = arith.addi %x, %x : i32
+      memref.store %y, %a[%c2, %c2] : {BLOCKED}
+      linalg.add ins(%a, %a : {BLOCKED}, {BLOCKED}) outs(%b : {BLOCKED})
+      %out = memref.alloc() : memref<3x50xi32>
+      memory.copy %b, %out : {BLOCKED} to memref<3x50xi32>
+      %last = memref.load %b[%c2, %c2] : {BLOCKED}
+      func.return %out, %last : memref<3x50xi32>, i32
+    }}
+    """
+    out, last = run(program).results
+    expected = np.full((3, 50), 14, np.int32)
+    expected[2, 2] = 28
+    np.testing.assert_array_equal(out, expected)
+    assert last == 28
+
+
+def test_subview_of_a_blocked_tensor_is_a_clean_error(run: Run):
+    program = f"""
+    func.func @main() {{
+      %tables = memory.alloc_storage [64] : !memory.storage<"global">
+      %data = memory.alloc_storage [2048] : !memory.storage<"global.vtcm">
+      %a = memory.alloc_discontiguous_tensor table %tables[0], blocks %data[1024, 0, 512] : !memory.storage<"global">, !memory.storage<"global.vtcm"> to {BLOCKED}
+      %v = "memref.subview"(%a) <{{operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0, 0>, static_sizes = array<i64: 1, 50>, static_strides = array<i64: 1, 1>}}> : ({BLOCKED}) -> memref<1x50xi32, strided<[50, 1]>, "global.vtcm">
+      func.return
+    }}
+    """
+    with pytest.raises(
+        InterpretationError,
+        match=r"memref.subview %v \(in @main\): subviews of discontiguous tensors are not supported",
     ):
         run(program)

@@ -149,7 +149,7 @@
 %d = memory.alloc_storage [4096] : !memory.storage<"global.vtcm">
 %a = memory.alloc_discontiguous_tensor table %t[0], blocks %d[0, 256] : !memory.storage<"global">, !memory.storage<"global.vtcm"> to memref<128xi32, #memory.discontiguous, "global.vtcm">
 
-// CHECK: result must have a static shape of rank 2 or more (blocks x elements per block), got memref<128xi32, #memory.discontiguous, "global.vtcm">
+// CHECK: result must have a static shape of rank 2 or more (blocks x elements per block), got memref<128xi32, #memory.discontiguous, "global.vtcm">; give the block size (#memory.discontiguous<N>) to cut any shape into blocks
 
 // -----
 
@@ -206,6 +206,55 @@
 %a = memory.alloc_discontiguous_tensor table %t[0], blocks %d[512, 0, 384] : !memory.storage<"global">, !memory.storage<"global.vtcm"> to memref<3x64xi32, #memory.discontiguous, "global.vtcm">
 
 // CHECK: blocks 2 and 0 overlap: block 2 covers bytes [384, 640) and block 0 starts at 512
+
+// -----
+
+%t = memory.alloc_storage [64] : !memory.storage<"global">
+%d = memory.alloc_storage [4096] : !memory.storage<"global.vtcm">
+%a = memory.alloc_discontiguous_tensor table %t[0], blocks %d[0, 512] : !memory.storage<"global">, !memory.storage<"global.vtcm"> to memref<3x50xi32, #memory.discontiguous<0>, "global.vtcm">
+
+// CHECK: #memory.discontiguous needs a positive number of elements per block, got 0
+
+// -----
+
+%t = memory.alloc_storage [64] : !memory.storage<"global">
+%d = memory.alloc_storage [4096] : !memory.storage<"global.vtcm">
+%a = memory.alloc_discontiguous_tensor table %t[0], blocks %d[0, 512, 1024] : !memory.storage<"global">, !memory.storage<"global.vtcm"> to memref<3x50xi32, #memory.discontiguous<128>, "global.vtcm">
+
+// CHECK: expected 2 block offsets (150 elements in blocks of 128), got 3
+
+// -----
+
+%t = memory.alloc_storage [64] : !memory.storage<"global">
+%d = memory.alloc_storage [4096] : !memory.storage<"global.vtcm">
+%n = "test.op"() : () -> index
+%a = memory.alloc_discontiguous_tensor table %t[0], blocks %d[%n, 512] : !memory.storage<"global">, !memory.storage<"global.vtcm"> to memref<?x50xi32, #memory.discontiguous<128>, "global.vtcm">
+
+// CHECK: result must have a static shape, got memref<?x50xi32, #memory.discontiguous<128>, "global.vtcm">
+
+// -----
+
+%t = memory.alloc_storage [64] : !memory.storage<"global">
+%d = memory.alloc_storage [4096] : !memory.storage<"global.vtcm">
+%a = memory.alloc_discontiguous_tensor table %t[0], blocks %d[4040, 0, 512] : !memory.storage<"global">, !memory.storage<"global.vtcm"> to memref<3x50xf16, #memory.discontiguous<64>, "global.vtcm">
+
+// CHECK: block 0 of 128 bytes at offset 4040 ends at byte 4168, past the end of its 4096-byte storage
+
+// -----
+
+%t = memory.alloc_storage [64] : !memory.storage<"global">
+%d = memory.alloc_storage [4096] : !memory.storage<"global.vtcm">
+%a = memory.alloc_discontiguous_tensor table %t[0], blocks %d[0, 2048, 96] : !memory.storage<"global">, !memory.storage<"global.vtcm"> to memref<3x50xf16, #memory.discontiguous<64>, "global.vtcm">
+
+// CHECK: blocks 0 and 2 overlap: block 0 covers bytes [0, 128) and block 2 starts at 96
+
+// -----
+
+%t = memory.alloc_storage [64] : !memory.storage<"global">
+%d = memory.alloc_storage [4096] : !memory.storage<"global.vtcm">
+%a = memory.alloc_discontiguous_tensor table %t[0], blocks %d[0, 2050] : !memory.storage<"global">, !memory.storage<"global.vtcm"> to memref<3x50xi32, #memory.discontiguous<128>, "global.vtcm">
+
+// CHECK: block 1 offset 2050 must be a non-negative multiple of the element size 4
 
 // -----
 

@@ -59,6 +59,20 @@ func.func @discontiguous(%off: index) {
 
 // GENERIC:      "memory.alloc_discontiguous_tensor"(%tables, %vtcm) <{static_table_offset = array<i64: 0>, static_block_offsets = array<i64: 768, 256, 2304, 3072>, operandSegmentSizes = array<i32: 1, 0, 1, 0>, pointer_width = 4 : index}>
 
+func.func @discontiguous_blocks() {
+  %vtcm = memory.alloc_storage [4096] align 2048 : !memory.storage<"global.vtcm">
+  %tables = memory.alloc_storage [64] : !memory.storage<"global">
+  %a = memory.alloc_discontiguous_tensor table %tables[8], blocks %vtcm[2048, 0, 1024] : !memory.storage<"global">, !memory.storage<"global.vtcm"> to memref<1x7x50xf32, #memory.discontiguous<128>, "global.vtcm">
+  %b = memory.alloc_discontiguous_tensor table %tables[0], blocks %vtcm[3072] : !memory.storage<"global">, !memory.storage<"global.vtcm"> to memref<100xi8, #memory.discontiguous<1024>, "global.vtcm">
+  func.return
+}
+
+// CHECK-LABEL:  func.func @discontiguous_blocks() {
+// CHECK:          %a = memory.alloc_discontiguous_tensor table %tables[8], blocks %vtcm[2048, 0, 1024] : !memory.storage<"global">, !memory.storage<"global.vtcm"> to memref<1x7x50xf32, #memory.discontiguous<128>, "global.vtcm">
+// CHECK-NEXT:     %b = memory.alloc_discontiguous_tensor table %tables[0], blocks %vtcm[3072] : !memory.storage<"global">, !memory.storage<"global.vtcm"> to memref<100xi8, #memory.discontiguous<1024>, "global.vtcm">
+
+// GENERIC:      "memory.alloc_discontiguous_tensor"(%tables, %vtcm) <{static_table_offset = array<i64: 8>, static_block_offsets = array<i64: 2048, 0, 1024>, operandSegmentSizes = array<i32: 1, 0, 1, 0>, pointer_width = 4 : index}> : (!memory.storage<"global">, !memory.storage<"global.vtcm">) -> memref<1x7x50xf32, #memory.discontiguous<128>, "global.vtcm">
+
 func.func @kill_and_copy(%x: memref<4x64xi32>) {
   %vtcm = memory.alloc_storage [4096] align 2048 : !memory.storage<"global.vtcm">
   %a = memory.alloc_tensor %vtcm[0] : !memory.storage<"global.vtcm"> to memref<4x64xi32, "global.vtcm">
