@@ -1,15 +1,19 @@
 """Plain arithmetic of `memory-plan`: buffers for tensors, one packed arena per scope.
 
 No IR here: the pass turns tensors into `Buffer`s, this module packs them
-with `memplan.planning` and says why an arena cannot fit.
+with `memplan.planning` (contiguously, or with some tensors cut into blocks
+by `memplan.planning.blocks`) and says why an arena cannot fit.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
 
 from memplan.planning import Buffer, Plan, lower_bound, plan
+from memplan.planning.buffers import BufferId
+from memplan.planning.blocks import BlockPlan, plan_with_blocks
 
 DEFAULT_BUDGET = 20_000
 """Search nodes the `best` search may spend on one arena; it starts from the
@@ -37,11 +41,30 @@ class ArenaTensor:
 
 
 @dataclass(frozen=True)
+class BlockOptions:
+    """How an arena may cut tensors into blocks (`discontiguous=auto|always`)."""
+
+    mode: Literal["auto", "always"]
+    block_size: int
+    pointer_width: int
+    tables_in_arena: bool
+    """The pointer tables live in the arena (table scope = arena scope)."""
+    split_cost: Mapping[Hashable, float]
+    """The tensors that may take blocks, each with the cost of its table reads."""
+
+
+@dataclass(frozen=True)
 class Arena:
-    """A packed arena: its size in bytes and each tensor's byte offset."""
+    """A packed arena: its size in bytes, each contiguous tensor's byte offset,
+    each tensor cut into blocks with its block offsets, and the offsets of
+    pointer tables kept in the arena."""
 
     size: int
     offsets: dict[Hashable, int]
+    blocks: dict[Hashable, tuple[int, ...]] = field(
+        default_factory=dict[Hashable, tuple[int, ...]]
+    )
+    tables: dict[Hashable, int] = field(default_factory=dict[Hashable, int])
 
 
 def pack_arena(
@@ -51,13 +74,19 @@ def pack_arena(
     algorithm: str,
     budget: int | None,
     time_limit: float | None = None,
+    blocks: BlockOptions | None = None,
 ) -> Arena:
     """Offsets for `tensors` in one arena, lowest first; fail past `capacity`.
 
     `budget` (search nodes, default DEFAULT_BUDGET) bounds the `best` search;
-    `time_limit` is an opt-in wall-clock cap on top of it."""
+    `time_limit` is an opt-in wall-clock cap on top of it (the block planner
+    takes the budget only).  With `blocks`, tensors may be cut into blocks."""
     buffers = [tensor.buffer(index) for index, tensor in enumerate(tensors)]
     nodes = DEFAULT_BUDGET if budget is None else budget
+    if blocks is not None:
+        return _pack_with_blocks(
+            scope, tensors, buffers, capacity, algorithm, nodes, blocks
+        )
     packed = plan(buffers, None, algorithm, time_limit, nodes)
     if capacity is not None and packed.height > capacity and algorithm == "best":
         packed = plan(buffers, capacity, algorithm, time_limit, nodes)
@@ -67,6 +96,59 @@ def pack_arena(
         tensor.key: packed.offsets[index] for index, tensor in enumerate(tensors)
     }
     return Arena(packed.height, offsets)
+
+
+def _pack_with_blocks(
+    scope: str,
+    tensors: Sequence[ArenaTensor],
+    buffers: Sequence[Buffer],
+    capacity: int | None,
+    algorithm: str,
+    budget: int,
+    options: BlockOptions,
+) -> Arena:
+    splittable: dict[BufferId, float] = {
+        index: options.split_cost[tensor.key]
+        for index, tensor in enumerate(tensors)
+        if tensor.key in options.split_cost
+    }
+    packed = plan_with_blocks(
+        buffers,
+        block_size=options.block_size,
+        capacity=capacity,
+        mode=options.mode,
+        splittable=splittable.keys(),
+        split_cost=splittable,
+        pointer_width=options.pointer_width,
+        tables_in_arena=options.tables_in_arena,
+        algorithm=algorithm,
+        budget=budget,
+    )
+    if not packed.fits:
+        raise ArenaTooLarge(
+            _blocks_over_capacity_message(scope, buffers, packed, capacity)
+        )
+    keys: dict[BufferId, Hashable] = {
+        index: tensor.key for index, tensor in enumerate(tensors)
+    }
+    return Arena(
+        packed.height,
+        {keys[index]: offset for index, offset in packed.offsets.items()},
+        {keys[index]: offsets for index, offsets in packed.blocks.items()},
+        {keys[index]: offset for index, offset in packed.tables.items()},
+    )
+
+
+def _blocks_over_capacity_message(
+    scope: str, buffers: Sequence[Buffer], packed: BlockPlan, capacity: int | None
+) -> str:
+    split = len(packed.blocks)
+    return (
+        f'the "{scope}" arena needs {packed.height} bytes with {split} of its '
+        f"{len(buffers)} tensors in blocks of {packed.block_size} bytes (at least "
+        f"{lower_bound(buffers)} bytes are live at once), over the scope capacity "
+        f"of {capacity} bytes"
+    )
 
 
 def _over_capacity_message(

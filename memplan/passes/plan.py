@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 import sys
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
@@ -45,14 +45,22 @@ from memplan.passes.arena import (
     Arena,
     ArenaTensor,
     ArenaTooLarge,
+    BlockOptions,
     arena_alignment,
     pack_arena,
 )
 from memplan.passes.liveness import CONDITIONAL_REGIONS, FunctionLiveness, LiveRange
 from memplan.passes.options import MemplanPass, resolve_target
+from memplan.passes.plan_blocks import (
+    DISCONTIGUOUS_MODES,
+    may_take_blocks,
+    rewrite_blocked,
+    table_offsets,
+    table_read_cycles,
+)
 from memplan.passes.rounding import align_up, is_power_of_two
 from memplan.planning import ALGORITHMS
-from memplan.targets import DEFAULT_TARGET, Target
+from memplan.targets import DEFAULT_TARGET, GLOBAL_SCOPE, VTCM_SCOPE, Target
 
 
 @dataclass(frozen=True)
@@ -105,12 +113,38 @@ class UnitArena:
         return tensors
 
     def offsets(self) -> dict[AllocTensorOp, int]:
-        """Offsets of this arena's tensors and of those of nested arenas."""
+        """Offsets of this arena's contiguous tensors and of those of nested
+        arenas."""
         assert self.packed is not None
-        offsets = {tensor: self.packed.offsets[tensor] for tensor in self.tensors}
+        return self._shifted(self.packed.offsets, lambda arena: arena.offsets())
+
+    def tables(self) -> dict[AllocTensorOp, int]:
+        """Offsets of the pointer tables kept in this arena and nested ones."""
+        assert self.packed is not None
+        return self._shifted(self.packed.tables, lambda arena: arena.tables())
+
+    def blocks(self) -> dict[AllocTensorOp, tuple[int, ...]]:
+        """Block offsets of the tensors cut into blocks, nested ones included."""
+        assert self.packed is not None
+        blocks = {
+            t: b for t, b in self.packed.blocks.items() if isinstance(t, AllocTensorOp)
+        }
+        for nested, base in self.nested:
+            blocks.update(
+                (tensor, tuple(base + offset for offset in offsets))
+                for tensor, offsets in nested.blocks().items()
+            )
+        return blocks
+
+    def _shifted(
+        self,
+        own: Mapping[Hashable, int],
+        of_nested: Callable[[UnitArena], dict[AllocTensorOp, int]],
+    ) -> dict[AllocTensorOp, int]:
+        offsets = {t: o for t, o in own.items() if isinstance(t, AllocTensorOp)}
         for nested, base in self.nested:
             offsets.update(
-                (tensor, base + offset) for tensor, offset in nested.offsets().items()
+                (tensor, base + offset) for tensor, offset in of_nested(nested).items()
             )
         return offsets
 
@@ -166,6 +200,21 @@ class MemoryPlanPass(MemplanPass):
     unplanned program's).  "function": one arena per function, scope and
     device, allocated at function entry, as a static workspace would be."""
 
+    discontiguous: str = "never"
+    """"never": every tensor stays contiguous.  "auto": in a scope with a
+    capacity (VTCM), when an arena's contiguous plan does not fit, cut the
+    fewest and cheapest tensors (by their table reads) into blocks so it
+    fits.  "always": cut every tensor that may take blocks in such scopes."""
+
+    block_size: int | None = None
+    """Bytes of one block; default: the target's alignment of the scope
+    (VTCM: 2048), so every block starts where a VTCM allocation could."""
+
+    table_scope: str = GLOBAL_SCOPE
+    """Scope of the pointer tables: "global" (DDR, as TVM's Hexagon runtime
+    keeps them), one table storage per arena; the arena's own scope puts
+    the tables inside the arena, where they count against its capacity."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         self._check_options()
         target = resolve_target(self.name, self.target, self.capacity)
@@ -198,6 +247,21 @@ class MemoryPlanPass(MemplanPass):
             raise PassFailedException(
                 f"memory-plan: time-limit must be >= 0 seconds, got {self.time_limit}"
             )
+        if self.discontiguous not in DISCONTIGUOUS_MODES:
+            raise PassFailedException(
+                f"memory-plan: unknown discontiguous '{self.discontiguous}', "
+                "expected one of: " + ", ".join(DISCONTIGUOUS_MODES)
+            )
+        if self.block_size is not None and not is_power_of_two(self.block_size):
+            raise PassFailedException(
+                "memory-plan: block-size must be a positive power of two bytes, "
+                f"got {self.block_size}"
+            )
+        if not self.table_scope:
+            raise PassFailedException(
+                "memory-plan: table-scope must be a non-empty scope name such as "
+                f'"{GLOBAL_SCOPE}" or "{VTCM_SCOPE}"'
+            )
         if self.budget is not None and self.budget < 0:
             raise PassFailedException(
                 f"memory-plan: budget must be >= 0 search nodes, got {self.budget}"
@@ -216,28 +280,89 @@ class MemoryPlanPass(MemplanPass):
             self._pack(function, liveness, arena, arenas, target)
         for kill in dict.fromkeys(k for planned in storages for k in _kills(planned)):
             Rewriter.erase_op(kill)
-        storages_of_arenas: dict[UnitArena, AllocStorageOp] = {}
+        storages_of_arenas: dict[UnitArena, list[AllocStorageOp]] = {}
         for arena in arenas:
             if arena.host is None:
                 storage = self._arena_storage(arena, target)
                 Rewriter.insert_op(storage, InsertPoint.before(arena.first))
-                storages_of_arenas[arena] = storage
-                _move_to_arena(arena.tensors_with_nested(), storage, arena.offsets())
+                storages_of_arenas[arena] = [storage]
+                _move_to_arena(storage, arena.offsets())
+                if arena.blocks() and not self._tables_in(arena.scope):
+                    tables = self._table_storage(arena, target)
+                    Rewriter.insert_op(tables, InsertPoint.before(arena.first))
+                    storages_of_arenas[arena].append(tables)
         # Kills go in after their op, each before the previous one: place
         # them in reverse so they read in program order.
         for arena in reversed(arenas):
-            if arena in storages_of_arenas:
-                Rewriter.insert_op(
-                    KillOp(storages_of_arenas[arena]), InsertPoint.after(arena.last)
-                )
+            for storage in reversed(storages_of_arenas.get(arena, [])):
+                Rewriter.insert_op(KillOp(storage), InsertPoint.after(arena.last))
             if self.insert_kills:
                 for tensor, live in reversed(arena.tensors.items()):
                     if live.last_user is not None:
                         Rewriter.insert_op(
                             KillOp(tensor), InsertPoint.after(live.last_user)
                         )
+        for arena, (storage, *table_storage) in storages_of_arenas.items():
+            self._rewrite_blocked(arena, storage, table_storage, target)
         for planned in storages:
             Rewriter.erase_op(planned.storage)
+
+    def _tables_in(self, scope: str) -> bool:
+        """The pointer tables of an arena of `scope` live in the arena."""
+        return self.table_scope == scope
+
+    def _block_size(self, scope: str, target: Target) -> int:
+        return target.alignment(scope) if self.block_size is None else self.block_size
+
+    def _table_storage(self, arena: UnitArena, target: Target) -> AllocStorageOp:
+        _, size = table_offsets(
+            arena.blocks(), self._block_size(arena.scope, target), target.pointer_width
+        )
+        alignment = max(target.alignment(self.table_scope), target.pointer_width)
+        storage = AllocStorageOp(size, self.table_scope, alignment, arena.device)
+        storage.result.name_hint = "tables"
+        return storage
+
+    def _rewrite_blocked(
+        self,
+        arena: UnitArena,
+        storage: AllocStorageOp,
+        table_storage: list[AllocStorageOp],
+        target: Target,
+    ) -> None:
+        blocks = arena.blocks()
+        block_size = self._block_size(arena.scope, target)
+        if table_storage:
+            tables, _ = table_offsets(blocks, block_size, target.pointer_width)
+        else:
+            tables = arena.tables()
+        rewrite_blocked(
+            storage,
+            table_storage[0] if table_storage else storage,
+            blocks,
+            tables,
+            block_size,
+            target.pointer_width,
+        )
+
+    def _block_options(self, arena: UnitArena, target: Target) -> BlockOptions | None:
+        """How `arena` may use blocks: only in a scope with a capacity, where
+        fragmentation can make a plan fail."""
+        if self.discontiguous == "never" or target.capacity(arena.scope) is None:
+            return None
+        block_size = self._block_size(arena.scope, target)
+        table_scope = arena.scope if self._tables_in(arena.scope) else self.table_scope
+        return BlockOptions(
+            "always" if self.discontiguous == "always" else "auto",
+            block_size,
+            target.pointer_width,
+            self._tables_in(arena.scope),
+            {
+                tensor: table_read_cycles(tensor, block_size, target, table_scope)
+                for tensor in arena.tensors
+                if may_take_blocks(tensor, block_size)
+            },
+        )
 
     def _pack(
         self,
@@ -253,6 +378,7 @@ class MemoryPlanPass(MemplanPass):
             self._arena_tensor(tensor, live) for tensor, live in arena.tensors.items()
         ]
         capacity = target.capacity(arena.scope)
+        blocks = self._block_options(arena, target)
         try:
             arena.packed = pack_arena(
                 arena.scope,
@@ -261,6 +387,7 @@ class MemoryPlanPass(MemplanPass):
                 self.algorithm,
                 self.budget,
                 self.time_limit,
+                blocks,
             )
         except ArenaTooLarge as error:
             raise PassFailedException(
@@ -286,6 +413,7 @@ class MemoryPlanPass(MemplanPass):
                     self.algorithm,
                     self.budget,
                     self.time_limit,
+                    blocks,
                 )
             except ArenaTooLarge:
                 continue
@@ -493,11 +621,7 @@ def _kills(planned: PlannedStorage) -> Iterator[Operation]:
         yield from live.ends
 
 
-def _move_to_arena(
-    tensors: Iterable[AllocTensorOp],
-    arena: AllocStorageOp,
-    offsets: Mapping[AllocTensorOp, int],
-) -> None:
+def _move_to_arena(arena: AllocStorageOp, offsets: Mapping[AllocTensorOp, int]) -> None:
     """Place each tensor at its offset in the arena, in place: uses stay valid.
 
     Only tensors with a static offset are planned, so the storage is their
@@ -505,8 +629,7 @@ def _move_to_arena(
     attribute: building them dominates the rewrite of large functions.
     """
     attributes: dict[int, DenseArrayBase] = {}
-    for tensor in tensors:
-        offset = offsets[tensor]
+    for tensor, offset in offsets.items():
         if offset not in attributes:
             attributes[offset] = DenseArrayBase.from_list(i64, [offset])
         tensor.operands[0] = arena.result

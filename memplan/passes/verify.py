@@ -103,16 +103,17 @@ def _discontiguous_placements(
     width = tensor.pointer_width.value.data
     placements: list[Placement] = []
     table = tensor.static_table_offset_bytes()
+    sizes = tensor.block_sizes()
     if table is not None:
-        end = table + type_.get_shape()[0] * width
+        end = table + len(sizes) * width
         placements.append(
             Placement(
                 tensor, "pointer table, ", tensor.table_storage, table, end, width
             )
         )
-    block_bytes = tensor.block_bytes()
     alignment = max(required, element_bytes(type_.element_type))
-    for index, offset in enumerate(tensor.static_block_offsets.get_values()):
+    offsets = tensor.static_block_offsets.get_values()
+    for index, (offset, size) in enumerate(zip(offsets, sizes, strict=True)):
         if offset != DYNAMIC_INDEX:
             placements.append(
                 Placement(
@@ -120,7 +121,7 @@ def _discontiguous_placements(
                     f"block {index}, ",
                     tensor.data_storage,
                     offset,
-                    offset + block_bytes,
+                    offset + size,
                     alignment,
                 )
             )
