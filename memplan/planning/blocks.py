@@ -1,0 +1,551 @@
+"""Discontiguous buffers: fixed-size blocks reached through a pointer table.
+
+A buffer split into blocks of `block_size` bytes needs any free block slots
+(block-aligned byte ranges), not one free range, so it suffers no
+fragmentation beyond its last, partial block.  The price is a table lookup on
+every access, so a compiler keeps buffers contiguous unless it must split.
+
+Layout of a plan with discontiguous buffers (`_layout`):
+
+1. the contiguous buffers are packed by the contiguous packer, twice: once at
+   block-aligned offsets (every slot they leave is whole) and once at their
+   own alignment (denser when they are small against a block); the variant
+   with the lower final height wins, block-aligned on a tie;
+2. the discontiguous buffers, by start time, take the lowest block slots
+   that no contiguous buffer touches during their lifetime and that no other
+   block holds at their start.  Without contiguous buffers this is interval
+   coloring by start time, which is optimal for equal-size blocks: the
+   height is the most blocks alive at once times `block_size`;
+3. with `tables_in_arena`, the pointer tables (`block_count * pointer_width`
+   bytes each, alive with their buffer) are packed by the contiguous packer
+   and stacked on top, so they never break up the block slots.
+
+Everything is deterministic: ties go to input order and the packer counts
+work in nodes.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from bisect import bisect_right
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from memplan.planning.buffers import (
+    Buffer,
+    BufferId,
+    align_up,
+    check_buffers,
+    lower_bound,
+)
+from memplan.planning.registry import get_algorithm, plan
+from memplan.planning.validate import Piece, first_overlap
+
+Mode = Literal["auto", "always"]
+MODES = ("auto", "always")
+
+
+@dataclass(frozen=True)
+class BlockPlan:
+    """Where every buffer lives: contiguous at an offset, or block by block.
+
+    `height` is the highest end of anything placed (tables included when they
+    live in the arena).  `table_bytes` is the most table bytes alive at once,
+    wherever the tables live; `capacity` is the one the plan was made for.
+    """
+
+    height: int
+    offsets: dict[BufferId, int]
+    blocks: dict[BufferId, tuple[int, ...]]
+    tables: dict[BufferId, int]
+    block_size: int
+    fits: bool
+    nodes: int = 0
+    table_bytes: int = 0
+    capacity: int | None = None
+
+    @property
+    def split_bytes(self) -> int:
+        """Bytes of block slots the discontiguous buffers take."""
+        return sum(len(b) for b in self.blocks.values()) * self.block_size
+
+
+def block_count(size: int, block_size: int) -> int:
+    """Blocks holding `size` bytes (the last may be partial); 0 for 0 bytes."""
+    return -(-size // block_size)
+
+
+def table_buffers(
+    buffers: Sequence[Buffer],
+    blocks: Mapping[BufferId, tuple[int, ...]],
+    pointer_width: int = 4,
+) -> list[Buffer]:
+    """The pointer table of each discontiguous buffer, as a buffer with the same
+    id and lifetime, for planning the tables in another scope."""
+    return [
+        Buffer(b.id, b.lower, b.upper, len(blocks[b.id]) * pointer_width, pointer_width)
+        for b in buffers
+        if b.id in blocks
+    ]
+
+
+def blocks_lower_bound(
+    buffers: Sequence[Buffer],
+    block_size: int,
+    pointer_width: int = 4,
+    tables_in_arena: bool = False,
+) -> int:
+    """No plan splitting every buffer into blocks is lower: the most block
+    bytes (plus table bytes, when they are in the arena) alive at once."""
+    extra = pointer_width if tables_in_arena else 0
+    rounded = [
+        Buffer(
+            b.id,
+            b.lower,
+            b.upper,
+            block_count(b.size, block_size) * (block_size + extra),
+        )
+        for b in buffers
+    ]
+    return lower_bound(rounded)
+
+
+def _power_of_two(value: object) -> bool:
+    return isinstance(value, int) and value > 0 and not value & (value - 1)
+
+
+def _check_arguments(
+    buffers: Sequence[Buffer],
+    block_size: int,
+    capacity: int | None,
+    mode: str,
+    splittable: Collection[BufferId] | None,
+    split_cost: Mapping[BufferId, float] | None,
+    pointer_width: int,
+    algorithm: str,
+    budget: int | None,
+) -> None:
+    if not _power_of_two(block_size):
+        raise ValueError(
+            f"block_size must be a positive power of two, got {block_size!r}"
+        )
+    if not _power_of_two(pointer_width):
+        raise ValueError(
+            f"pointer_width must be a positive power of two, got {pointer_width!r}"
+        )
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
+    if capacity is not None and capacity < 0:
+        raise ValueError(f"capacity must be >= 0, got {capacity}")
+    if budget is not None and budget < 0:
+        raise ValueError(f"budget must be >= 0 search nodes, got {budget}")
+    get_algorithm(algorithm)
+    check_buffers(buffers)
+    known = {b.id for b in buffers}
+    for name, ids in (("splittable", splittable), ("split_cost", split_cost)):
+        unknown = [i for i in ids or () if i not in known]
+        if unknown:
+            raise ValueError(f"{name} names unknown buffer {unknown[0]!r}")
+    for key, cost in (split_cost or {}).items():
+        if not (math.isfinite(cost) and cost >= 0):
+            raise ValueError(
+                f"split_cost of buffer {key!r} must be a finite number >= 0, got {cost}"
+            )
+
+
+def plan_with_blocks(
+    buffers: Sequence[Buffer],
+    *,
+    block_size: int,
+    capacity: int | None = None,
+    mode: Mode = "auto",
+    splittable: Collection[BufferId] | None = None,
+    split_cost: Mapping[BufferId, float] | None = None,
+    pointer_width: int = 4,
+    tables_in_arena: bool = False,
+    algorithm: str = "best",
+    budget: int | None = None,
+) -> BlockPlan:
+    """Place buffers contiguously or as blocks of `block_size` bytes.
+
+    A buffer can be split when it is in `splittable` (default: all), has
+    bytes, and its alignment is at most `block_size` (blocks are only
+    block-aligned); the others stay contiguous.
+
+    - `always`: every buffer that can be split is.  Without contiguous
+      buffers and tables the height is `blocks_lower_bound`, the optimum.
+    - `auto`: the contiguous plan (`plan(buffers, capacity, algorithm,
+      budget=budget)`) when it fits `capacity` or there is none.  Otherwise
+      it looks for a set of buffers to split whose plan fits, and keeps the
+      total `split_cost` (default: each buffer's block count, so the bytes
+      turned into blocks) small: candidates are ordered (buffers the
+      contiguous plan put above the capacity, then the ones alive with them,
+      then the rest; cheaper first in each group), the shortest prefix that
+      fits is found by doubling then bisection, and each chosen buffer, the
+      most expensive first, goes back to contiguous if the plan still fits.
+      This is a heuristic: the set is small, not proved minimal.  Each try
+      costs two runs of the contiguous packer.  When nothing fits, the lowest
+      plan found is returned with `fits=False`.
+
+    Raises ValueError (TraceError for malformed buffers) for bad arguments,
+    never for a capacity that cannot be met.
+    """
+    _check_arguments(
+        buffers,
+        block_size,
+        capacity,
+        mode,
+        splittable,
+        split_cost,
+        pointer_width,
+        algorithm,
+        budget,
+    )
+    allowed = None if splittable is None else set(splittable)
+    candidates = [
+        i
+        for i, b in enumerate(buffers)
+        if b.size and b.alignment <= block_size and (allowed is None or b.id in allowed)
+    ]
+    layout = _Layout(
+        buffers, block_size, capacity, pointer_width, tables_in_arena, algorithm, budget
+    )
+    if mode == "always":
+        return layout.make(frozenset(candidates))
+    return _auto(layout, candidates, split_cost or {})
+
+
+def _auto(
+    layout: _Layout, candidates: list[int], split_cost: Mapping[BufferId, float]
+) -> BlockPlan:
+    """`auto` mode: see plan_with_blocks."""
+    buffers, capacity = layout.buffers, layout.capacity
+    contiguous = layout.make(frozenset())
+    if contiguous.fits or not candidates:
+        return contiguous
+
+    def cost(i: int) -> float:
+        buffer = buffers[i]
+        return split_cost.get(buffer.id, block_count(buffer.size, layout.block_size))
+
+    assert capacity is not None
+    above = {
+        i for i, b in enumerate(buffers) if contiguous.offsets[b.id] + b.size > capacity
+    }
+    near = {
+        i
+        for i, b in enumerate(buffers)
+        if any(b.lower < buffers[j].upper and buffers[j].lower < b.upper for j in above)
+    }
+    order = sorted(
+        candidates, key=lambda i: (i not in above, i not in near, cost(i), i)
+    )
+    everything = layout.make(frozenset(order))
+    if not everything.fits:
+        return everything if everything.height < contiguous.height else contiguous
+    fitting = everything
+    failed, count = 0, 1
+    while count < len(order):  # doubling: the first prefix that fits
+        tried = layout.make(frozenset(order[:count]))
+        if tried.fits:
+            fitting = tried
+            break
+        failed, count = count, count * 2
+    count = min(count, len(order))
+    while failed + 1 < count:  # bisection between the last failure and it
+        middle = (failed + count) // 2
+        tried = layout.make(frozenset(order[:middle]))
+        if tried.fits:
+            fitting, count = tried, middle
+        else:
+            failed = middle
+    chosen = order[:count]
+    for i in sorted(chosen, key=lambda i: (-cost(i), -order.index(i))):
+        tried = layout.make(frozenset(chosen) - {i})
+        if tried.fits:
+            fitting = tried
+            chosen.remove(i)
+    return layout.with_nodes(fitting)
+
+
+class _Layout:
+    """Makes the plan of one choice of discontiguous buffers (module docstring),
+    and counts the packer's nodes over every plan it makes."""
+
+    def __init__(
+        self,
+        buffers: Sequence[Buffer],
+        block_size: int,
+        capacity: int | None,
+        pointer_width: int,
+        tables_in_arena: bool,
+        algorithm: str,
+        budget: int | None,
+    ):
+        self.buffers = buffers
+        self.block_size = block_size
+        self.capacity = capacity
+        self.pointer_width = pointer_width
+        self.tables_in_arena = tables_in_arena
+        self.algorithm = algorithm
+        self.budget = budget
+        self.nodes = 0
+
+    def with_nodes(self, result: BlockPlan) -> BlockPlan:
+        """`result` charged with all the work spent so far."""
+        return BlockPlan(
+            result.height,
+            result.offsets,
+            result.blocks,
+            result.tables,
+            result.block_size,
+            result.fits,
+            self.nodes,
+            result.table_bytes,
+            result.capacity,
+        )
+
+    def _pack(self, buffers: list[Buffer], capacity: int | None) -> dict[BufferId, int]:
+        result = plan(buffers, capacity, self.algorithm, budget=self.budget)
+        self.nodes += result.nodes
+        return result.offsets
+
+    def make(self, split: frozenset[int]) -> BlockPlan:
+        buffers, size = self.buffers, self.block_size
+        whole = [b for i, b in enumerate(buffers) if i not in split]
+        parts = [b for i, b in enumerate(buffers) if i in split]
+        if not parts:
+            offsets = self._pack(whole, self.capacity)
+            return self._finish(offsets, {}, {}, 0)
+        tables = table_buffers(
+            parts,
+            {b.id: (0,) * block_count(b.size, size) for b in parts},
+            self.pointer_width,
+        )
+        table_height = lower_bound(tables) if self.tables_in_arena else 0
+        # Contiguous buffers at or below `target` leave room on top for every
+        # block (and table): the packer may stop there.
+        target = None
+        if self.capacity is not None:
+            room = self.capacity - table_height - blocks_lower_bound(parts, size)
+            target = max(room // size * size, 0)
+        best: (
+            tuple[int, dict[BufferId, int], dict[BufferId, tuple[int, ...]]] | None
+        ) = None
+        aligned = [
+            Buffer(b.id, b.lower, b.upper, b.size, max(b.alignment, size))
+            for b in whole
+        ]
+        variants = [aligned] if aligned == whole else [aligned, list(whole)]
+        for packed in variants:
+            offsets = self._pack(packed, target)
+            blocks = _assign_blocks(whole, offsets, parts, size)
+            height = _height(whole, offsets, blocks, size)
+            if best is None or height < best[0]:
+                best = (height, offsets, blocks)
+        assert best is not None
+        height, offsets, blocks = best
+        placed_tables: dict[BufferId, int] = {}
+        if self.tables_in_arena:
+            base = align_up(height, self.pointer_width)
+            table_offsets = self._pack(tables, None)
+            placed_tables = {t.id: base + table_offsets[t.id] for t in tables}
+        return self._finish(offsets, blocks, placed_tables, lower_bound(tables))
+
+    def _finish(
+        self,
+        offsets: dict[BufferId, int],
+        blocks: dict[BufferId, tuple[int, ...]],
+        tables: dict[BufferId, int],
+        table_bytes: int,
+    ) -> BlockPlan:
+        buffers = self.buffers
+        whole = [b for b in buffers if b.id in offsets]
+        height = _height(whole, offsets, blocks, self.block_size)
+        for key, offset in tables.items():
+            height = max(height, offset + len(blocks[key]) * self.pointer_width)
+        fits = self.capacity is None or height <= self.capacity
+        return BlockPlan(
+            height,
+            {b.id: offsets[b.id] for b in buffers if b.id in offsets},
+            {b.id: blocks[b.id] for b in buffers if b.id in blocks},
+            tables,
+            self.block_size,
+            fits,
+            self.nodes,
+            table_bytes,
+            self.capacity,
+        )
+
+
+def _height(
+    whole: Sequence[Buffer],
+    offsets: Mapping[BufferId, int],
+    blocks: Mapping[BufferId, tuple[int, ...]],
+    block_size: int,
+) -> int:
+    top = max((offsets[b.id] + b.size for b in whole if b.size), default=0)
+    for slots in blocks.values():
+        if slots:
+            top = max(top, max(slots) + block_size)
+    return top
+
+
+class _Band:
+    """Block slots [first, end) that the same contiguous buffers touch: they are
+    unusable during `busy` (lifetimes), and hand out their lowest free slot."""
+
+    def __init__(self, first: int, end: int | None, busy: list[tuple[int, int]]):
+        self.end = end
+        self.busy = busy
+        self.fresh = first  # slots from here up were never used
+        self.free: list[int] = []  # released slots (heap)
+        self.taken: list[tuple[int, int]] = []  # (free from time, slot) heap
+
+    def blocked(self, lower: int, upper: int) -> bool:
+        return any(lo < upper and lower < hi for lo, hi in self.busy)
+
+    def take(self, lower: int, wanted: int, out: list[int]) -> None:
+        """Up to `wanted` slots free at `lower` (lowest first) into `out`."""
+        while self.taken and self.taken[0][0] <= lower:
+            heapq.heappush(self.free, heapq.heappop(self.taken)[1])
+        while wanted and self.free:
+            out.append(heapq.heappop(self.free))
+            wanted -= 1
+        while wanted and (self.end is None or self.fresh < self.end):
+            out.append(self.fresh)
+            self.fresh += 1
+            wanted -= 1
+
+    def hold(self, slot: int, upper: int) -> None:
+        heapq.heappush(self.taken, (upper, slot))
+
+
+def _bands(
+    whole: Sequence[Buffer], offsets: Mapping[BufferId, int], block_size: int
+) -> list[_Band]:
+    """The address space cut into bands at the slot edges of contiguous buffers."""
+    spans = [
+        (
+            offsets[b.id] // block_size,
+            block_count(offsets[b.id] + b.size, block_size),
+            b,
+        )
+        for b in whole
+        if b.size
+    ]
+    edges = sorted({0} | {s for span in spans for s in span[:2]})
+    busy: list[list[tuple[int, int]]] = [[] for _ in edges]
+    for first, end, buffer in spans:
+        for k in range(bisect_right(edges, first) - 1, bisect_right(edges, end - 1)):
+            busy[k].append((buffer.lower, buffer.upper))
+    ends: list[int | None] = [*edges[1:], None]
+    return [
+        _Band(first, end, b) for first, end, b in zip(edges, ends, busy, strict=True)
+    ]
+
+
+def _assign_blocks(
+    whole: Sequence[Buffer],
+    offsets: Mapping[BufferId, int],
+    parts: Sequence[Buffer],
+    block_size: int,
+) -> dict[BufferId, tuple[int, ...]]:
+    """Block offsets of each discontiguous buffer, by start time, lowest slots first."""
+    bands = _bands(whole, offsets, block_size)
+    blocks: dict[BufferId, tuple[int, ...]] = {}
+    for index in sorted(range(len(parts)), key=lambda i: (parts[i].lower, i)):
+        buffer = parts[index]
+        wanted = block_count(buffer.size, block_size)
+        slots: list[int] = []
+        for band in bands:
+            if len(slots) == wanted:
+                break
+            if band.blocked(buffer.lower, buffer.upper):
+                continue
+            before = len(slots)
+            band.take(buffer.lower, wanted - before, slots)
+            for slot in slots[before:]:
+                band.hold(slot, buffer.upper)
+        blocks[buffer.id] = tuple(s * block_size for s in slots)
+    return blocks
+
+
+def validate_block_plan(
+    buffers: Sequence[Buffer], plan: BlockPlan, pointer_width: int = 4
+) -> list[str]:
+    """Every problem of `plan` (empty when valid): a buffer placed twice or not
+    at all, misaligned or negative offsets, wrong block or table counts, two
+    live pieces sharing a byte (the first found), a wrong height or `fits`."""
+    size = plan.block_size
+    problems: list[str] = []
+    pieces: list[Piece] = []
+    names: list[str] = []
+    for buffer in buffers:
+        key = buffer.id
+        if (key in plan.offsets) == (key in plan.blocks):
+            where = (
+                "both contiguous and in blocks" if key in plan.offsets else "nowhere"
+            )
+            problems.append(f"buffer {key!r} is placed {where}")
+            continue
+        if key in plan.offsets:
+            offset = plan.offsets[key]
+            if offset < 0 or offset % buffer.alignment:
+                problems.append(
+                    f"buffer {key!r}: offset {offset} is negative or not a multiple "
+                    f"of its alignment {buffer.alignment}"
+                )
+            pieces.append((buffer.lower, buffer.upper, offset, offset + buffer.size))
+            names.append(f"buffer {key!r}")
+            continue
+        slots = plan.blocks[key]
+        if len(slots) != block_count(buffer.size, size):
+            problems.append(
+                f"buffer {key!r} has {len(slots)} blocks, expected "
+                f"{block_count(buffer.size, size)} of {size} bytes"
+            )
+        for number, offset in enumerate(slots):
+            if offset < 0 or offset % size:
+                problems.append(
+                    f"buffer {key!r}: block {number} at {offset} is negative or "
+                    f"not a multiple of the block size {size}"
+                )
+            pieces.append((buffer.lower, buffer.upper, offset, offset + size))
+            names.append(f"buffer {key!r} block {number}")
+        if plan.tables:
+            if key not in plan.tables:
+                problems.append(f"buffer {key!r} has no pointer table")
+                continue
+            offset = plan.tables[key]
+            if offset < 0 or offset % pointer_width:
+                problems.append(
+                    f"buffer {key!r}: table at {offset} is negative or not a "
+                    f"multiple of the pointer width {pointer_width}"
+                )
+            end = offset + len(slots) * pointer_width
+            pieces.append((buffer.lower, buffer.upper, offset, end))
+            names.append(f"table of {key!r}")
+    stray = set(plan.offsets) | set(plan.blocks) | set(plan.tables)
+    stray -= {b.id for b in buffers}
+    stray |= set(plan.tables) - set(plan.blocks)
+    problems += [
+        f"{key!r} is placed but is not a discontiguous buffer of the trace"
+        for key in sorted(stray, key=repr)
+    ]
+    if problems:
+        return problems
+    overlap = first_overlap(pieces, names.__getitem__)
+    if overlap is not None:
+        problems.append(overlap)
+    height = max((end for _, _, start, end in pieces if start < end), default=0)
+    if height != plan.height:
+        problems.append(f"plan height {plan.height}, but its pieces end at {height}")
+    fits = plan.capacity is None or plan.height <= plan.capacity
+    if fits != plan.fits:
+        problems.append(
+            f"fits is {plan.fits}, capacity {plan.capacity}, height {plan.height}"
+        )
+    return problems
