@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from memplan.planning import Buffer, Plan, lower_bound, plan
-from memplan.planning.buffers import BufferId
 from memplan.planning.blocks import BlockPlan, plan_with_blocks
+from memplan.planning.buffers import BufferId
 
 DEFAULT_BUDGET = 20_000
 """Search nodes the `best` search may spend on one arena; it starts from the
@@ -131,11 +131,19 @@ def _pack_with_blocks(
     keys: dict[BufferId, Hashable] = {
         index: tensor.key for index, tensor in enumerate(tensors)
     }
+    # A tensor of one block is a contiguous tensor at a block offset: it
+    # needs no pointer table.
+    offsets = {keys[index]: offset for index, offset in packed.offsets.items()}
+    offsets.update(
+        (keys[index], blocks[0])
+        for index, blocks in packed.blocks.items()
+        if len(blocks) == 1
+    )
     return Arena(
         packed.height,
-        {keys[index]: offset for index, offset in packed.offsets.items()},
-        {keys[index]: offsets for index, offsets in packed.blocks.items()},
-        {keys[index]: offset for index, offset in packed.tables.items()},
+        offsets,
+        {keys[i]: blocks for i, blocks in packed.blocks.items() if len(blocks) > 1},
+        {keys[i]: offset for i, offset in packed.tables.items()},
     )
 
 
