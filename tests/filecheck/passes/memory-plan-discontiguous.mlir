@@ -15,6 +15,7 @@
 // RUN: xdsl-opt %examples/fragmentation.mlir -p 'memory-manifest,memory-plan{discontiguous=auto capacity=10240}' --verify-diagnostics | filecheck %s --check-prefix=TOOSMALL
 // RUN: xdsl-opt %examples/fragmentation.mlir -p 'memory-manifest,memory-plan{discontiguous=auto capacity=12288}' | filecheck %s --check-prefix=FRAG
 // RUN: xdsl-opt %examples/fragmentation.mlir -p 'memory-manifest,memory-plan{discontiguous=auto capacity=12288},memory-verify{capacity=12288}' | memplan-run --vtcm-size 12288 2>&1 | filecheck %s --check-prefix=RESULT
+// RUN: xdsl-opt %examples/fragmentation.mlir -p 'memory-manifest,memory-plan{discontiguous=auto capacity=12288},convert-memory-to-memref' --verify-diagnostics | filecheck %s --check-prefix=LOWER
 
 // BADMODE: memory-plan: unknown discontiguous 'sometimes', expected one of: never, auto, always
 // BADBLOCK: memory-plan: block-size must be a positive power of two bytes, got 1000
@@ -23,6 +24,9 @@
 // FIRSTFIT: memref.alloc %i (in @main): cannot allocate 8192 bytes in "global.vtcm": no free range of its 12288-byte window holds them at a 2048-byte aligned address (8192 bytes free in total, the largest free range has 4096 bytes)
 // CONTIGUOUS: memory-plan: in @main, the "global.vtcm" arena needs 14336 bytes with the best plan of 10 tensors (at least 12288 bytes are live at once), over the scope capacity of 12288 bytes
 // TOOSMALL: memory-plan: in @main, the "global.vtcm" arena needs 12288 bytes with 10 of its 10 tensors in blocks of 2048 bytes (at least 12288 bytes are live at once), over the scope capacity of 10240 bytes
+
+// Blocks have no memref equivalent: lowering says so.
+// LOWER: convert-memory-to-memref: in @main, memory.alloc_discontiguous_tensor has no memref equivalent: its blocks are reached through a pointer table, which no memref layout expresses; expected only contiguous memory.alloc_tensor
 
 // Two tensors of more than one block are cut; the others stay contiguous.
 // FRAG:      %arena = memory.alloc_storage [12288] align 2048 : !memory.storage<"global.vtcm">

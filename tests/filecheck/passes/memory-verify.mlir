@@ -152,6 +152,28 @@ func.func @discontiguous() {
 
 // -----
 
+// Blocks of N elements: the table of %q, in the storage of the blocks,
+// overlaps block 0 of %p, and the partial last block of %p (block 1, 88
+// bytes) shares bytes with block 0 of %q while both are live; %r, dead by
+// then, may use those bytes before them.
+// CHECK: memory-verify: in @blocks_of_n, memory.alloc_discontiguous_tensor %q (pointer table, bytes [0, 8) of %vtcm) overlaps %p (block 0, bytes [0, 512) of %vtcm) while both are live: expected disjoint bytes or disjoint live ranges
+// CHECK: memory-verify: in @blocks_of_n, memory.alloc_discontiguous_tensor %q (block 0, bytes [2128, 2640) of %vtcm) overlaps %p (block 1, bytes [2048, 2136) of %vtcm) while both are live: expected disjoint bytes or disjoint live ranges
+// CHECK-NOT: in @blocks_of_n
+// ALIGN: memory-verify: in @blocks_of_n, memory.alloc_discontiguous_tensor %q (block 0, bytes [2128, 2640) of %vtcm, storage aligned to 2048) is only 16-byte aligned: expected a multiple of 128 bytes
+
+func.func @blocks_of_n() {
+  %tables = memory.alloc_storage [64] : !memory.storage<"global">
+  %vtcm = memory.alloc_storage [4096] align 2048 : !memory.storage<"global.vtcm">
+  %r = memory.alloc_discontiguous_tensor table %tables[0], blocks %vtcm[2048, 2560] : !memory.storage<"global">, !memory.storage<"global.vtcm"> to memref<150xi32, #memory.discontiguous<128>, "global.vtcm">
+  "test.op"(%r) : (memref<150xi32, #memory.discontiguous<128>, "global.vtcm">) -> ()
+  %p = memory.alloc_discontiguous_tensor table %tables[8], blocks %vtcm[0, 2048] : !memory.storage<"global">, !memory.storage<"global.vtcm"> to memref<3x50xi32, #memory.discontiguous<128>, "global.vtcm">
+  %q = memory.alloc_discontiguous_tensor table %vtcm[0], blocks %vtcm[2128, 3072] : !memory.storage<"global.vtcm">, !memory.storage<"global.vtcm"> to memref<3x50xi32, #memory.discontiguous<128>, "global.vtcm">
+  "test.op"(%p, %q) : (memref<3x50xi32, #memory.discontiguous<128>, "global.vtcm">, memref<3x50xi32, #memory.discontiguous<128>, "global.vtcm">) -> ()
+  func.return
+}
+
+// -----
+
 // Storages are held from their allocation to their kill; never killed, to
 // the end of the function.  hexagon-v65 has 256 KiB of VTCM: even one is
 // too many.
