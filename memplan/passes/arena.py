@@ -83,7 +83,7 @@ def pack_arena(
     takes the budget only).  With `blocks`, tensors may be cut into blocks."""
     buffers = [tensor.buffer(index) for index, tensor in enumerate(tensors)]
     nodes = DEFAULT_BUDGET if budget is None else budget
-    if blocks is not None:
+    if blocks is not None and blocks.mode == "always":
         return _pack_with_blocks(
             scope, tensors, buffers, capacity, algorithm, nodes, blocks
         )
@@ -91,6 +91,11 @@ def pack_arena(
     if capacity is not None and packed.height > capacity and algorithm == "best":
         packed = plan(buffers, capacity, algorithm, time_limit, nodes)
     if capacity is not None and packed.height > capacity:
+        if blocks is not None:
+            # `auto`: blocks only when no contiguous plan was found to fit.
+            return _pack_with_blocks(
+                scope, tensors, buffers, capacity, algorithm, nodes, blocks
+            )
         raise ArenaTooLarge(_over_capacity_message(scope, buffers, packed, capacity))
     offsets = {
         tensor.key: packed.offsets[index] for index, tensor in enumerate(tensors)

@@ -49,6 +49,10 @@ def build(pipeline: str) -> MemplanPass:
             "memory-manifest: unknown option 'colour', expected one of: target",
         ),
         ("convert-memory-to-memref{x=1}", "unknown option 'x', it takes no options"),
+        (
+            "memory-plan{block-size=big}",
+            "memory-plan: option block-size=big: expected an integer",
+        ),
     ],
 )
 def test_bad_option_names_pass_option_and_expectation(
@@ -64,4 +68,13 @@ def test_good_options_build_the_pass() -> None:
     )
     assert built == MemoryPlanPass(
         algorithm="greedy", time_limit=2, arenas="function", capacity=4096
+    )
+
+
+def test_discontiguous_options_build_the_pass() -> None:
+    built = build(
+        'memory-plan{discontiguous=auto block-size=1024 table-scope="global.vtcm"}'
+    )
+    assert built == MemoryPlanPass(
+        discontiguous="auto", block_size=1024, table_scope="global.vtcm"
     )

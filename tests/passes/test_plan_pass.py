@@ -100,6 +100,29 @@ def test_over_capacity_names_scope_sizes_and_lower_bound():
     assert f"capacity of {5 * MIB} bytes" in message
 
 
+@pytest.mark.parametrize("example", ["seed_naive.mlir", "three_big_vtcm.mlir"])
+def test_auto_blocks_change_nothing_when_the_contiguous_plan_fits(example: str):
+    source = (EXAMPLES / example).read_text()
+    contiguous = planned(source)
+    auto = planned(source, MemoryPlanPass(discontiguous="auto"))
+    assert str(auto) == str(contiguous)
+
+
+def test_fragmentation_example_fits_only_with_blocks_and_keeps_its_results():
+    source = (EXAMPLES / "fragmentation.mlir").read_text()
+    window = V73.with_vtcm_size(12 * 1024)
+    with pytest.raises(InterpretationError, match="the largest free range has 4096"):
+        run_function(parse(source), target=window)
+    with pytest.raises(PassFailedException, match="needs 14336 bytes"):
+        planned(source, MemoryPlanPass(capacity=12 * 1024))
+    module = planned(source, MemoryPlanPass(discontiguous="auto", capacity=12 * 1024))
+    MemoryVerifyPass(capacity=12 * 1024).apply(CONTEXT, module)
+    before = run_function(parse(source), target=V73)
+    after = run_function(module, target=window)
+    np.testing.assert_array_equal(after.results[0], before.results[0])
+    assert after.stats.peak_extent[VTCM_SCOPE] == 12 * 1024
+
+
 def test_planning_twice_keeps_the_arena_size():
     once = planned((EXAMPLES / "seed_naive.mlir").read_text())
     size = [s.static_size_bytes() for s in storages(once, "seed")]
