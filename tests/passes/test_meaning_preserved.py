@@ -103,6 +103,10 @@ PIPELINES: dict[str, tuple[ModulePass, ...]] = {
         MemoryManifestPass(),
         MemoryPlanPass(algorithm="greedy", insert_kills=False),
     ),
+    "memory-manifest,memory-plan{discontiguous=always block-size=16}": (
+        MemoryManifestPass(),
+        MemoryPlanPass(discontiguous="always", block_size=16),
+    ),
     "memory-manifest,memory-coalesce,memory-plan": (
         MemoryManifestPass(),
         MemoryCoalescePass(),
