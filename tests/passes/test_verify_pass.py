@@ -47,6 +47,26 @@ func.func @f() {{
     ]
 
 
+def test_blocks_and_table_out_of_bounds_are_reported_by_their_layout_sizes():
+    blocked = 'memref<3x50xi32, #memory.discontiguous<128>, "global.vtcm">'
+    found = problems(
+        f"""
+func.func @f() {{
+  %tables = memory.alloc_storage [4] : !memory.storage<"global">
+  %vtcm = memory.alloc_storage [1024] align 2048 : {STORAGE}
+  %t = memory.alloc_discontiguous_tensor table %tables[0], blocks %vtcm[0, 960] : !memory.storage<"global">, {STORAGE} to {blocked}
+  "test.op"(%t) : ({blocked}) -> ()
+  func.return
+}}"""
+    )
+    assert found == [
+        "memory-verify: in @f, memory.alloc_discontiguous_tensor %t (pointer table, "
+        "bytes [0, 8) of %tables) is out of bounds: expected bytes within [0, 4)",
+        "memory-verify: in @f, memory.alloc_discontiguous_tensor %t (block 1, "
+        "bytes [960, 1048) of %vtcm) is out of bounds: expected bytes within [0, 1024)",
+    ]
+
+
 def test_tensor_below_its_requested_alignment_is_reported():
     found = problems(
         f"""
