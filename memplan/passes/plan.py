@@ -17,6 +17,10 @@ no tensor of that storage escapes or is carried from one loop iteration to
 the next.  Everything else (dynamic sizes or offsets, discontiguous tensors,
 storages passed to calls, returned or loop-carried tensors, functions of
 several blocks) is left as it is.
+
+With `discontiguous=auto|always`, an arena of a scope with a capacity may
+cut some of its tensors into blocks reached through pointer tables
+(`memplan.passes.plan_blocks`), so fragmentation no longer costs bytes.
 """
 
 from __future__ import annotations
@@ -148,6 +152,9 @@ class UnitArena:
             )
         return offsets
 
+
+Tables = dict[AllocTensorOp, int]
+"""Offset of each cut tensor's pointer table in its table storage."""
 
 ARENA_MODES = ("run", "function")
 """Values of the `arenas` option."""
@@ -281,16 +288,21 @@ class MemoryPlanPass(MemplanPass):
         for kill in dict.fromkeys(k for planned in storages for k in _kills(planned)):
             Rewriter.erase_op(kill)
         storages_of_arenas: dict[UnitArena, list[AllocStorageOp]] = {}
+        blocked: list[tuple[UnitArena, AllocStorageOp, AllocStorageOp, Tables]] = []
         for arena in arenas:
             if arena.host is None:
                 storage = self._arena_storage(arena, target)
                 Rewriter.insert_op(storage, InsertPoint.before(arena.first))
                 storages_of_arenas[arena] = [storage]
                 _move_to_arena(storage, arena.offsets())
-                if arena.blocks() and not self._tables_in(arena.scope):
-                    tables = self._table_storage(arena, target)
-                    Rewriter.insert_op(tables, InsertPoint.before(arena.first))
-                    storages_of_arenas[arena].append(tables)
+                if arena.blocks():
+                    table_storage, tables = self._tables(arena, storage, target)
+                    if table_storage is not storage:
+                        Rewriter.insert_op(
+                            table_storage, InsertPoint.before(arena.first)
+                        )
+                        storages_of_arenas[arena].append(table_storage)
+                    blocked.append((arena, storage, table_storage, tables))
         # Kills go in after their op, each before the previous one: place
         # them in reverse so they read in program order.
         for arena in reversed(arenas):
@@ -302,48 +314,37 @@ class MemoryPlanPass(MemplanPass):
                         Rewriter.insert_op(
                             KillOp(tensor), InsertPoint.after(live.last_user)
                         )
-        for arena, (storage, *table_storage) in storages_of_arenas.items():
-            self._rewrite_blocked(arena, storage, table_storage, target)
+        # Cut tensors are replaced last: every use and kill follows them.
+        for arena, storage, table_storage, tables in blocked:
+            rewrite_blocked(
+                storage,
+                table_storage,
+                arena.blocks(),
+                tables,
+                self._block_size(arena.scope, target),
+                target.pointer_width,
+            )
         for planned in storages:
             Rewriter.erase_op(planned.storage)
-
-    def _tables_in(self, scope: str) -> bool:
-        """The pointer tables of an arena of `scope` live in the arena."""
-        return self.table_scope == scope
 
     def _block_size(self, scope: str, target: Target) -> int:
         return target.alignment(scope) if self.block_size is None else self.block_size
 
-    def _table_storage(self, arena: UnitArena, target: Target) -> AllocStorageOp:
-        _, size = table_offsets(
+    def _tables(
+        self, arena: UnitArena, storage: AllocStorageOp, target: Target
+    ) -> tuple[AllocStorageOp, Tables]:
+        """Where the pointer tables of the arena's cut tensors go: inside the
+        arena when `table-scope` is its scope, else side by side in a storage
+        of their own, allocated and killed with the arena."""
+        if self.table_scope == arena.scope:
+            return storage, arena.tables()
+        tables, size = table_offsets(
             arena.blocks(), self._block_size(arena.scope, target), target.pointer_width
         )
         alignment = max(target.alignment(self.table_scope), target.pointer_width)
-        storage = AllocStorageOp(size, self.table_scope, alignment, arena.device)
-        storage.result.name_hint = "tables"
-        return storage
-
-    def _rewrite_blocked(
-        self,
-        arena: UnitArena,
-        storage: AllocStorageOp,
-        table_storage: list[AllocStorageOp],
-        target: Target,
-    ) -> None:
-        blocks = arena.blocks()
-        block_size = self._block_size(arena.scope, target)
-        if table_storage:
-            tables, _ = table_offsets(blocks, block_size, target.pointer_width)
-        else:
-            tables = arena.tables()
-        rewrite_blocked(
-            storage,
-            table_storage[0] if table_storage else storage,
-            blocks,
-            tables,
-            block_size,
-            target.pointer_width,
-        )
+        table_storage = AllocStorageOp(size, self.table_scope, alignment, arena.device)
+        table_storage.result.name_hint = "tables"
+        return table_storage, tables
 
     def _block_options(self, arena: UnitArena, target: Target) -> BlockOptions | None:
         """How `arena` may use blocks: only in a scope with a capacity, where
@@ -351,14 +352,13 @@ class MemoryPlanPass(MemplanPass):
         if self.discontiguous == "never" or target.capacity(arena.scope) is None:
             return None
         block_size = self._block_size(arena.scope, target)
-        table_scope = arena.scope if self._tables_in(arena.scope) else self.table_scope
         return BlockOptions(
             "always" if self.discontiguous == "always" else "auto",
             block_size,
             target.pointer_width,
-            self._tables_in(arena.scope),
+            self.table_scope == arena.scope,
             {
-                tensor: table_read_cycles(tensor, block_size, target, table_scope)
+                tensor: table_read_cycles(tensor, block_size, target, self.table_scope)
                 for tensor in arena.tensors
                 if may_take_blocks(tensor, block_size)
             },
