@@ -6,18 +6,22 @@ given, and pass `memory-verify` at that capacity.
 
 Tensors of random programs are 32 or 64 bytes, so blocks are 16 bytes
 (`block-size=16`): a tensor takes two to four of them.  Their contiguous
-plans already reach the live bytes, so `auto` seldom needs blocks here (0 of
-41 programs measured; `tests/filecheck/passes/memory-plan-discontiguous.mlir`
-runs examples/fragmentation.mlir, where it must); `always` cuts tensors in
-most programs that have VTCM tensors.
+plans already reach the live bytes, so `auto` seldom needs blocks there (0 of
+41 programs measured); `always` cuts tensors in most programs that have VTCM
+tensors.  So a second test makes `auto` cut: the live ranges of
+examples/fragmentation.mlir, which no contiguous plan fits in their live
+bytes, with random element types, shapes, block sizes and birth orders.
 """
 
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, assume, event, given, settings
+from hypothesis import strategies as st
 from program_gen import programs
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
@@ -104,3 +108,88 @@ def test_blocks_keep_results_within_a_tight_vtcm(text: str) -> None:
     blocked = any(isinstance(op, AllocDiscontiguousTensorOp) for op in always.walk())
     event(f"always cuts a tensor into blocks: {blocked}")
     _assert_runs_within(always, _vtcm_height(always), original, "always")
+
+
+GADGET = (
+    (0, 2, 4),
+    (0, 4, 2),
+    (2, 5, 2),
+    (2, 6, 1),
+    (2, 3, 1),
+    (3, 5, 1),
+    (4, 6, 1),
+    (4, 5, 1),
+    (5, 7, 4),
+    (6, 7, 2),
+)
+"""(first step, last step, units) of the tensors of examples/fragmentation.mlir:
+at most 6 units live at once, while every contiguous placement needs 7."""
+
+ELEMENTS = {"f32": 4, "i32": 4, "i16": 2, "i8": 1}
+
+
+def _gadget_program(element: str, unit: int, columns: int, order: list[int]) -> str:
+    """The fragmentation gadget with tensors of `unit`-byte units shaped
+    (rows, columns) of `element`, born in `order` within a step; each is
+    filled when born and summed over its rows into the result when it dies."""
+    rows_per_unit = unit // (ELEMENTS[element] * columns)
+    zero = "0.0" if element == "f32" else "0"
+    add = "arith.addf" if element == "f32" else "arith.addi"
+    acc = f"memref<{columns}x{element}>"
+    lines = [
+        f"func.func @main() -> {acc} {{",
+        f"  %zero = arith.constant {zero} : {element}",
+        f"  %acc = memref.alloc() : {acc}",
+        f"  linalg.fill ins(%zero : {element}) outs(%acc : {acc})",
+    ]
+
+    def type_(units: int) -> str:
+        return f'memref<{units * rows_per_unit}x{columns}x{element}, "global.vtcm">'
+
+    for step in range(8):
+        for k, (_, last, units) in enumerate(GADGET):
+            if last == step:
+                lines += [
+                    f"  linalg.reduce ins(%t{k} : {type_(units)}) outs(%acc : {acc}) "
+                    "dimensions = [0]",
+                    f"    (%x: {element}, %s: {element}) {{",
+                    f"      %r = {add} %x, %s : {element}",
+                    f"      linalg.yield %r : {element}",
+                    "    }",
+                    f"  memref.dealloc %t{k} : {type_(units)}",
+                ]
+        for k in order:
+            first, _, units = GADGET[k]
+            if first == step:
+                value = f"{k + 1}.0" if element == "f32" else str(k + 1)
+                lines += [
+                    f"  %v{k} = arith.constant {value} : {element}",
+                    f"  %t{k} = memref.alloc() : {type_(units)}",
+                    f"  linalg.fill ins(%v{k} : {element}) outs(%t{k} : {type_(units)})",
+                ]
+    lines += [f"  func.return %acc : {acc}", "}"]
+    return "\n".join(lines)
+
+
+@settings(max_examples=EXAMPLES // 3, deadline=None)
+@given(
+    element=st.sampled_from(sorted(ELEMENTS)),
+    unit=st.sampled_from([64, 256, 2048]),
+    columns=st.sampled_from([4, 8, 16]),
+    order=st.permutations(list(range(len(GADGET)))),
+)
+def test_auto_cuts_tensors_to_beat_fragmentation_and_keeps_results(
+    element: str, unit: int, columns: int, order: list[int]
+) -> None:
+    module = Parser(
+        CONTEXT, _gadget_program(element, unit, columns, order)
+    ).parse_module()
+    original = run_function(module.clone())
+    MemoryManifestPass().apply(CONTEXT, module)
+    capacity = 6 * unit
+    plan = MemoryPlanPass(block_size=unit, capacity=capacity)
+    with pytest.raises(PassFailedException, match="over the scope capacity"):
+        _planned(module, plan)
+    planned = _planned(module, replace(plan, discontiguous="auto"))
+    assert any(isinstance(op, AllocDiscontiguousTensorOp) for op in planned.walk())
+    _assert_runs_within(planned, capacity, original, f"auto, {unit}-byte units")
