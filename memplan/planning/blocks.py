@@ -29,7 +29,7 @@ from __future__ import annotations
 import heapq
 import math
 from bisect import bisect_right
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -178,16 +178,19 @@ def plan_with_blocks(
       buffers and tables the height is `blocks_lower_bound`, the optimum.
     - `auto`: the contiguous plan (`plan(buffers, capacity, algorithm,
       budget=budget)`) when it fits `capacity` or there is none.  Otherwise
-      it looks for a set of buffers to split whose plan fits, and keeps the
-      total `split_cost` (default: each buffer's block count, so the bytes
-      turned into blocks) small: candidates are ordered (buffers the
-      contiguous plan put above the capacity, then the ones alive with them,
-      then the rest; cheaper first in each group), the shortest prefix that
-      fits is found by doubling then bisection, and each chosen buffer, the
-      most expensive first, goes back to contiguous if the plan still fits.
-      This is a heuristic: the set is small, not proved minimal.  Each try
-      costs two runs of the contiguous packer.  When nothing fits, the lowest
-      plan found is returned with `fits=False`.
+      it looks for a set of buffers to split whose plan fits, keeping the
+      total `split_cost` small (default cost: a buffer's block count, so it
+      minimizes the bytes turned into blocks, hence the table reads).
+      Candidates are ordered: the buffers the contiguous plan put above the
+      capacity, then the ones alive with them, then the rest, cheaper first
+      in each group.  The shortest prefix that fits is found by doubling
+      then bisection, and each chosen buffer, the most costly first, goes
+      back to contiguous if the plan still fits.  This runs twice: first
+      keeping the contiguous plan's offsets for what stays contiguous (no
+      packer run per try), then, if even splitting every candidate does not
+      fit that way, repacking them (two packer runs per try).  A heuristic:
+      the set is minimal for single removals, not proved the cheapest.  When
+      nothing fits, the lowest plan found is returned with `fits=False`.
 
     Raises ValueError (TraceError for malformed buffers) for bad arguments,
     never for a capacity that cannot be met.
@@ -224,13 +227,13 @@ def _auto(
     buffers, capacity = layout.buffers, layout.capacity
     contiguous = layout.make(frozenset())
     if contiguous.fits or not candidates:
-        return contiguous
+        return layout.with_nodes(contiguous)
+    assert capacity is not None
 
     def cost(i: int) -> float:
         buffer = buffers[i]
         return split_cost.get(buffer.id, block_count(buffer.size, layout.block_size))
 
-    assert capacity is not None
     above = {
         i for i, b in enumerate(buffers) if contiguous.offsets[b.id] + b.size > capacity
     }
@@ -242,32 +245,53 @@ def _auto(
     order = sorted(
         candidates, key=lambda i: (i not in above, i not in near, cost(i), i)
     )
-    everything = layout.make(frozenset(order))
-    if not everything.fits:
-        return everything if everything.height < contiguous.height else contiguous
-    fitting = everything
+    lowest = contiguous
+    # First keep the contiguous plan's offsets (no packer run per try), then
+    # repack what stays contiguous.
+    for keep in (contiguous.offsets, None):
+
+        def make(split: frozenset[int], keep: Mapping[BufferId, int] | None = keep):
+            return layout.make(split, keep)
+
+        everything = make(frozenset(order))
+        if everything.fits:
+            return layout.with_nodes(_fewest(order, cost, make, everything))
+        if everything.height < lowest.height:
+            lowest = everything
+    return layout.with_nodes(lowest)
+
+
+def _fewest(
+    order: list[int],
+    cost: Callable[[int], float],
+    make: Callable[[frozenset[int]], BlockPlan],
+    fitting: BlockPlan,
+) -> BlockPlan:
+    """A fitting plan that splits a short prefix of `order` (found by doubling,
+    then bisection) and then as few of it as still fit, most costly first."""
     failed, count = 0, 1
-    while count < len(order):  # doubling: the first prefix that fits
-        tried = layout.make(frozenset(order[:count]))
+    while count < len(order):
+        tried = make(frozenset(order[:count]))
         if tried.fits:
             fitting = tried
             break
         failed, count = count, count * 2
     count = min(count, len(order))
-    while failed + 1 < count:  # bisection between the last failure and it
+    while failed + 1 < count:
         middle = (failed + count) // 2
-        tried = layout.make(frozenset(order[:middle]))
+        tried = make(frozenset(order[:middle]))
         if tried.fits:
             fitting, count = tried, middle
         else:
             failed = middle
     chosen = order[:count]
-    for i in sorted(chosen, key=lambda i: (-cost(i), -order.index(i))):
-        tried = layout.make(frozenset(chosen) - {i})
+    rank = {i: k for k, i in enumerate(order)}
+    for i in sorted(chosen, key=lambda i: (-cost(i), -rank[i])):
+        tried = make(frozenset(chosen) - {i})
         if tried.fits:
             fitting = tried
             chosen.remove(i)
-    return layout.with_nodes(fitting)
+    return fitting
 
 
 class _Layout:
@@ -312,12 +336,18 @@ class _Layout:
         self.nodes += result.nodes
         return result.offsets
 
-    def make(self, split: frozenset[int]) -> BlockPlan:
+    def make(
+        self, split: frozenset[int], keep: Mapping[BufferId, int] | None = None
+    ) -> BlockPlan:
+        """The plan splitting `split` (indices); the others keep their offsets
+        in `keep` when given, else the packer places them."""
         buffers, size = self.buffers, self.block_size
         whole = [b for i, b in enumerate(buffers) if i not in split]
         parts = [b for i, b in enumerate(buffers) if i in split]
         if not parts:
-            offsets = self._pack(whole, self.capacity)
+            offsets = (
+                dict(keep) if keep is not None else self._pack(whole, self.capacity)
+            )
             return self._finish(offsets, {}, {}, 0)
         tables = table_buffers(
             parts,
@@ -339,8 +369,12 @@ class _Layout:
             for b in whole
         ]
         variants = [aligned] if aligned == whole else [aligned, list(whole)]
-        for packed in variants:
-            offsets = self._pack(packed, target)
+        for packed in variants if keep is None else [whole]:
+            offsets = (
+                {b.id: keep[b.id] for b in whole}
+                if keep is not None
+                else self._pack(packed, target)
+            )
             blocks = _assign_blocks(whole, offsets, parts, size)
             height = _height(whole, offsets, blocks, size)
             if best is None or height < best[0]:
