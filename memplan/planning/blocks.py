@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Literal
 
@@ -414,17 +414,7 @@ class _Layout:
 
     def with_nodes(self, result: BlockPlan) -> BlockPlan:
         """`result` charged with all the work spent so far."""
-        return BlockPlan(
-            result.height,
-            result.offsets,
-            result.blocks,
-            result.tables,
-            result.block_size,
-            result.fits,
-            self.nodes,
-            result.table_bytes,
-            result.capacity,
-        )
+        return replace(result, nodes=self.nodes)
 
     def _pack(self, buffers: list[Buffer], capacity: int | None) -> dict[BufferId, int]:
         result = plan(buffers, capacity, self.algorithm, budget=self.budget)

@@ -202,6 +202,21 @@ def test_validation_names_shared_blocks_and_wrong_counts() -> None:
     ]
 
 
+def test_validation_names_tables_that_clash_or_are_missing() -> None:
+    buffers = [Buffer("a", 0, 2, 100), Buffer("b", 1, 3, 10)]
+    blocks = {"a": (0, 64), "b": (128,)}
+    clash = BlockPlan(200, {}, blocks, {"a": 192, "b": 196}, 64, True)
+    problems = validate_block_plan(buffers, clash)
+    assert len(problems) == 1 and "table of 'a'" in problems[0]
+    assert "table of 'b'" in problems[0] and "overlap" in problems[0]
+    missing = BlockPlan(200, {}, blocks, {"a": 192}, 64, True)
+    assert validate_block_plan(buffers, missing) == ["buffer 'b' has no pointer table"]
+    wrong = BlockPlan(100, {}, blocks, {}, 64, False, capacity=50)
+    assert validate_block_plan(buffers, wrong) == [
+        "plan height 100, but its pieces end at 192",
+    ]
+
+
 def block_sizes() -> st.SearchStrategy[int]:
     return st.sampled_from([1, 2, 4, 8])
 
