@@ -99,8 +99,8 @@ def block_rows(
     rows: list[str] = []
     for row in (
         "| file | block bound | height | = bound | table bytes"
-        " | height + tables | vs contiguous | tables in arena | s |",
-        "|---|---|---|---|---|---|---|---|---|",
+        " | height + tables | vs contiguous | tables in arena | nodes | s |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ):
         emit(rows, row)
     for name, buffers in traces.items():
@@ -119,7 +119,7 @@ def block_rows(
             f"| {name} | {bound:,} | {result.height:,}"
             f" | {'yes' if result.height == bound else 'no'} | {result.table_bytes:,}"
             f" | {total:,} | {total / heights[name]:.4f} | {arena.height:,}"
-            f" | {seconds:.3f} |",
+            f" | {arena.nodes:,} | {seconds:.3f} |",
         )
     return rows
 
@@ -198,6 +198,14 @@ def main() -> int:
         heading = [
             "",
             f"## Blocks of {size // 1024} KiB, every buffer split",
+            "",
+            "Block bound: the most block bytes alive at once (max-live with every"
+            " buffer rounded up to whole blocks); height: tables elsewhere; table"
+            " bytes: the most alive at once (4 bytes a block); vs contiguous:"
+            " (height + table bytes) / contiguous height; tables in arena: the"
+            f" height with the tables packed above the blocks by `best` within"
+            f" {AUTO_BUDGET:,} nodes (the nodes column); s: seconds of the plan"
+            " with the tables elsewhere.",
             "",
         ]
         print("\n".join(heading), flush=True)
