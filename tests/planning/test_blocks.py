@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from packing_strategies import examples, traces
 
-from memplan.planning import Buffer, TraceError, lower_bound, plan
+from memplan.planning import Buffer, BufferId, TraceError, lower_bound, plan
 from memplan.planning.blocks import (
     BlockPlan,
     block_count,
@@ -204,7 +204,7 @@ def test_validation_names_shared_blocks_and_wrong_counts() -> None:
 
 def test_validation_names_tables_that_clash_or_are_missing() -> None:
     buffers = [Buffer("a", 0, 2, 100), Buffer("b", 1, 3, 10)]
-    blocks = {"a": (0, 64), "b": (128,)}
+    blocks: dict[BufferId, tuple[int, ...]] = {"a": (0, 64), "b": (128,)}
     clash = BlockPlan(200, {}, blocks, {"a": 192, "b": 196}, 64, True)
     problems = validate_block_plan(buffers, clash)
     assert len(problems) == 1 and "table of 'a'" in problems[0]
