@@ -5,17 +5,19 @@ A buffer split into blocks of `block_size` bytes needs any free block slots
 fragmentation beyond its last, partial block.  The price is a table lookup on
 every access, so a compiler keeps buffers contiguous unless it must split.
 
-Layout of a plan with discontiguous buffers (`_layout`):
+Layout of a plan with discontiguous buffers (`_Layout.make`):
 
 1. the contiguous buffers are packed by the contiguous packer, twice: once at
    block-aligned offsets (every slot they leave is whole) and once at their
    own alignment (denser when they are small against a block); the variant
    with the lower final height wins, block-aligned on a tie;
-2. the discontiguous buffers, by start time, take the lowest block slots
-   that no contiguous buffer touches during their lifetime and that no other
-   block holds at their start.  Without contiguous buffers this is interval
-   coloring by start time, which is optimal for equal-size blocks: the
-   height is the most blocks alive at once times `block_size`;
+2. the discontiguous buffers, by start time, take block slots that no
+   contiguous buffer touches during their lifetime and that no other block
+   holds at their start: a run of consecutive slots when one is as low as
+   the lowest free slots, else the lowest free slots (`block_slots`).
+   Without contiguous buffers this is interval coloring by start time,
+   optimal for equal-size blocks: the height is the most blocks alive at
+   once times `block_size`;
 3. with `tables_in_arena`, the pointer tables (`block_count * pointer_width`
    bytes each, alive with their buffer) are packed by the contiguous packer
    and stacked on top, so they never break up the block slots.
@@ -26,13 +28,13 @@ work in nodes.
 
 from __future__ import annotations
 
-import heapq
 import math
-from bisect import bisect_right
-from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
 from typing import Literal
 
+from memplan.planning.block_slots import assign_blocks, block_count
 from memplan.planning.buffers import (
     Buffer,
     BufferId,
@@ -40,8 +42,18 @@ from memplan.planning.buffers import (
     check_buffers,
     lower_bound,
 )
+from memplan.planning.greedy import best_fit_offset
 from memplan.planning.registry import get_algorithm, plan
 from memplan.planning.validate import Piece, first_overlap
+
+__all__ = [
+    "BlockPlan",
+    "block_count",
+    "blocks_lower_bound",
+    "plan_with_blocks",
+    "table_buffers",
+    "validate_block_plan",
+]
 
 Mode = Literal["auto", "always"]
 MODES = ("auto", "always")
@@ -70,11 +82,6 @@ class BlockPlan:
     def split_bytes(self) -> int:
         """Bytes of block slots the discontiguous buffers take."""
         return sum(len(b) for b in self.blocks.values()) * self.block_size
-
-
-def block_count(size: int, block_size: int) -> int:
-    """Blocks holding `size` bytes (the last may be partial); 0 for 0 bytes."""
-    return -(-size // block_size)
 
 
 def table_buffers(
@@ -178,16 +185,27 @@ def plan_with_blocks(
       buffers and tables the height is `blocks_lower_bound`, the optimum.
     - `auto`: the contiguous plan (`plan(buffers, capacity, algorithm,
       budget=budget)`) when it fits `capacity` or there is none.  Otherwise
-      it looks for a set of buffers to split whose plan fits, and keeps the
-      total `split_cost` (default: each buffer's block count, so the bytes
-      turned into blocks) small: candidates are ordered (buffers the
-      contiguous plan put above the capacity, then the ones alive with them,
-      then the rest; cheaper first in each group), the shortest prefix that
-      fits is found by doubling then bisection, and each chosen buffer, the
-      most expensive first, goes back to contiguous if the plan still fits.
-      This is a heuristic: the set is small, not proved minimal.  Each try
-      costs two runs of the contiguous packer.  When nothing fits, the lowest
-      plan found is returned with `fits=False`.
+      it aims at the fitting plan with the smallest total `split_cost`
+      (default cost: a buffer's block count, so the fewest bytes behind a
+      table, hence the fewest table reads), greedily:
+      1. every candidate is split (`always`); if that fits, buffers go back
+         to contiguous, the most costly first, wherever the plan stays valid
+         and fitting: a buffer whose blocks are consecutive keeps their
+         bytes, another moves to the best-fitting free range of its lifetime
+         (greedy's rule), and the pass repeats while buffers move;
+      2. if splitting everything does not fit (tables in the arena, blocks
+         coarser than the buffers), prefixes of the candidates are tried, in
+         order of the bytes splitting adds per byte (block rounding, table),
+         then of likely use (the buffers the contiguous plan put above the
+         capacity, then those alive with them, then the rest, cheaper first),
+         by doubling then bisection, first keeping the contiguous plan's
+         offsets for the rest, then repacking it (two packer runs a try);
+         the shortest fitting prefix is pruned one buffer at a time, then
+         step 1's return to contiguous runs on it.
+      The result is no worse than the contiguous plan, but not proved the
+      cheapest: a buffer stays split when the blocks of others sit where it
+      could go.  When nothing fits, the lowest plan found is returned with
+      `fits=False`.
 
     Raises ValueError (TraceError for malformed buffers) for bad arguments,
     never for a capacity that cannot be met.
@@ -224,13 +242,18 @@ def _auto(
     buffers, capacity = layout.buffers, layout.capacity
     contiguous = layout.make(frozenset())
     if contiguous.fits or not candidates:
-        return contiguous
+        return layout.with_nodes(contiguous)
+    assert capacity is not None
 
     def cost(i: int) -> float:
         buffer = buffers[i]
         return split_cost.get(buffer.id, block_count(buffer.size, layout.block_size))
 
-    assert capacity is not None
+    dearest = sorted(candidates, key=lambda i: (-cost(i), i))
+    everything = layout.make(frozenset(candidates))
+    if everything.fits:
+        return layout.with_nodes(_unsplit(layout, everything, dearest))
+    lowest = everything if everything.height < contiguous.height else contiguous
     above = {
         i for i, b in enumerate(buffers) if contiguous.offsets[b.id] + b.size > capacity
     }
@@ -239,35 +262,131 @@ def _auto(
         for i, b in enumerate(buffers)
         if any(b.lower < buffers[j].upper and buffers[j].lower < b.upper for j in above)
     }
+    extra = layout.pointer_width if layout.tables_in_arena else 0
+
+    def waste(i: int) -> Fraction:
+        """Bytes that splitting adds (block rounding, table), per byte of data."""
+        size = buffers[i].size
+        count = block_count(size, layout.block_size)
+        return Fraction(count * (layout.block_size + extra) - size, size)
+
     order = sorted(
-        candidates, key=lambda i: (i not in above, i not in near, cost(i), i)
+        candidates,
+        key=lambda i: (waste(i), i not in above, i not in near, cost(i), i),
     )
-    everything = layout.make(frozenset(order))
-    if not everything.fits:
-        return everything if everything.height < contiguous.height else contiguous
-    fitting = everything
-    failed, count = 0, 1
-    while count < len(order):  # doubling: the first prefix that fits
-        tried = layout.make(frozenset(order[:count]))
-        if tried.fits:
-            fitting = tried
+    # Buffers left contiguous keep the contiguous plan's offsets (no packer
+    # run per try), or else are repacked.
+    for keep in (contiguous.offsets, None):
+
+        def make(split: frozenset[int], keep: Mapping[BufferId, int] | None = keep):
+            return layout.make(split, keep)
+
+        fitting, some = _fewest(order, cost, make)
+        if fitting is not None:
+            return layout.with_nodes(_unsplit(layout, fitting, dearest))
+        if some.height < lowest.height:
+            lowest = some
+    return layout.with_nodes(lowest)
+
+
+def _unsplit(layout: _Layout, fitting: BlockPlan, order: list[int]) -> BlockPlan:
+    """`fitting` with buffers made contiguous again, in `order`, wherever that
+    keeps the plan valid and fitting: a buffer whose blocks are consecutive
+    keeps their bytes; another moves to the best-fitting free range of its
+    lifetime (greedy's rule) if it ends below the capacity and below every
+    table (the tables keep their place)."""
+    buffers, size = layout.buffers, layout.block_size
+    offsets = dict(fitting.offsets)
+    blocks = dict(fitting.blocks)
+    tables = dict(fitting.tables)
+    assert layout.capacity is not None
+    limit = min(tables.values(), default=layout.capacity)
+    waiting = [i for i in order if buffers[i].id in blocks]
+    while waiting:  # a buffer made contiguous may leave room for one tried before
+        left = []
+        for i in waiting:
+            buffer = buffers[i]
+            slots = blocks[buffer.id]
+            first = slots[0]
+            consecutive = slots == tuple(range(first, first + len(slots) * size, size))
+            if not (consecutive and first % buffer.alignment == 0):
+                neighbours = _pieces_alive_with(buffers, i, offsets, blocks, size)
+                first = best_fit_offset(neighbours, buffer.size, buffer.alignment)
+                if first + buffer.size > limit:
+                    left.append(i)
+                    continue
+            offsets[buffer.id] = first
+            del blocks[buffer.id]
+            tables.pop(buffer.id, None)
+        if len(left) == len(waiting):
             break
+        waiting = left
+    return layout.finish(offsets, blocks, tables)
+
+
+def _pieces_alive_with(
+    buffers: Sequence[Buffer],
+    index: int,
+    offsets: Mapping[BufferId, int],
+    blocks: Mapping[BufferId, tuple[int, ...]],
+    block_size: int,
+) -> list[tuple[int, int]]:
+    """(start, end) byte ranges of the other buffers alive with buffers[index]:
+    contiguous ones whole, runs of consecutive blocks merged."""
+    me = buffers[index]
+    pieces: list[tuple[int, int]] = []
+    for j, other in enumerate(buffers):
+        if j == index or not (other.lower < me.upper and me.lower < other.upper):
+            continue
+        if other.id in offsets:
+            if other.size:
+                start = offsets[other.id]
+                pieces.append((start, start + other.size))
+            continue
+        for start in blocks[other.id]:
+            if pieces and pieces[-1][1] == start:
+                pieces[-1] = (pieces[-1][0], start + block_size)
+            else:
+                pieces.append((start, start + block_size))
+    return pieces
+
+
+def _fewest(
+    order: list[int],
+    cost: Callable[[int], float],
+    make: Callable[[frozenset[int]], BlockPlan],
+) -> tuple[BlockPlan | None, BlockPlan]:
+    """(a fitting plan or None, the lowest plan tried).  The fitting plan splits
+    a short prefix of `order` (found by doubling, then bisection), then as few
+    of it as still fit, most costly first."""
+    failed, count = 0, 1
+    lowest: BlockPlan | None = None
+    while True:
+        count = min(count, len(order))
+        tried = make(frozenset(order[:count]))
+        if lowest is None or tried.height < lowest.height:
+            lowest = tried
+        if tried.fits:
+            break
+        if count == len(order):
+            return None, lowest
         failed, count = count, count * 2
-    count = min(count, len(order))
-    while failed + 1 < count:  # bisection between the last failure and it
+    fitting = tried
+    while failed + 1 < count:
         middle = (failed + count) // 2
-        tried = layout.make(frozenset(order[:middle]))
+        tried = make(frozenset(order[:middle]))
         if tried.fits:
             fitting, count = tried, middle
         else:
             failed = middle
     chosen = order[:count]
-    for i in sorted(chosen, key=lambda i: (-cost(i), -order.index(i))):
-        tried = layout.make(frozenset(chosen) - {i})
+    rank = {i: k for k, i in enumerate(order)}
+    for i in sorted(chosen, key=lambda i: (-cost(i), -rank[i])):
+        tried = make(frozenset(chosen) - {i})
         if tried.fits:
             fitting = tried
             chosen.remove(i)
-    return layout.with_nodes(fitting)
+    return fitting, lowest
 
 
 class _Layout:
@@ -295,30 +414,26 @@ class _Layout:
 
     def with_nodes(self, result: BlockPlan) -> BlockPlan:
         """`result` charged with all the work spent so far."""
-        return BlockPlan(
-            result.height,
-            result.offsets,
-            result.blocks,
-            result.tables,
-            result.block_size,
-            result.fits,
-            self.nodes,
-            result.table_bytes,
-            result.capacity,
-        )
+        return replace(result, nodes=self.nodes)
 
     def _pack(self, buffers: list[Buffer], capacity: int | None) -> dict[BufferId, int]:
         result = plan(buffers, capacity, self.algorithm, budget=self.budget)
         self.nodes += result.nodes
         return result.offsets
 
-    def make(self, split: frozenset[int]) -> BlockPlan:
+    def make(
+        self, split: frozenset[int], keep: Mapping[BufferId, int] | None = None
+    ) -> BlockPlan:
+        """The plan splitting `split` (indices); the others keep their offsets
+        in `keep` when given, else the packer places them."""
         buffers, size = self.buffers, self.block_size
         whole = [b for i, b in enumerate(buffers) if i not in split]
         parts = [b for i, b in enumerate(buffers) if i in split]
         if not parts:
-            offsets = self._pack(whole, self.capacity)
-            return self._finish(offsets, {}, {}, 0)
+            offsets = (
+                dict(keep) if keep is not None else self._pack(whole, self.capacity)
+            )
+            return self.finish(offsets, {}, {})
         tables = table_buffers(
             parts,
             {b.id: (0,) * block_count(b.size, size) for b in parts},
@@ -339,9 +454,13 @@ class _Layout:
             for b in whole
         ]
         variants = [aligned] if aligned == whole else [aligned, list(whole)]
-        for packed in variants:
-            offsets = self._pack(packed, target)
-            blocks = _assign_blocks(whole, offsets, parts, size)
+        for packed in variants if keep is None else [whole]:
+            offsets = (
+                {b.id: keep[b.id] for b in whole}
+                if keep is not None
+                else self._pack(packed, target)
+            )
+            blocks = assign_blocks(whole, offsets, parts, size)
             height = _height(whole, offsets, blocks, size)
             if best is None or height < best[0]:
                 best = (height, offsets, blocks)
@@ -352,16 +471,17 @@ class _Layout:
             base = align_up(height, self.pointer_width)
             table_offsets = self._pack(tables, None)
             placed_tables = {t.id: base + table_offsets[t.id] for t in tables}
-        return self._finish(offsets, blocks, placed_tables, lower_bound(tables))
+        return self.finish(offsets, blocks, placed_tables)
 
-    def _finish(
+    def finish(
         self,
         offsets: dict[BufferId, int],
         blocks: dict[BufferId, tuple[int, ...]],
         tables: dict[BufferId, int],
-        table_bytes: int,
     ) -> BlockPlan:
+        """The plan of these placements, with its height and table bytes."""
         buffers = self.buffers
+        table_bytes = lower_bound(table_buffers(buffers, blocks, self.pointer_width))
         whole = [b for b in buffers if b.id in offsets]
         height = _height(whole, offsets, blocks, self.block_size)
         for key, offset in tables.items():
@@ -391,86 +511,6 @@ def _height(
         if slots:
             top = max(top, max(slots) + block_size)
     return top
-
-
-class _Band:
-    """Block slots [first, end) that the same contiguous buffers touch: they are
-    unusable during `busy` (lifetimes), and hand out their lowest free slot."""
-
-    def __init__(self, first: int, end: int | None, busy: list[tuple[int, int]]):
-        self.end = end
-        self.busy = busy
-        self.fresh = first  # slots from here up were never used
-        self.free: list[int] = []  # released slots (heap)
-        self.taken: list[tuple[int, int]] = []  # (free from time, slot) heap
-
-    def blocked(self, lower: int, upper: int) -> bool:
-        return any(lo < upper and lower < hi for lo, hi in self.busy)
-
-    def take(self, lower: int, wanted: int, out: list[int]) -> None:
-        """Up to `wanted` slots free at `lower` (lowest first) into `out`."""
-        while self.taken and self.taken[0][0] <= lower:
-            heapq.heappush(self.free, heapq.heappop(self.taken)[1])
-        while wanted and self.free:
-            out.append(heapq.heappop(self.free))
-            wanted -= 1
-        while wanted and (self.end is None or self.fresh < self.end):
-            out.append(self.fresh)
-            self.fresh += 1
-            wanted -= 1
-
-    def hold(self, slot: int, upper: int) -> None:
-        heapq.heappush(self.taken, (upper, slot))
-
-
-def _bands(
-    whole: Sequence[Buffer], offsets: Mapping[BufferId, int], block_size: int
-) -> list[_Band]:
-    """The address space cut into bands at the slot edges of contiguous buffers."""
-    spans = [
-        (
-            offsets[b.id] // block_size,
-            block_count(offsets[b.id] + b.size, block_size),
-            b,
-        )
-        for b in whole
-        if b.size
-    ]
-    edges = sorted({0} | {s for span in spans for s in span[:2]})
-    busy: list[list[tuple[int, int]]] = [[] for _ in edges]
-    for first, end, buffer in spans:
-        for k in range(bisect_right(edges, first) - 1, bisect_right(edges, end - 1)):
-            busy[k].append((buffer.lower, buffer.upper))
-    ends: list[int | None] = [*edges[1:], None]
-    return [
-        _Band(first, end, b) for first, end, b in zip(edges, ends, busy, strict=True)
-    ]
-
-
-def _assign_blocks(
-    whole: Sequence[Buffer],
-    offsets: Mapping[BufferId, int],
-    parts: Sequence[Buffer],
-    block_size: int,
-) -> dict[BufferId, tuple[int, ...]]:
-    """Block offsets of each discontiguous buffer, by start time, lowest slots first."""
-    bands = _bands(whole, offsets, block_size)
-    blocks: dict[BufferId, tuple[int, ...]] = {}
-    for index in sorted(range(len(parts)), key=lambda i: (parts[i].lower, i)):
-        buffer = parts[index]
-        wanted = block_count(buffer.size, block_size)
-        slots: list[int] = []
-        for band in bands:
-            if len(slots) == wanted:
-                break
-            if band.blocked(buffer.lower, buffer.upper):
-                continue
-            before = len(slots)
-            band.take(buffer.lower, wanted - before, slots)
-            for slot in slots[before:]:
-                band.hold(slot, buffer.upper)
-        blocks[buffer.id] = tuple(s * block_size for s in slots)
-    return blocks
 
 
 def validate_block_plan(

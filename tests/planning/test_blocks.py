@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from packing_strategies import examples, traces
 
-from memplan.planning import Buffer, TraceError, lower_bound, plan
+from memplan.planning import Buffer, BufferId, TraceError, lower_bound, plan
 from memplan.planning.blocks import (
     BlockPlan,
     block_count,
@@ -46,6 +46,48 @@ def test_auto_splits_buffers_where_contiguous_packing_cannot_fit() -> None:
     result = plan_with_blocks(buffers, block_size=UNIT, capacity=capacity)
     assert result.fits and result.height <= capacity
     assert 0 < len(result.blocks) < len(buffers)
+    assert validate_block_plan(buffers, result) == []
+
+
+def test_auto_splits_a_single_buffer_when_one_is_enough() -> None:
+    buffers = fragmenting_trace()
+    capacity = lower_bound(buffers)
+    alone = [
+        b.id
+        for b in buffers
+        if plan_with_blocks(
+            buffers, block_size=UNIT, capacity=capacity, splittable={b.id}
+        ).fits
+    ]
+    assert alone  # some buffer suffices on its own
+    result = plan_with_blocks(buffers, block_size=UNIT, capacity=capacity)
+    assert len(result.blocks) == 1 and set(result.blocks) <= set(alone)
+
+
+def test_auto_splits_part_when_splitting_everything_does_not_fit() -> None:
+    # Four 16-byte buffers alive throughout would each waste most of a block.
+    tiny = [Buffer(f"tiny{k}", 0, 6, 16) for k in range(4)]
+    buffers = fragmenting_trace() + tiny
+    capacity = lower_bound(buffers)
+    assert plan(buffers, capacity).height > capacity
+    everything = plan_with_blocks(
+        buffers, block_size=UNIT, capacity=capacity, mode="always"
+    )
+    assert not everything.fits
+    result = plan_with_blocks(buffers, block_size=UNIT, capacity=capacity)
+    assert result.fits and not any(b.id in result.blocks for b in tiny)
+    assert validate_block_plan(buffers, result) == []
+
+
+def test_blocks_take_consecutive_slots_when_as_low_as_single_ones() -> None:
+    # At time 1 slots 1, 3 and 4 are free: "q" takes 3-4 (consecutive, no
+    # higher than the slots already in use) rather than the lowest, 1 and 3.
+    buffers = [Buffer(f"p{k}", 0, 3 if k in (0, 2) else 1, 64) for k in range(5)]
+    buffers.append(Buffer("q", 1, 3, 128))
+    result = plan_with_blocks(buffers, block_size=64, mode="always")
+    assert [result.blocks[f"p{k}"] for k in range(5)] == [(k * 64,) for k in range(5)]
+    assert result.blocks["q"] == (192, 256)
+    assert result.height == blocks_lower_bound(buffers, 64)
     assert validate_block_plan(buffers, result) == []
 
 
@@ -157,6 +199,21 @@ def test_validation_names_shared_blocks_and_wrong_counts() -> None:
     assert validate_block_plan(buffers, short) == [
         "buffer 'a' has 1 blocks, expected 2 of 64 bytes",
         "buffer 'a': block 0 at 70 is negative or not a multiple of the block size 64",
+    ]
+
+
+def test_validation_names_tables_that_clash_or_are_missing() -> None:
+    buffers = [Buffer("a", 0, 2, 100), Buffer("b", 1, 3, 10)]
+    blocks: dict[BufferId, tuple[int, ...]] = {"a": (0, 64), "b": (128,)}
+    clash = BlockPlan(200, {}, blocks, {"a": 192, "b": 196}, 64, True)
+    problems = validate_block_plan(buffers, clash)
+    assert len(problems) == 1 and "table of 'a'" in problems[0]
+    assert "table of 'b'" in problems[0] and "overlap" in problems[0]
+    missing = BlockPlan(200, {}, blocks, {"a": 192}, 64, True)
+    assert validate_block_plan(buffers, missing) == ["buffer 'b' has no pointer table"]
+    wrong = BlockPlan(100, {}, blocks, {}, 64, False, capacity=50)
+    assert validate_block_plan(buffers, wrong) == [
+        "plan height 100, but its pieces end at 192",
     ]
 
 
