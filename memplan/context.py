@@ -10,8 +10,9 @@ from functools import cache
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Dialect
-from xdsl.parser import Parser
 from xdsl.universe import Universe
+
+from memplan.parser import MemplanParser
 
 
 def _linalg() -> Dialect:
@@ -63,11 +64,12 @@ def run_context(*, allow_unregistered: bool = False) -> Context:
 def parse_module(
     text: str, name: str = "<input>", *, allow_unregistered: bool = False
 ) -> ModuleOp:
-    """Parse `text` with a fresh `memplan_context`, keeping its dense_resource
-    blobs with the module (see `memplan.dialects.memref.global_blob`)."""
+    """Parse `text` with a fresh `memplan_context` and `MemplanParser`,
+    keeping its dense_resource blobs with the module (see
+    `memplan.dialects.memref.global_blob`)."""
     from memplan.dialects.memref import attach_blobs
 
     ctx = memplan_context(allow_unregistered=allow_unregistered)
-    module = Parser(ctx, text, name).parse_module()
+    module = MemplanParser(ctx, text, name).parse_module()
     attach_blobs(module, ctx)
     return module
