@@ -1,6 +1,6 @@
 """The dialects a memplan tool parses with: every installed one, as in
-xdsl-opt, with memplan's corrected linalg and memref and a per-context
-builtin blob store (see docs/frontend-ops.md)."""
+xdsl-opt, with memplan's corrected linalg and memref, arith with `remf`
+added, and a per-context builtin blob store (see docs/frontend-ops.md)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,12 @@ from xdsl.ir import Dialect
 from xdsl.universe import Universe
 
 from memplan.parser import MemplanParser
+
+
+def _arith() -> Dialect:
+    from memplan.dialects.arith import ARITH
+
+    return ARITH
 
 
 def _linalg() -> Dialect:
@@ -35,12 +41,13 @@ def _installed_dialects() -> dict[str, Callable[[], Dialect]]:
 
 
 def memplan_dialects() -> dict[str, Callable[[], Dialect]]:
-    """Every installed dialect (memplan's included), with linalg and memref
-    replaced by memplan's and a builtin dialect whose blob store belongs to
+    """Every installed dialect (memplan's included), with arith, linalg and
+    memref replaced by memplan's and a builtin dialect whose blob store belongs to
     the context it is registered in."""
     from memplan.dialects.memref import builtin_dialect
 
     dialects = dict(_installed_dialects())
+    dialects["arith"] = _arith
     dialects["linalg"] = _linalg
     dialects["memref"] = _memref
     dialects["builtin"] = builtin_dialect
