@@ -88,6 +88,31 @@ def test_hex_and_decimal_elements_mix():
     np.testing.assert_array_equal(got, [np.inf, -2.5, 0.25, 1.0])
 
 
+def test_hex_parts_of_complex_float_elements_are_bit_patterns():
+    attr = _parsed(
+        "[(0x3FC00000, 0x3F800000), (0xFF800000, 0xC0000000)]", "tensor<2xcomplex<f32>>"
+    )
+    got = np.frombuffer(attr.data.data, np.complex64)
+    np.testing.assert_array_equal(got, [1.5 + 1j, complex(-np.inf, -2.0)])
+
+
+def test_complex_integer_elements_are_unchanged():
+    attr = _parsed("(0x10, 3)", "tensor<complex<i32>>")
+    assert np.frombuffer(attr.data.data, np.int32).tolist() == [16, 3]
+
+
+@pytest.mark.parametrize(
+    ("literal", "message"),
+    [
+        ("(0x3C00, -0x0)", "should not have a leading minus"),
+        ("(0x10000, 0x0)", "hexadecimal float constant out of range"),
+    ],
+)
+def test_complex_hex_parts_get_mlirs_errors(literal: str, message: str):
+    with pytest.raises(ParseError, match=message):
+        _parsed(literal, "tensor<complex<f16>>")
+
+
 def test_decimal_integer_for_a_float_keeps_xdsls_reading():
     """MLIR rejects `dense<3> : tensor<f32>`; xDSL reads 3.0, and so do we:
     the value written, never a bit pattern."""
