@@ -1,6 +1,6 @@
 """The dialects a memplan tool parses with: every installed one, as in
-xdsl-opt, with memplan's corrected linalg and memref and a per-context
-builtin blob store (see docs/frontend-ops.md)."""
+xdsl-opt, with memplan's corrected linalg and memref, arith with `remf`
+added, and a per-context builtin blob store (see docs/frontend-ops.md)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,15 @@ from functools import cache
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Dialect
-from xdsl.parser import Parser
 from xdsl.universe import Universe
+
+from memplan.parser import MemplanParser
+
+
+def _arith() -> Dialect:
+    from memplan.dialects.arith import ARITH
+
+    return ARITH
 
 
 def _linalg() -> Dialect:
@@ -34,12 +41,13 @@ def _installed_dialects() -> dict[str, Callable[[], Dialect]]:
 
 
 def memplan_dialects() -> dict[str, Callable[[], Dialect]]:
-    """Every installed dialect (memplan's included), with linalg and memref
-    replaced by memplan's and a builtin dialect whose blob store belongs to
+    """Every installed dialect (memplan's included), with arith, linalg and
+    memref replaced by memplan's and a builtin dialect whose blob store belongs to
     the context it is registered in."""
     from memplan.dialects.memref import builtin_dialect
 
     dialects = dict(_installed_dialects())
+    dialects["arith"] = _arith
     dialects["linalg"] = _linalg
     dialects["memref"] = _memref
     dialects["builtin"] = builtin_dialect
@@ -63,11 +71,12 @@ def run_context(*, allow_unregistered: bool = False) -> Context:
 def parse_module(
     text: str, name: str = "<input>", *, allow_unregistered: bool = False
 ) -> ModuleOp:
-    """Parse `text` with a fresh `memplan_context`, keeping its dense_resource
-    blobs with the module (see `memplan.dialects.memref.global_blob`)."""
+    """Parse `text` with a fresh `memplan_context` and `MemplanParser`,
+    keeping its dense_resource blobs with the module (see
+    `memplan.dialects.memref.global_blob`)."""
     from memplan.dialects.memref import attach_blobs
 
     ctx = memplan_context(allow_unregistered=allow_unregistered)
-    module = Parser(ctx, text, name).parse_module()
+    module = MemplanParser(ctx, text, name).parse_module()
     attach_blobs(module, ctx)
     return module

@@ -86,7 +86,9 @@ class AffineFunctions(InterpreterFunctions):
         )
         carried = tuple(args[lower_count + upper_count :])
         for i in range(lower, upper, op.step.value.data):
-            carried = interpreter.run_ssacfg_region(op.body, (i, *carried), "affine.for")
+            carried = interpreter.run_ssacfg_region(
+                op.body, (i, *carried), "affine.for"
+            )
         return carried
 
     @impl_terminator(affine.YieldOp)

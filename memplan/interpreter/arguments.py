@@ -36,7 +36,9 @@ def check_argument(
     """The interpreter's value for argument `position` of type `type_`.
 
     Memrefs take a numpy array of exactly the element dtype and shape (used in
-    place); integers take Python or numpy integers within the type's range;
+    place), or for a signless integer element type an unsigned array of its
+    width, whose bits it holds (torch-mlir passes a uint8 image as `i8`);
+    integers take Python or numpy integers within the type's range;
     floats take integers or floats.
     """
     if isinstance(type_, MemRefType):
@@ -91,6 +93,12 @@ def _memref_argument(
     if not isinstance(value, np.ndarray):
         raise ModelError(f"argument {position} must be a numpy array for {type_}")
     dtype = numpy_dtype(type_.element_type, index_bitwidth)
+    if (
+        value.dtype.kind == "u"
+        and dtype.kind == "i"
+        and value.itemsize == dtype.itemsize
+    ):
+        value = value.view(dtype)
     expected = type_.get_shape()
     if (
         value.dtype != dtype

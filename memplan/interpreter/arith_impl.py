@@ -24,6 +24,7 @@ from xdsl.interpreter import (
 )
 from xdsl.ir import Attribute, Operation
 
+from memplan.dialects.arith import RemFOp
 from memplan.interpreter.cf_impl import CF_KERNELS
 from memplan.interpreter.element_types import numpy_dtype, unsigned_dtype
 from memplan.interpreter.errors import ModelError
@@ -193,6 +194,7 @@ ARITH_KERNELS: dict[type[Operation], Kernel] = {
     arith.SubfOp: binary(np.subtract),
     arith.MulfOp: binary(np.multiply),
     arith.DivfOp: binary(np.divide),
+    RemFOp: binary(np.fmod),
     arith.MaximumfOp: binary(np.maximum),
     arith.MinimumfOp: binary(np.minimum),
     arith.MaxnumfOp: binary(np.fmax),

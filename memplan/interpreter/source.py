@@ -15,13 +15,13 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr
 from xdsl.ir import Operation
-from xdsl.parser import Parser
 
 from memplan.dialects.memref import attach_blobs
+from memplan.parser import MemplanParser
 
 
-class _LocatingParser(Parser):
-    """The stock parser, noting the position where each op's text starts."""
+class _LocatingParser(MemplanParser):
+    """memplan's parser, noting the position where each op's text starts."""
 
     def __init__(self, ctx: Context, text: str | bytes, name: str):
         super().__init__(ctx, text, name)

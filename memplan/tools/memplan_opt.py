@@ -3,9 +3,11 @@ input reported as one clean line.
 
 It parses with `memplan.context.memplan_dialects()`: every installed dialect,
 with memplan's linalg and memref (ops xDSL 0.74 gets wrong or lacks, see
-docs/frontend-ops.md) and a `dense_resource` blob store per input.  Stock
-`xdsl-opt` cannot load those replacements, because an `xdsl.universe` plugin
-may not redefine a dialect name.  The passes are `xdsl-opt`'s, memplan's
+docs/frontend-ops.md) and a `dense_resource` blob store per input, and with
+`memplan.parser.MemplanParser`, which reads hex float elements of `dense`
+literals (`dense<0xFF800000>`, -inf) as MLIR does.  Stock `xdsl-opt` cannot
+load those replacements: an `xdsl.universe` plugin may not redefine a dialect
+name, and it has no hook for the parser.  The passes are `xdsl-opt`'s, memplan's
 included.  What `xdsl-opt` raises as a Python traceback (a malformed file, an
 op that does not verify, a pass that fails, an unknown pass or option, a
 missing file) becomes `memplan-opt: error: ...` on stderr with exit status 1.
@@ -26,6 +28,7 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 
 from memplan.context import memplan_dialects
 from memplan.dialects.memref import blob_store
+from memplan.parser import MemplanParser
 
 EXIT_ERROR = 1
 
@@ -36,6 +39,16 @@ class MemplanOptMain(xDSLOptMain):
     def register_all_dialects(self):
         for name, factory in memplan_dialects().items():
             self.ctx.register_dialect(name, factory)
+
+    def register_all_frontends(self):
+        super().register_all_frontends()
+
+        def parse_mlir(io: IO[bytes]) -> ModuleOp:
+            return MemplanParser(
+                self.ctx, io.read(), self.get_input_name()
+            ).parse_module(not self.args.no_implicit_module)
+
+        self.available_frontends["mlir"] = parse_mlir
 
     def parse_chunk(
         self, chunk: IO[bytes], file_extension: str, start_offset: int = 0

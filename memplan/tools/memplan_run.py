@@ -20,7 +20,6 @@ from typing import IO, Any
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.interpreter import Interpreter
-from xdsl.parser import Parser
 from xdsl.tools.command_line_tool import CommandLineTool
 from xdsl.utils.exceptions import ParseError
 
@@ -32,6 +31,7 @@ from memplan.interpreter.errors import ModelError, plain_message
 from memplan.interpreter.model import locate
 from memplan.interpreter.runner import Runner
 from memplan.interpreter.source import parse_with_locations
+from memplan.parser import MemplanParser
 from memplan.targets import DEFAULT_TARGET, TARGETS, get_target
 
 _SIZE_SUFFIXES = {
@@ -276,7 +276,7 @@ class MemplanRunMain(CommandLineTool):
                 return arguments_from_npz(path, types, bits)
             except ModelError as error:
                 raise InterpretationError(f"--args {path}: {error}") from None
-        parser = Parser(self.ctx, text, "args")
+        parser = MemplanParser(self.ctx, text, "args")
         try:
             attributes = (
                 parser.parse_optional_undelimited_comma_separated_list(

@@ -13,11 +13,11 @@ from pathlib import Path
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import MemRefType, ModuleOp
-from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError, VerifyException
 
 from memplan.context import memplan_context
 from memplan.dialects.memory import AllocStorageOp, AllocTensorOp, static_byte_size
+from memplan.parser import MemplanParser
 from memplan.passes.liveness import FunctionLiveness
 from memplan.planning import Buffer, BufferId
 
@@ -39,7 +39,7 @@ def read_module(path: Path) -> ModuleOp:
     except OSError as error:
         raise ModuleTraceError(f"cannot read {path}: {error.strerror}") from None
     try:
-        module = Parser(memplan_context(), text, str(path)).parse_module()
+        module = MemplanParser(memplan_context(), text, str(path)).parse_module()
         module.verify()
     except ParseError as error:
         raise ModuleTraceError(str(error).strip()) from None

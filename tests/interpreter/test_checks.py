@@ -144,6 +144,36 @@ def test_wrong_argument_dtype_is_reported(run: Run):
         run(program, np.zeros(4))
 
 
+def test_unsigned_array_fills_a_signless_integer_memref_with_its_bits(run: Run):
+    """torch-mlir passes a uint8 image as memref<...xi8> and reads it with
+    arith.uitofp: 200 must stay 200.0, not become -56.0."""
+    program = """
+    func.func @main(%m: memref<2xi8>) -> memref<2xf32> {
+      %out = memref.alloc() : memref<2xf32>
+      linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
+                      iterator_types = ["parallel"]}
+          ins(%m : memref<2xi8>) outs(%out : memref<2xf32>) {
+      ^bb0(%a: i8, %b: f32):
+        %f = arith.uitofp %a : i8 to f32
+        linalg.yield %f : f32
+      }
+      func.return %out : memref<2xf32>
+    }
+    """
+    (result,) = run(program, np.array([200, 7], np.uint8)).results
+    np.testing.assert_array_equal(result, [200.0, 7.0])
+
+
+def test_unsigned_array_of_another_width_is_reported(run: Run):
+    program = """
+    func.func @main(%m: memref<4xi8>) {
+      func.return
+    }
+    """
+    with pytest.raises(InterpretationError, match="argument 0 is a uint16 array"):
+        run(program, np.zeros(4, np.uint16))
+
+
 def test_returning_a_killed_tensor_is_reported(run: Run):
     program = f"""
     func.func @release(%s: {VTCM}) {{

@@ -353,7 +353,10 @@ def test_args_from_an_npz_file_and_output_compare(
 @pytest.mark.parametrize(
     ("arrays", "message"),
     [
-        ({"arg0": np.zeros(3, np.int32)}, "has no array arg1 for argument 1 (i32); it holds arg0"),
+        (
+            {"arg0": np.zeros(3, np.int32)},
+            "has no array arg1 for argument 1 (i32); it holds arg0",
+        ),
         (
             {"arg0": np.zeros(3, np.int32), "arg1": np.int32(1), "arg2": np.int32(2)},
             "holds arg2, but the function takes 2 argument(s)",

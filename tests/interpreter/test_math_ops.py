@@ -118,6 +118,40 @@ def test_binary_float_op_matches_numpy(run: Run, op: str, reference: Callable):
     assert result == reference(x, y)
 
 
+def test_remf_keeps_the_sign_of_the_dividend_scalar_and_in_a_body(run: Run):
+    """arith.remf is C's fmod (torch.remainder's Python-style result is built
+    around it by torch-mlir), not numpy's `%`."""
+    a = np.array([5.5, -5.5, 5.5, -5.5, 0.75, -0.0], np.float32)
+    b = np.array([2.0, 2.0, -2.0, -2.0, 1.0, 3.0], np.float32)
+    c = np.zeros_like(a)
+    run(
+        """
+        #id = affine_map<(d0) -> (d0)>
+        func.func @main(%a: memref<6xf32>, %b: memref<6xf32>, %c: memref<6xf32>) {
+          linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
+              ins(%a, %b : memref<6xf32>, memref<6xf32>) outs(%c : memref<6xf32>) {
+          ^bb0(%x: f32, %y: f32, %unused: f32):
+            %r = arith.remf %x, %y : f32
+            linalg.yield %r : f32
+          }
+          func.return
+        }
+        """,
+        a,
+        b,
+        c,
+    )
+    np.testing.assert_array_equal(c, [1.5, -1.5, 1.5, -1.5, 0.75, -0.0])
+    assert np.signbit(c[5])
+    scalar = """
+    func.func @main(%a: f64, %b: f64) -> f64 {
+      %r = arith.remf %a, %b : f64
+      func.return %r : f64
+    }
+    """
+    assert run(scalar, -7.25, 2.0).results == (-1.25,)
+
+
 def test_fpowi_raises_to_integer_powers_of_either_sign(run: Run):
     program = _scalar_program("fpowi", ["f32", "i32"], "f32, i32")
     assert run(program, np.float32(-2.0), np.int32(3)).results[0] == -8.0

@@ -1,0 +1,156 @@
+"""The parser every memplan tool reads MLIR with: xDSL's, with MLIR's meaning
+for hexadecimal elements of float `dense` literals.
+
+MLIR reads `dense<0xFF800000> : tensor<f32>` as the bit pattern 0xFF800000,
+that is -inf (how MLIR prints an infinity or a NaN, e.g. the fill value of an
+attention mask).  xDSL 0.74 reads it as the integer 4286578688 converted to
+f32, so the module silently computes something else.  `MemplanParser` reads
+such an element as MLIR does, bit for bit (NaN payloads included), and each
+hex part of a complex float element too, and rejects what MLIR rejects: a
+leading minus and a pattern wider than the type.
+A decimal integer for a float element (`dense<1> : tensor<f32>`, an error in
+MLIR) keeps xDSL's reading, the value 1.0.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import (
+    AnyDenseElement,
+    AnyFloat,
+    BytesAttr,
+    ComplexType,
+    DenseIntOrFPElementsAttr,
+    IndexType,
+    IntegerType,
+    RankedStructure,
+)
+from xdsl.parser import AttrParser, Parser
+from xdsl.utils.lexer import Span
+
+
+def _byte_width(type_: AnyFloat) -> int | None:
+    """Bytes of one element of `type_`, when its bits fill whole bytes."""
+    try:
+        size = type_.compile_time_size
+    except NotImplementedError:
+        return None
+    return size if size * 8 == type_.bitwidth else None
+
+
+def _hex_bits(text: str) -> int | None:
+    """The integer a literal spells in hex (`0x...`, or `-0x...`), else None."""
+    digits = text.strip().removeprefix("-").lstrip()
+    return int(digits, 16) if digits.startswith("0x") else None
+
+
+@dataclass
+class _Element(AttrParser._TensorLiteralElement):  # pyright: ignore[reportPrivateUsage]
+    """A tensor literal element read as MLIR reads it for a float type: a hex
+    literal is the element's bits (for complex, each part's)."""
+
+    def bits(self) -> int | None:
+        """The literal's integer value when it is a real number spelled in hex."""
+        return _hex_bits(self.span.text)
+
+    def to_type(
+        self,
+        parser: AttrParser,
+        type: AnyFloat | IntegerType | IndexType | ComplexType,
+    ):
+        text = self.span.text
+        if isinstance(type, AnyFloat) and (bits := _hex_bits(text)) is not None:
+            return _decode(parser, self.span, text, bits, type)
+        if (
+            isinstance(type, ComplexType)
+            and isinstance(part_type := type.element_type, AnyFloat)
+            and isinstance(self.value, tuple)
+        ):
+            real, imag = (
+                float(value)
+                if (bits := _hex_bits(part)) is None
+                else _decode(parser, self.span, part, bits, part_type)
+                for part, value in zip(
+                    text.strip()[1:-1].split(","), self.value, strict=True
+                )
+            )
+            return real, imag
+        return super().to_type(parser, type)
+
+
+def _decode(parser: AttrParser, span: Span, text: str, bits: int, type_: AnyFloat):
+    """The float whose `type_` bits the hex literal `text` spells."""
+    return next(type_.iter_unpack(_bit_pattern(parser, span, text, bits, type_)))
+
+
+def _bit_pattern(
+    parser: AttrParser, span: Span, text: str, bits: int, type_: AnyFloat
+) -> bytes:
+    """The little-endian bytes of the hex literal `text` (at `span`) as a
+    `type_` element, or MLIR's error for it."""
+    if text.strip().startswith("-"):
+        parser.raise_error(
+            "hexadecimal float literal should not have a leading minus",
+            at_position=span,
+        )
+    width = _byte_width(type_)
+    if width is None:
+        parser.raise_error(
+            f"hexadecimal float literals for {type_.name} elements are not "
+            "supported (only types whose bits fill whole bytes, e.g. f16, bf16, "
+            "f32, f64)",
+            at_position=span,
+        )
+    if bits >= 1 << (8 * width):
+        parser.raise_error(
+            f"hexadecimal float constant out of range for type {type_.name}",
+            at_position=span,
+        )
+    return bits.to_bytes(width, "little")
+
+
+class MemplanParser(Parser):
+    """xDSL's parser reading hex float elements of dense literals as MLIR does."""
+
+    _literal: list[_Element] | None = None
+    """The elements of the dense literal being parsed, in order."""
+
+    def _parse_tensor_literal_element(self) -> AttrParser._TensorLiteralElement:  # pyright: ignore[reportPrivateUsage]
+        parsed = super()._parse_tensor_literal_element()
+        element = _Element(parsed.is_negative, parsed.value, parsed.span)
+        if self._literal is not None:
+            self._literal.append(element)
+        return element
+
+    def parse_dense_int_or_fp_elements_attr(
+        self, type: RankedStructure[AnyDenseElement] | None
+    ) -> DenseIntOrFPElementsAttr:
+        outer, self._literal = self._literal, []
+        try:
+            attr = super().parse_dense_int_or_fp_elements_attr(type)
+            elements = self._literal
+        finally:
+            self._literal = outer
+        element_type = attr.get_element_type()
+        if not isinstance(element_type, AnyFloat):
+            return attr
+        patterns = {
+            index: _bit_pattern(
+                self, element.span, element.span.text, bits, element_type
+            )
+            for index, element in enumerate(elements)
+            if (bits := element.bits()) is not None
+        }
+        if not patterns:
+            return attr
+        # The elements went through Python floats, which may change a NaN's
+        # payload: write each hex element's bits as they were spelled.
+        size = element_type.compile_time_size
+        data = bytearray(attr.data.data)
+        if len(elements) == 1:  # a splat, or a single element
+            data[:] = patterns[0] * (len(data) // size)
+        else:
+            for index, pattern in patterns.items():
+                data[index * size : (index + 1) * size] = pattern
+        return DenseIntOrFPElementsAttr(attr.type, BytesAttr(bytes(data)))
