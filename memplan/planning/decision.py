@@ -58,8 +58,9 @@ from memplan.planning.sections import TimeStructure, sweep
 # files that one order solves in a few hundred nodes.
 NODE_BUDGET_GROWTH = 4
 # Pure Python searches for the first PURE_PYTHON_SECONDS of CPU time of every
-# plan even when numba is there: loading the compiled kernel costs a process
-# 0.5-1 s, more than most small searches take.  A pure-Python search still
+# plan's searches (counted from the first one, so importing numpy and building
+# the tables do not eat it) even when numba is there: loading the compiled
+# kernel costs a process 0.6-0.7 s of CPU, more than most small searches take.  A pure-Python search still
 # running then is dropped and run again from its start by the kernel; both
 # visit the same nodes, so the plan never depends on when the switch happened.
 # CPU time, not wall time: on a busy machine the head start lasts as long.
@@ -654,7 +655,7 @@ class Solver:
         pure Python, until that head start is over."""
         give_up_at = None
         if _kernel_possible():
-            give_up_at = self.budget.cpu_started + PURE_PYTHON_SECONDS
+            give_up_at = self.budget.search_cpu_started() + PURE_PYTHON_SECONDS
             if "kernel" in _LOADED or time.process_time() > give_up_at:
                 kernel = self._compiled()
                 if kernel is not None:
