@@ -99,6 +99,16 @@ class _Problem:
 
     sizes: IntArray
     alignments: IntArray
+    # Lowest offset of each buffer before anything is placed: clear of its
+    # obstacles, else 0.
+    floors: IntArray
+    # Obstacles: byte ranges taken, while a buffer lives, by buffers pinned
+    # outside this problem (see windows.py).  Those of rank i are
+    # obstacle_offsets/ends[obstacle_starts[i] : obstacle_starts[i + 1]], by offset.
+    obstructed: bool  # any obstacle at all
+    obstacle_starts: IntArray
+    obstacle_offsets: IntArray
+    obstacle_ends: IntArray
     aligned: bool  # any alignment above 1
     first_section: list[int]
     last_section: list[int]
@@ -158,7 +168,7 @@ class _DecisionSearch:
         count = len(problem.sizes)
         # Lowest offset each unplaced buffer can take; _PLACED once it is placed,
         # so placed buffers drop out of minimums and are never lifted.
-        self.min_offsets = numpy.zeros(count, dtype=numpy.int64)
+        self.min_offsets = problem.floors.copy()
         self.solution = [0] * count
         self.totals = problem.section_totals.copy()
         self.cuts = problem.cuts.copy()
@@ -339,6 +349,9 @@ class _DecisionSearch:
             min_offsets[raised] = -(-end // alignments) * alignments
         else:
             min_offsets[raised] = end
+        if self.problem.obstructed:
+            for j in raised.tolist():
+                min_offsets[j] = _clear(self.problem, j, int(min_offsets[j]))
         return raised, old[lifted]
 
     def _floors_fit(self, raised: IntArray, first: int, last: int) -> bool:
@@ -361,6 +374,21 @@ class _DecisionSearch:
         )
         totals = self.totals[lo:hi]
         return not _any((floors + totals > self.capacity) & (totals > 0))
+
+
+def _clear(problem: _Problem, i: int, offset: int) -> int:
+    """The lowest offset from `offset` up where rank i misses its obstacles: one
+    pass by obstacle offset, stopping at the first one wholly above it."""
+    size = int(problem.sizes[i])
+    alignment = int(problem.alignments[i])
+    starts = problem.obstacle_starts
+    for k in range(int(starts[i]), int(starts[i + 1])):
+        if problem.obstacle_offsets[k] >= offset + size:
+            break
+        end = int(problem.obstacle_ends[k])
+        if end > offset:
+            offset = -(-end // alignment) * alignment
+    return offset
 
 
 def _kernel_possible() -> bool:
@@ -447,6 +475,7 @@ class _CompiledSearch:
             capacity,
             CANDIDATE_ROWS * len(problem.sizes) + 1,
             problem.crowd_weight,
+            problem.floors,
         )
         self.solution: list[int] = []
 
@@ -473,7 +502,7 @@ class _CompiledSearch:
 
 
 def _kernel_arrays(problem: _Problem) -> tuple[IntArray, ...]:
-    """The problem arrays in the order of the kernel's SIZES ... FIRST_STARTS."""
+    """The problem arrays in the order of the kernel's SIZES ... OBSTACLE_ENDS."""
     return (
         problem.sizes,
         problem.alignments,
@@ -487,6 +516,9 @@ def _kernel_arrays(problem: _Problem) -> tuple[IntArray, ...]:
         problem.by_first,
         problem.first_starts,
         problem.tie_rank,
+        problem.obstacle_starts,
+        problem.obstacle_offsets,
+        problem.obstacle_ends,
     )
 
 
@@ -566,9 +598,11 @@ def _renumber(
     structure: TimeStructure,
     order: list[int],
     ties: list[int] | None = None,
+    obstacles: Sequence[Sequence[tuple[int, int]]] | None = None,
 ) -> _Problem:
     """The arrays of `order`; `ties` (from _tie_orders) makes each part of the
-    search order its buffers by crowd again, else they keep the rank order."""
+    search order its buffers by crowd again, else they keep the rank order.
+    `obstacles` (by buffer index): (offset, end) ranges each buffer must miss."""
     rank = numpy.empty(len(order), dtype=numpy.int64)
     rank[order] = numpy.arange(len(order))
     tie_rank = numpy.arange(len(order), dtype=numpy.int64)
@@ -585,11 +619,25 @@ def _renumber(
     ]
     first_array = numpy.array(first_section, dtype=numpy.int64)
     by_first = numpy.argsort(first_array, kind="stable")
-    return _Problem(
+    problem = _Problem(
         sizes=numpy.array([buffers[i].size for i in order], dtype=numpy.int64),
         aligned=any(buffers[i].alignment > 1 for i in order),
         alignments=numpy.array(
             [buffers[i].alignment for i in order], dtype=numpy.int64
+        ),
+        floors=numpy.zeros(len(order), dtype=numpy.int64),
+        obstructed=obstacles is not None,
+        obstacle_starts=numpy.cumsum(
+            [0] + [0 if obstacles is None else len(obstacles[i]) for i in order],
+            dtype=numpy.int64,
+        ),
+        obstacle_offsets=numpy.array(
+            [o for i in order for o, _ in obstacles[i]] if obstacles else [],
+            dtype=numpy.int64,
+        ),
+        obstacle_ends=numpy.array(
+            [e for i in order for _, e in obstacles[i]] if obstacles else [],
+            dtype=numpy.int64,
         ),
         first_section=first_section,
         last_section=last_section,
@@ -612,6 +660,11 @@ def _renumber(
             first_array[by_first], numpy.arange(len(structure.section_totals) + 1)
         ).astype(numpy.int64),
     )
+    if obstacles is not None:
+        for r, i in enumerate(order):
+            if obstacles[i]:
+                problem.floors[r] = _clear(problem, r, 0)
+    return problem
 
 
 def _twins(buffers: Sequence[Buffer]) -> IntArray:
@@ -627,14 +680,26 @@ def _twins(buffers: Sequence[Buffer]) -> IntArray:
 
 
 class Solver:
-    """Decision problems over one set of nonzero-size buffers, heuristics in round robin."""
+    """Decision problems over one set of nonzero-size buffers, heuristics in round robin.
+
+    `obstacles` (by buffer index, each sorted by offset) are the (offset, end)
+    byte ranges of buffers pinned outside the problem that the buffer meets in
+    time: it never goes there, so a plan found is valid next to them, but an
+    exhausted capacity proves nothing about the trace they come from (the
+    search only tries the lowest offset clear of them).
+    """
 
     def __init__(
-        self, buffers: Sequence[Buffer], structure: TimeStructure, budget: Budget
+        self,
+        buffers: Sequence[Buffer],
+        structure: TimeStructure,
+        budget: Budget,
+        obstacles: Sequence[Sequence[tuple[int, int]]] | None = None,
     ):
         self.buffers = buffers
         self.structure = structure
         self.budget = budget
+        self.obstacles = obstacles
         self.orders = _preorders(buffers, structure)
         self.ties = _tie_orders(buffers, structure)
         self.problems: dict[int, _Problem] = {}
@@ -673,7 +738,11 @@ class Solver:
             if self.budget.past(mark):
                 raise OutOfBudget
             self.problems[k] = _renumber(
-                self.buffers, self.structure, self.orders[k], self.ties[k]
+                self.buffers,
+                self.structure,
+                self.orders[k],
+                self.ties[k],
+                self.obstacles,
             )
         return self.problems[k]
 

@@ -36,6 +36,9 @@ TWIN_BEFORE = 8
 BY_FIRST, FIRST_STARTS = 9, 10
 # Tie-break of the priorities each part gives its buffers (see `_next_part`).
 TIE_RANK = 11
+# Obstacles (byte ranges of buffers pinned outside the problem) of rank i, by
+# offset: OBSTACLE_OFFSETS/ENDS[OBSTACLE_STARTS[i]:OBSTACLE_STARTS[i + 1]].
+OBSTACLE_STARTS, OBSTACLE_OFFSETS, OBSTACLE_ENDS = 12, 13, 14
 
 # State arrays, in the second tuple.  RAISED/RAISED_OLD: the stack of lifted
 # neighbours and their old lowest offsets; BOUNDS: part bounds of parts
@@ -449,8 +452,23 @@ def _place(problem, state, i, offset):
             raised_old[top] = min_offsets[j]
             top += 1
             mask = alignments[j] - 1  # a power of two: round up without a division
-            min_offsets[j] = (end + mask) & ~mask
+            min_offsets[j] = _clear(problem, j, (end + mask) & ~mask)
     scalars[RAISE_TOP] = top
+
+
+@_inlined
+def _clear(problem, j, offset):
+    """The lowest offset from `offset` up where rank j misses its obstacles (as
+    `decision._clear`): one pass by offset, up to the first one wholly above."""
+    starts = problem[OBSTACLE_STARTS]
+    lows, highs = problem[OBSTACLE_OFFSETS], problem[OBSTACLE_ENDS]
+    size, mask = problem[SIZES][j], problem[ALIGNMENTS][j] - 1
+    for k in range(starts[j], starts[j + 1]):
+        if lows[k] >= offset + size:
+            break
+        if highs[k] > offset:
+            offset = (highs[k] + mask) & ~mask
+    return offset
 
 
 @_inlined
@@ -551,6 +569,7 @@ class KernelSearch:
         capacity: int,
         candidate_rows: int,
         crowd_weight: int = 0,
+        floors: numpy.ndarray | None = None,
     ):
         count = len(problem[SIZES])
         sections = len(section_totals)
@@ -559,7 +578,7 @@ class KernelSearch:
         self.scalars = numpy.zeros(SCALAR_COUNT, dtype=numpy.int64)
         self.solution = numpy.zeros(count, dtype=numpy.int64)
         self.state = (
-            numpy.zeros(count, dtype=numpy.int64),
+            numpy.zeros(count, dtype=numpy.int64) if floors is None else floors.copy(),
             self.solution,
             section_totals.copy(),
             cuts.copy(),

@@ -11,6 +11,7 @@ from packing_strategies import MINIMALLOC, examples, traces
 from memplan.planning import Buffer, decision, lower_bound, plan, validate
 from memplan.planning import best as best_module
 from memplan.planning.budget import DEFAULT_NODES
+from memplan.planning.greedy import greedy_offsets
 from memplan.planning.sections import sweep
 from memplan.planning.trace_csv import read_trace
 
@@ -39,13 +40,19 @@ def outcome(search: decision._DecisionSearch | decision._CompiledSearch):
     return found, list(search.solution) if found else None
 
 
-def both_searches(buffers: list[Buffer], order: int, capacity: int, nodes: int):
+def both_searches(
+    buffers: list[Buffer],
+    order: int,
+    capacity: int,
+    nodes: int,
+    obstacles: list[list[tuple[int, int]]] | None = None,
+):
     sized = [b for b in buffers if b.size]
     structure = sweep(sized, best_module.MAX_OVERLAP_PAIRS)
     orders = decision._preorders(sized, structure)
     ties = decision._tie_orders(sized, structure)
     k = order % len(orders)
-    problem = decision._renumber(sized, structure, orders[k], ties[k])
+    problem = decision._renumber(sized, structure, orders[k], ties[k], obstacles)
     pure = decision._DecisionSearch(problem, capacity, nodes)
     compiled = decision._CompiledSearch(KERNEL, problem, capacity, nodes)
     return pure, compiled
@@ -108,6 +115,32 @@ def test_compiled_search_matches_pure_python_on_random_traces() -> None:
             for extra in (0, 3):
                 capacity = lower_bound(buffers) + extra
                 pure, compiled = both_searches(buffers, order, capacity, 1_000)
+                assert outcome(pure) == outcome(compiled)
+                assert compiled.nodes == pure.nodes
+
+
+def test_compiled_search_matches_pure_python_around_obstacles() -> None:
+    rng = random.Random(11)
+    for _ in range(30):
+        trace = [b for b in random_trace(rng) if b.size]
+        pins, buffers = trace[::4], [b for k, b in enumerate(trace) if k % 4]
+        if not buffers:
+            continue
+        pinned = greedy_offsets(pins)
+        obstacles = [
+            sorted(
+                (pinned[p.id], pinned[p.id] + p.size)
+                for p in pins
+                if p.lower < b.upper and b.lower < p.upper
+            )
+            for b in buffers
+        ]
+        for order in range(6):
+            for extra in (0, 3, 20):
+                capacity = lower_bound(trace) + extra
+                pure, compiled = both_searches(
+                    buffers, order, capacity, 1_000, obstacles
+                )
                 assert outcome(pure) == outcome(compiled)
                 assert compiled.nodes == pure.nodes
 
