@@ -28,9 +28,11 @@ hard instance tends to be easy for one of them), all counted on the plan's
 
 Each search runs in `search_kernel`, compiled by numba, when the `fast`
 extra is installed: it visits exactly the nodes _DecisionSearch visits,
-20-50 times faster.  _DecisionSearch stays as the fallback without numba,
-runs the first PURE_PYTHON_SECONDS of every plan (easy traces never pay for
-loading numba), and MEMPLAN_PURE_PYTHON=1 forces it.
+20-50 times faster.  Compiled ahead of time (`search_aot`), it loads in a
+millisecond; until that module is built, loading the jit kernel costs about
+0.7 s, so _DecisionSearch runs the first PURE_PYTHON_SECONDS of every plan
+(easy traces never pay for loading numba).  It is also the fallback without
+numba, and MEMPLAN_PURE_PYTHON=1 forces it.
 """
 
 from __future__ import annotations
@@ -47,8 +49,10 @@ from types import ModuleType
 import numpy
 import numpy.typing
 
+from memplan.planning import search_aot
 from memplan.planning.budget import Budget, OutOfBudget, SearchObserver
 from memplan.planning.buffers import Buffer
+from memplan.planning.kernel_state import FAILED, FOUND, KernelRun, KernelSearch
 from memplan.planning.sections import TimeStructure, sweep
 
 # Node budgets grow by this factor each round of the portfolio of orders (the
@@ -59,8 +63,9 @@ from memplan.planning.sections import TimeStructure, sweep
 NODE_BUDGET_GROWTH = 4
 # Pure Python searches for the first PURE_PYTHON_SECONDS of CPU time of every
 # plan's searches (counted from the first one, so importing numpy and building
-# the tables do not eat it) even when numba is there: loading the compiled
-# kernel costs a process 0.6-0.7 s of CPU, more than most small searches take.  A pure-Python search still
+# the tables do not eat it) when the kernel is not compiled ahead of time yet
+# (`search_aot`): loading the jit kernel costs a process 0.6-0.7 s of CPU,
+# more than most small searches take.  A pure-Python search still
 # running then is dropped and run again from its start by the kernel; both
 # visit the same nodes, so the plan never depends on when the switch happened.
 # CPU time, not wall time: on a busy machine the head start lasts as long.
@@ -399,12 +404,13 @@ def _kernel_possible() -> bool:
     )
 
 
-def compiled_kernel(observer: SearchObserver | None = None) -> ModuleType | None:
-    """The numba search (`memplan[fast]`), or None: numba missing or MEMPLAN_PURE_PYTHON=1.
+def compiled_kernel(observer: SearchObserver | None = None) -> KernelRun | None:
+    """The compiled search's `run` (`memplan[fast]`), or None: numba missing or
+    MEMPLAN_PURE_PYTHON=1.
 
     Read on every call, so a test can switch paths with the environment.  The
-    kernel comes back compiled (see `_load_kernel`); `observer` hears about it
-    first when this call is the one that loads it.
+    kernel comes back loaded (see `_load_kernel`); `observer` hears about it
+    first when this call is the one that compiles it.
     """
     if os.environ.get(PURE_PYTHON) == "1":
         return None
@@ -414,27 +420,39 @@ def compiled_kernel(observer: SearchObserver | None = None) -> ModuleType | None
 
 
 # The kernel once loaded in this process (None: numba is not installed).
-_LOADED: dict[str, ModuleType | None] = {}
+_LOADED: dict[str, KernelRun | None] = {}
 
 
-def _load_kernel(observer: SearchObserver | None) -> ModuleType | None:
-    """The kernel module, compiled (or loaded from numba's cache) by one tiny
-    search, once per process, so the first real search is not the one to pay."""
-    try:
-        kernel = importlib.import_module("memplan.planning.search_kernel")
-    except ImportError:
-        return None
-    if observer is not None:
-        observer.loading_kernel(compiling=not _kernel_cached(kernel))
+def _load_kernel(observer: SearchObserver | None) -> KernelRun | None:
+    """The kernel compiled ahead of time (`search_aot`; built the first time,
+    numba needed), else the jit one (loaded from numba's cache or compiled),
+    warmed up by one tiny search, once per process."""
+    run = search_aot.load()
+    told = False
+    if run is None:
+        if importlib.util.find_spec("numba") is None:
+            return None
+        if observer is not None:
+            observer.loading_kernel(compiling=True)
+            told = True
+        run = search_aot.build()
+    if run is None:
+        try:
+            kernel = importlib.import_module("memplan.planning.search_kernel")
+        except ImportError:
+            return None
+        if observer is not None and not told:
+            observer.loading_kernel(compiling=not _kernel_cached(kernel))
+        run = kernel.run
     buffers = [Buffer(0, 0, 2, 1), Buffer(1, 1, 3, 1)]
     structure = sweep(buffers, len(buffers) ** 2)
     problem = _renumber(buffers, structure, list(range(len(buffers))))
-    _CompiledSearch(kernel, problem, 2, 100).run()
-    return kernel
+    _CompiledSearch(run, problem, 2, 100).run()
+    return run
 
 
 def _kernel_cached(kernel: ModuleType) -> bool:
-    """Whether numba's cache holds the kernel, newer than its source (a guess:
+    """Whether numba's cache holds the jit kernel, newer than its source (a guess:
     numba's cache index is not public API; unsure means "not cached")."""
     source = kernel.__file__
     try:
@@ -457,18 +475,18 @@ class _CompiledSearch:
 
     def __init__(
         self,
-        kernel: ModuleType,
+        kernel: KernelRun,
         problem: _Problem,
         capacity: int,
         node_limit: int,
         budget: Budget | None = None,
         cap: int | None = None,
     ):
-        self.kernel = kernel
         self.node_limit = node_limit
         self.cap = node_limit if cap is None else min(cap, node_limit)
         self.budget = budget
-        self.search = kernel.KernelSearch(
+        self.search = KernelSearch(
+            kernel,
             _kernel_arrays(problem),
             problem.section_totals,
             problem.cuts,
@@ -489,10 +507,10 @@ class _CompiledSearch:
         while True:
             started = time.perf_counter()
             status = search.step(min(self.cap, search.nodes + slice_nodes))
-            if status == self.kernel.FOUND:
+            if status == FOUND:
                 self.solution = search.solution.tolist()
                 return True
-            if status == self.kernel.FAILED:
+            if status == FAILED:
                 return False
             if search.nodes >= self.cap:
                 raise _OutOfNodes if search.nodes >= self.node_limit else OutOfBudget
@@ -706,7 +724,7 @@ class Solver:
         # The highest capacity a search has exhausted: nothing at or below it fits.
         self.proved_impossible = -1
 
-    def _compiled(self) -> ModuleType | None:
+    def _compiled(self) -> KernelRun | None:
         """The kernel, loaded on first use (out of the wall-clock cap), or None."""
         loading = time.perf_counter()
         kernel = compiled_kernel(self.budget.observer)
@@ -716,12 +734,17 @@ class Solver:
     def _search(
         self, problem: _Problem, capacity: int, node_limit: int, cap: int
     ) -> _DecisionSearch | _CompiledSearch:
-        """Compiled if numba is there and pure Python's head start is over, else
-        pure Python, until that head start is over."""
+        """Compiled if numba is there and either the kernel is compiled ahead of
+        time (loading it costs next to nothing) or pure Python's head start is
+        over; else pure Python, until that head start is over."""
         give_up_at = None
         if _kernel_possible():
             give_up_at = self.budget.search_cpu_started() + PURE_PYTHON_SECONDS
-            if "kernel" in _LOADED or time.process_time() > give_up_at:
+            if (
+                "kernel" in _LOADED
+                or search_aot.built()
+                or time.process_time() > give_up_at
+            ):
                 kernel = self._compiled()
                 if kernel is not None:
                     return _CompiledSearch(

@@ -1,6 +1,9 @@
 """The numba search kernel against the pure-Python search it replaces."""
 
+import os
 import random
+import subprocess
+import sys
 
 import numpy
 import pytest
@@ -8,7 +11,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from packing_strategies import MINIMALLOC, examples, traces
 
-from memplan.planning import Buffer, decision, lower_bound, plan, validate
+from memplan.planning import (
+    Buffer,
+    decision,
+    kernel_state,
+    lower_bound,
+    plan,
+    search_aot,
+    validate,
+)
 from memplan.planning import best as best_module
 from memplan.planning.budget import DEFAULT_NODES
 from memplan.planning.greedy import greedy_offsets
@@ -54,7 +65,9 @@ def both_searches(
     k = order % len(orders)
     problem = decision._renumber(sized, structure, orders[k], ties[k], obstacles)
     pure = decision._DecisionSearch(problem, capacity, nodes)
-    compiled = decision._CompiledSearch(KERNEL, problem, capacity, nodes)
+    kernel = decision.compiled_kernel()
+    assert kernel is not None
+    compiled = decision._CompiledSearch(kernel, problem, capacity, nodes)
     return pure, compiled
 
 
@@ -73,7 +86,7 @@ def test_the_environment_variable_forces_pure_python(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.delenv(PURE, raising=False)
-    assert decision.compiled_kernel() is KERNEL
+    assert decision.compiled_kernel() is not None
     monkeypatch.setenv(PURE, "1")
     assert decision.compiled_kernel() is None
 
@@ -105,6 +118,50 @@ def random_trace(rng: random.Random) -> list[Buffer]:
         size = rng.choice([1, 2, 3, 4, 4, 5, 8, 16])
         buffers.append(Buffer(k, lower, upper, size, rng.choice([1, 1, 1, 2, 4, 8])))
     return buffers
+
+
+def test_the_kernel_compiled_ahead_of_time_visits_the_jit_kernels_nodes() -> None:
+    ahead = search_aot.load() or search_aot.build()
+    if ahead is None:
+        pytest.skip("numba.pycc could not build the module (no C compiler?)")
+    rng = random.Random(5)
+    for _ in range(20):
+        buffers = [b for b in random_trace(rng) if b.size]
+        structure = sweep(buffers, best_module.MAX_OVERLAP_PAIRS)
+        problem = decision._renumber(buffers, structure, list(range(len(buffers))))
+        for extra in (0, 3):
+            capacity = lower_bound(buffers) + extra
+            runs = [
+                decision._CompiledSearch(run, problem, capacity, 1_000)
+                for run in (KERNEL.run, ahead)
+            ]
+            assert outcome(runs[0]) == outcome(runs[1])
+            assert runs[0].nodes == runs[1].nodes
+
+
+def test_a_process_loads_the_kernel_compiled_ahead_of_time_without_numba() -> None:
+    if search_aot.load() is None and search_aot.build() is None:
+        pytest.skip("numba.pycc could not build the module (no C compiler?)")
+    check = (
+        "import sys; from memplan.planning.decision import compiled_kernel;"
+        " assert compiled_kernel() is not None; print('numba' in sys.modules)"
+    )
+    env = {k: v for k, v in os.environ.items() if k != PURE}
+    done = subprocess.run(
+        [sys.executable, "-c", check], env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"
+
+
+def test_without_the_ahead_of_time_module_the_jit_kernel_runs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv(PURE, raising=False)
+    monkeypatch.setattr(decision, "_LOADED", {})
+    monkeypatch.setattr(search_aot, "load", lambda: None)
+    monkeypatch.setattr(search_aot, "build", lambda: None)
+    assert decision.compiled_kernel() is KERNEL.run
 
 
 def test_compiled_search_matches_pure_python_on_random_traces() -> None:
@@ -217,8 +274,8 @@ def test_compiled_search_matches_when_the_priority_stack_grows() -> None:
             pure, compiled = both_searches(buffers, order, lower_bound(buffers), 1_000)
             state = compiled.search.state
             small = numpy.zeros(1, dtype=numpy.int64)
-            compiled.search.state = (*state[: KERNEL.PRIO_SAVED], small)
+            compiled.search.state = (*state[: kernel_state.PRIO_SAVED], small)
             assert outcome(pure) == outcome(compiled)
             assert compiled.nodes == pure.nodes
-            grown += len(compiled.search.state[KERNEL.PRIO_SAVED]) > 1
+            grown += len(compiled.search.state[kernel_state.PRIO_SAVED]) > 1
     assert grown
