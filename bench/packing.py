@@ -280,11 +280,12 @@ def kernel_line(compiled: bool, quick: bool) -> str:
     compile_text = (
         ""
         if cold is None
-        else f" compiling it took {cold:.1f} s (a fresh process with an empty cache);"
+        else f" compiling it took {cold:.1f} s (a fresh process with an empty cache,"
+        " ahead of time when a C compiler is there, else jit);"
     )
     line = (
         f"`best` runs the numba kernel (numba {version('numba')}):{compile_text}"
-        f" a fresh process that loads it from numba's cache takes {load:.2f} s"
+        f" a fresh process that loads it from the cache takes {load:.2f} s"
         f" ({load_cpu:.2f} s of CPU), Python start-up and imports included."
     )
     print(line, flush=True)
