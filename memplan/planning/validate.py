@@ -3,16 +3,9 @@
 from __future__ import annotations
 
 from bisect import bisect_left, insort
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from memplan.planning.buffers import Buffer, BufferId, plan_height
-
-
-def _describe(buffer: Buffer, offset: int) -> str:
-    return (
-        f"{buffer.id!r} (live [{buffer.lower}, {buffer.upper}), "
-        f"bytes [{offset}, {offset + buffer.size}))"
-    )
 
 
 def _placement_problem(buffer: Buffer, offsets: Mapping[BufferId, int]) -> str | None:
@@ -26,34 +19,41 @@ def _placement_problem(buffer: Buffer, offsets: Mapping[BufferId, int]) -> str |
     return None
 
 
-def _first_overlap(
-    buffers: Sequence[Buffer], offsets: Mapping[BufferId, int]
-) -> str | None:
-    """Sweep time; live buffers are kept sorted by address, so only neighbours can clash."""
+Piece = tuple[int, int, int, int]  # (lower, upper, start byte, end byte)
+
+
+def first_overlap(pieces: Sequence[Piece], name: Callable[[int], str]) -> str | None:
+    """The first two pieces alive together that share a byte, described with
+    `name(index)`, or None.  Sweep time; live pieces are kept sorted by address,
+    so only neighbours can clash.  Empty pieces (start == end) never clash."""
     events: list[tuple[int, int, int]] = []
-    for index, buffer in enumerate(buffers):
-        if buffer.size:
-            events.append((buffer.lower, 1, index))
-            events.append((buffer.upper, 0, index))
+    for index, (lower, upper, start, end) in enumerate(pieces):
+        if start < end:
+            events.append((lower, 1, index))
+            events.append((upper, 0, index))
     events.sort()
-    live: list[tuple[int, int]] = []  # (offset, index), disjoint in address so far
+    live: list[tuple[int, int]] = []  # (start, index), disjoint in address so far
     for _, is_start, index in events:
-        buffer = buffers[index]
-        key = (offsets[buffer.id], index)
+        lower, upper, start, end = pieces[index]
+        key = (start, index)
         if not is_start:
             del live[bisect_left(live, key)]
             continue
         position = bisect_left(live, key)
         for neighbour in live[max(position - 1, 0) : position + 1]:
-            other = buffers[neighbour[1]]
-            start, end = key[0], key[0] + buffer.size
-            if neighbour[0] < end and start < neighbour[0] + other.size:
+            other = pieces[neighbour[1]]
+            if other[2] < end and start < other[3]:
                 return (
-                    f"buffers {_describe(other, neighbour[0])} and "
-                    f"{_describe(buffer, start)} overlap"
+                    f"{_describe(name(neighbour[1]), other)} and "
+                    f"{_describe(name(index), pieces[index])} overlap"
                 )
         insort(live, key)
     return None
+
+
+def _describe(name: str, piece: Piece) -> str:
+    lower, upper, start, end = piece
+    return f"{name} (live [{lower}, {upper}), bytes [{start}, {end}))"
 
 
 def validate(
@@ -66,9 +66,12 @@ def validate(
         problem = _placement_problem(buffer, offsets)
         if problem is not None:
             return problem
-    overlap = _first_overlap(buffers, offsets)
+    pieces = [
+        (b.lower, b.upper, offsets[b.id], offsets[b.id] + b.size) for b in buffers
+    ]
+    overlap = first_overlap(pieces, lambda i: f"{buffers[i].id!r}")
     if overlap is not None:
-        return overlap
+        return "buffers " + overlap
     height = plan_height(buffers, offsets)
     if capacity is not None and height > capacity:
         return f"plan height {height} exceeds capacity {capacity}"

@@ -1,8 +1,11 @@
 """`memplan plan`: pack CSV traces and report how close to the lower bound each got.
 
-Several traces give one row each.  Exit codes: 0 every trace planned (and
-fits the capacity if one was given), 1 some trace does not fit, 2 bad input
-or flags (a bad trace is named, and the others are still planned).
+Several traces give one row each.  `--block-size` adds the smallest arena
+reachable when every buffer is split into blocks of that many bytes (found
+through a pointer table), next to the contiguous plan.  Exit codes: 0 every
+trace planned (and fits the capacity if one was given, contiguous or, with
+`--block-size`, in blocks), 1 some trace does not fit, 2 bad input or flags
+(a bad trace is named, and the others are still planned).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import sys
 from pathlib import Path
 
 from memplan.planning import ALGORITHMS, Plan, TraceError, plan
+from memplan.planning.blocks import BlockPlan, blocks_lower_bound, plan_with_blocks
 from memplan.planning.budget import DEFAULT_NODES
 from memplan.planning.trace_csv import Trace, read_trace, write_trace
 from memplan.tools.progress import status_line
@@ -140,6 +144,12 @@ _LABELS = {
     "proved_optimal": "proved optimal",
     "nodes": "nodes",
     "time_limited": "time-limited",
+    "block_size": "block size",
+    "block_height": "block height",
+    "block_lower_bound": "block bound",
+    "table_bytes": "table bytes",
+    "tables_in_arena": "tables inside",
+    "blocks_fit": "blocks fit",
 }
 # Table columns of several traces: (report key, heading, width).
 _COLUMNS = [
@@ -150,6 +160,13 @@ _COLUMNS = [
     ("fits", "fits", 4),
     ("proved_optimal", "proved optimal", 14),
     ("nodes", "nodes", 9),
+]
+# More columns with --block-size.
+_BLOCK_COLUMNS = [
+    ("block_height", "block height", 12),
+    ("block_lower_bound", "block bound", 11),
+    ("table_bytes", "table bytes", 11),
+    ("blocks_fit", "blocks fit", 10),
 ]
 
 
@@ -165,7 +182,7 @@ def _text(key: str, value: object) -> str:
 
 def _print_fields(report: Report) -> None:
     for key, label in _LABELS.items():
-        value = report[key]
+        value = report.get(key)
         if value is None or (key == "time_limited" and not value):
             continue
         print(f"{label + ':':16}{_text(key, value)}")
@@ -174,15 +191,18 @@ def _print_fields(report: Report) -> None:
 class _Table:
     """One row per trace, printed as each finishes."""
 
-    def __init__(self, paths: list[Path]):
+    def __init__(self, paths: list[Path], blocks: bool):
         self.width = max(len(str(p)) for p in paths)
+        self.columns = _COLUMNS + (_BLOCK_COLUMNS if blocks else [])
         cells = [f"{'file':{self.width}}", f"{'algorithm':9}"]
-        cells += [f"{heading:>{width}}" for _, heading, width in _COLUMNS]
+        cells += [f"{heading:>{width}}" for _, heading, width in self.columns]
         print("  ".join(cells))
 
     def row(self, report: Report) -> None:
         cells = [f"{report['file']!s:{self.width}}", f"{report['algorithm']!s:9}"]
-        cells += [f"{_text(key, report[key]):>{width}}" for key, _, width in _COLUMNS]
+        cells += [
+            f"{_text(key, report[key]):>{width}}" for key, _, width in self.columns
+        ]
         print("  ".join(cells), flush=True)
 
 
@@ -193,7 +213,18 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(
             f"argument --output: writes one planned trace, got {len(paths)} traces"
         )
-    table = _Table(paths) if len(paths) > 1 and not args.json else None
+    block_size = args.block_size
+    if block_size is not None and (block_size <= 0 or block_size & (block_size - 1)):
+        raise UsageError(
+            f"argument --block-size: {block_size} is not a positive power of two"
+        )
+    if args.table_in_arena and block_size is None:
+        raise UsageError("argument --table-in-arena: needs --block-size")
+    table = (
+        _Table(paths, block_size is not None)
+        if len(paths) > 1 and not args.json
+        else None
+    )
     codes = [_plan_one(path, args, table) for path in paths]
     return max(codes)
 
@@ -208,6 +239,10 @@ def _plan_one(path: Path, args: argparse.Namespace, table: _Table | None) -> int
         return EXIT_BAD_INPUT
     result = run_planner(args, trace, "plan")
     report = _report(path, result, args.capacity)
+    blocks = None
+    if args.block_size is not None:
+        blocks = _plan_blocks(trace, args)
+        report.update(_block_report(trace, blocks, args))
     if args.output is not None:
         try:
             write_trace(args.output, trace, result.offsets)
@@ -221,15 +256,48 @@ def _plan_one(path: Path, args: argparse.Namespace, table: _Table | None) -> int
         table.row(report)
     else:
         _print_fields(report)
-    if not report["fits"]:
+    if not report["fits"] and (blocks is None or not blocks.fits):
         sys.stdout.flush()  # keep the report before the message when both go to one pipe
+        in_blocks = (
+            ""
+            if blocks is None
+            else f" ({blocks.height} in blocks of {blocks.block_size} bytes)"
+        )
         print(
-            f"memplan plan: {path}: does not fit: best height found {result.height} "
-            f"exceeds capacity {args.capacity}",
+            f"memplan plan: {path}: does not fit: best height found {result.height}"
+            f"{in_blocks} exceeds capacity {args.capacity}",
             file=sys.stderr,
         )
         return EXIT_DOES_NOT_FIT
     return EXIT_OK
+
+
+def _plan_blocks(trace: Trace, args: argparse.Namespace) -> BlockPlan:
+    """Every buffer in blocks (those aligned beyond a block stay contiguous)."""
+    return plan_with_blocks(
+        trace.buffers,
+        block_size=args.block_size,
+        capacity=args.capacity,
+        mode="always",
+        tables_in_arena=args.table_in_arena,
+        algorithm=args.algorithm,
+        budget=args.budget,
+    )
+
+
+def _block_report(trace: Trace, blocks: BlockPlan, args: argparse.Namespace) -> Report:
+    bound = blocks_lower_bound(
+        trace.buffers, args.block_size, tables_in_arena=args.table_in_arena
+    )
+    return {
+        "block_size": args.block_size,
+        "block_height": blocks.height,
+        "block_lower_bound": bound,
+        "table_bytes": blocks.table_bytes,
+        "tables_in_arena": args.table_in_arena,
+        "blocks_fit": blocks.fits,
+        "block_nodes": blocks.nodes,
+    }
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -251,6 +319,19 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--output",
         type=Path,
         help="write the trace plus an offset column here (one trace only)",
+    )
+    parser.add_argument(
+        "--block-size",
+        type=int,
+        metavar="BYTES",
+        help="also plan every buffer as blocks of BYTES (a power of two) reached "
+        "through a pointer table of 4 bytes per block: the arena height, its "
+        "bound (most live blocks) and the table bytes",
+    )
+    parser.add_argument(
+        "--table-in-arena",
+        action="store_true",
+        help="with --block-size: the pointer tables take bytes of the arena too",
     )
     parser.add_argument(
         "--json", action="store_true", help="print one JSON object per trace"
