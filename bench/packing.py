@@ -10,9 +10,11 @@ writes them to docs/bench/packing.md (generated: notes belong in docs/planning.m
    seconds of a longer run are estimated from them, as both paths visit the
    same nodes);
 2. process-level seconds of `memplan plan FILE --capacity 1048576`, as a user
-   sees them (Python start-up, imports, loading the kernel included);
+   sees them (Python start-up, imports, loading the kernel included), wall and
+   CPU, next to the in-process seconds of table 1;
 3. the same files without capacity: height / lower bound per algorithm;
-4. random traces of 1k, 10k, 100k buffers: greedy's scaling, best within the budget.
+4. random traces of 1k, 10k, 100k buffers: greedy's scaling, best within the
+   budget (wall and CPU seconds: the machine is shared).
 
 The header gives the numba kernel's compile and load seconds (fresh processes).
 """
@@ -26,6 +28,7 @@ import json
 import os
 import platform
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -72,9 +75,10 @@ def pure_python(enabled: bool) -> Iterator[None]:
             os.environ[PURE_PYTHON] = saved
 
 
-def kernel_seconds(quick: bool) -> tuple[float | None, float]:
+def kernel_seconds(quick: bool) -> tuple[float | None, float, float]:
     """Seconds of a fresh process that compiles the kernel (empty cache; skipped
-    when quick), then of one that loads it from the cache (imports included)."""
+    when quick), then wall and CPU seconds of one that loads it from the cache
+    (imports included)."""
     env = {k: v for k, v in os.environ.items() if k != PURE_PYTHON}
     cold = None
     if not quick:
@@ -82,21 +86,27 @@ def kernel_seconds(quick: bool) -> tuple[float | None, float]:
             cold = process_seconds(
                 [sys.executable, "-c", WARM_UP], {**env, "NUMBA_CACHE_DIR": cache}
             )
-    return cold, process_seconds([sys.executable, "-c", WARM_UP], env)
+    wall, cpu, _ = run_process([sys.executable, "-c", WARM_UP], env, check=True)
+    return cold, wall, cpu
 
 
 def process_seconds(command: list[str], env: dict[str, str] | None = None) -> float:
-    seconds, _ = run_process(command, env, check=True)
+    seconds, _, _ = run_process(command, env, check=True)
     return seconds
 
 
 def run_process(
     command: list[str], env: dict[str, str] | None = None, check: bool = False
-) -> tuple[float, str]:
-    """(wall seconds, stdout) of one fresh process; `check`: it must exit 0."""
+) -> tuple[float, float, str]:
+    """(wall seconds, CPU seconds, stdout) of one fresh process; `check`: it must
+    exit 0."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     done = subprocess.run(command, env=env, check=check, capture_output=True, text=True)
-    return time.perf_counter() - started, done.stdout
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return wall, cpu, done.stdout
 
 
 def random_trace(count: int, seed: int = 0) -> list[Buffer]:
@@ -115,30 +125,42 @@ def timed(
     buffers: list[Buffer], capacity: int | None, algorithm: str, budget: int
 ) -> tuple[Plan, float]:
     """Plan and check, with the wall-clock seconds the call took."""
-    started = time.perf_counter()
+    result, seconds, _ = timed_cpu(buffers, capacity, algorithm, budget)
+    return result, seconds
+
+
+def timed_cpu(
+    buffers: list[Buffer], capacity: int | None, algorithm: str, budget: int
+) -> tuple[Plan, float, float]:
+    """Plan and check, with the wall-clock and CPU seconds the call took."""
+    started, cpu_started = time.perf_counter(), time.process_time()
     result = plan(buffers, capacity, algorithm, budget=budget)
     seconds = time.perf_counter() - started
+    cpu = time.process_time() - cpu_started
     problem = validate(buffers, result.offsets)
     if problem is not None:
         raise SystemExit(f"invalid plan from {algorithm}: {problem}")
-    return result, seconds
+    return result, seconds, cpu
 
 
 def rate(nodes: int, seconds: float) -> str:
     return f"{nodes / seconds / 1000:.1f}k" if seconds > 0 and nodes else "-"
 
 
-def suite_rows(files: list[Path], budget: int, compiled: bool) -> list[str]:
+def suite_rows(
+    files: list[Path], budget: int, compiled: bool, in_process: dict[str, float]
+) -> list[str]:
+    """Table 1; fills `in_process` with each file's CPU seconds on the path used."""
     rows = [
-        "| file | buffers | fits | height | nodes | compiled s | compiled nodes/s"
-        " | pure Python nodes/s | pure Python s |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| file | buffers | fits | height | nodes | compiled s | compiled CPU s"
+        " | compiled nodes/s | pure Python nodes/s | pure Python s |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     print("\n".join(rows), flush=True)
     for path in files:
         buffers = read_trace(path).buffers
         with pure_python(not compiled):
-            result, seconds = timed(buffers, CAPACITY, "best", budget)
+            result, seconds, cpu = timed_cpu(buffers, CAPACITY, "best", budget)
         whole = result.nodes <= PURE_SAMPLE  # else a shorter run gives the rate
         with pure_python(True):
             pure, pure_seconds = timed(
@@ -146,6 +168,7 @@ def suite_rows(files: list[Path], budget: int, compiled: bool) -> list[str]:
             )
         if whole and pure != result:
             raise SystemExit(f"{path.name}: the two paths gave different plans")
+        in_process[path.stem[0]] = cpu
         pure_rate = pure.nodes / pure_seconds if pure.nodes else 0.0
         if whole:
             pure_cell = f"{pure_seconds:.2f}"
@@ -153,7 +176,9 @@ def suite_rows(files: list[Path], budget: int, compiled: bool) -> list[str]:
             pure_cell = f"~{result.nodes / pure_rate:.0f} (estimated)"
         fits = "yes" if result.height <= CAPACITY else "**no**"
         compiled_cells = (
-            f"{seconds:.2f} | {rate(result.nodes, seconds)}" if compiled else "- | -"
+            f"{seconds:.2f} | {cpu:.2f} | {rate(result.nodes, seconds)}"
+            if compiled
+            else "- | - | -"
         )
         rows.append(
             f"| {path.stem[0]} | {len(buffers)} | {fits} | {result.height}"
@@ -164,8 +189,11 @@ def suite_rows(files: list[Path], budget: int, compiled: bool) -> list[str]:
     return rows
 
 
-def process_rows(files: list[Path], budget: int) -> list[str]:
-    """Wall seconds of `memplan plan` in a fresh process per run, numba's cache warm."""
+def process_rows(
+    files: list[Path], budget: int, in_process: dict[str, float]
+) -> list[str]:
+    """Wall and CPU seconds of `memplan plan` in a fresh process per run, numba's
+    cache warm, next to the CPU seconds of the same plan in process (table 1)."""
     memplan = Path(sys.executable).parent / "memplan"
     env = {k: v for k, v in os.environ.items() if k != PURE_PYTHON}
     baseline = statistics.median(
@@ -174,18 +202,23 @@ def process_rows(files: list[Path], budget: int) -> list[str]:
     rows = [
         f"Python start-up alone (`python -c pass`): {baseline:.2f} s.",
         "",
-        "| file | `memplan plan --capacity 1048576` s (median of"
-        f" {PROCESS_RUNS}) | nodes |",
-        "|---|---|---|",
+        "| file | in process CPU s (table 1) | `memplan plan --capacity 1048576`"
+        f" s, wall (median of {PROCESS_RUNS}) | its CPU s | nodes |",
+        "|---|---|---|---|---|",
     ]
     print("\n".join(rows), flush=True)
     for path in files:
         command = [str(memplan), "plan", str(path), "--capacity", str(CAPACITY)]
         command += ["--budget", str(budget), "--json"]
         runs = [run_process(command, env) for _ in range(PROCESS_RUNS)]
-        seconds = statistics.median(seconds for seconds, _ in runs)
-        nodes = json.loads(runs[0][1])["nodes"]
-        rows.append(f"| {path.stem[0]} | {seconds:.2f} | {nodes} |")
+        seconds = statistics.median(seconds for seconds, _, _ in runs)
+        cpu = statistics.median(cpu for _, cpu, _ in runs)
+        nodes = json.loads(runs[0][2])["nodes"]
+        here = in_process.get(path.stem[0])
+        here_cell = "-" if here is None else f"{here:.2f}"
+        rows.append(
+            f"| {path.stem[0]} | {here_cell} | {seconds:.2f} | {cpu:.2f} | {nodes} |"
+        )
         print(rows[-1], flush=True)
     return rows
 
@@ -217,23 +250,24 @@ def ratio_rows(files: list[Path], budget: int) -> list[str]:
 
 def random_rows(sizes: tuple[int, ...], budget: int) -> list[str]:
     rows = [
-        "| buffers | greedy s | greedy / lower bound | best s | best nodes"
-        " | best / lower bound |",
-        "|---|---|---|---|---|---|",
+        "| buffers | greedy s | greedy / lower bound | best s | best CPU s"
+        " | best nodes | best / lower bound |",
+        "|---|---|---|---|---|---|---|",
     ]
     print("\n".join(rows), flush=True)
     for count in sizes:
         buffers = random_trace(count)
         bound = lower_bound(buffers)
         greedy, greedy_seconds = timed(buffers, None, "greedy", budget)
-        best, best_seconds = timed(buffers, None, "best", budget)
+        best, best_seconds, best_cpu = timed_cpu(buffers, None, "best", budget)
         if best.height > greedy.height:
             raise SystemExit(
                 f"best ({best.height}) worse than greedy ({greedy.height})"
             )
         rows.append(
             f"| {count} | {greedy_seconds:.2f} | {greedy.height / bound:.3f}"
-            f" | {best_seconds:.2f} | {best.nodes} | {best.height / bound:.3f} |"
+            f" | {best_seconds:.2f} | {best_cpu:.2f} | {best.nodes}"
+            f" | {best.height / bound:.3f} |"
         )
         print(rows[-1], flush=True)
     return rows
@@ -242,16 +276,17 @@ def random_rows(sizes: tuple[int, ...], budget: int) -> list[str]:
 def kernel_line(compiled: bool, quick: bool) -> str:
     if not compiled:
         return "numba is not installed: `best` runs the pure-Python search only."
-    cold, load = kernel_seconds(quick)
+    cold, load, load_cpu = kernel_seconds(quick)
     compile_text = (
         ""
         if cold is None
-        else f" compiling it took {cold:.1f} s (a fresh process with an empty cache);"
+        else f" compiling it took {cold:.1f} s (a fresh process with an empty cache,"
+        " ahead of time when a C compiler is there, else jit);"
     )
     line = (
         f"`best` runs the numba kernel (numba {version('numba')}):{compile_text}"
-        f" a fresh process that loads it from numba's cache takes {load:.2f} s,"
-        " Python start-up and imports included."
+        f" a fresh process that loads it from the cache takes {load:.2f} s"
+        f" ({load_cpu:.2f} s of CPU), Python start-up and imports included."
     )
     print(line, flush=True)
     return line
@@ -283,6 +318,7 @@ def main() -> int:
         files = files[:3]
     sizes = RANDOM_SIZES[:2] if args.quick else RANDOM_SIZES
     compiled = compiled_kernel() is not None
+    in_process: dict[str, float] = {}
     load_before = os.getloadavg()[0]
     command = " ".join(["python bench/packing.py", *sys.argv[1:]])
     lines = [
@@ -300,11 +336,11 @@ def main() -> int:
         "",
         f"## Challenging suite at capacity 1,048,576 (`best`, {args.budget:,} nodes)",
         "",
-        *suite_rows(files, args.budget, compiled),
+        *suite_rows(files, args.budget, compiled, in_process),
         "",
         "## Process-level seconds, as a user sees them",
         "",
-        *process_rows(files, args.budget),
+        *process_rows(files, args.budget, in_process),
         "",
         f"## Height / max-live bound without capacity (`best`, {args.budget:,} nodes)",
         "",

@@ -9,10 +9,11 @@ does not change that course: the search stops at the first plan that fits
 it.  So whatever height the search reaches within a budget, every capacity
 at or above it fits, and a fit at C implies a fit at any larger C.
 
-Independent time slices of a large trace are searched one by one, each
-keeping greedy's layout if its share of the budget runs out.  Zero-size
-buffers stay at offset 0, outside the search.  numpy and the search load
-only when greedy's plan is not already optimal.
+A large trace is cut into time windows (`windows`), searched one by one,
+each keeping its best-fit layout if its share of the budget runs out; the
+whole is never worse than greedy's plan.  Zero-size buffers stay at offset
+0, outside the search.  numpy and the search load only when greedy's plan
+is not already optimal.
 """
 
 from __future__ import annotations
@@ -20,8 +21,7 @@ from __future__ import annotations
 import contextlib
 import sys
 import time
-from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -42,17 +42,21 @@ from memplan.planning.buffers import (
 )
 from memplan.planning.greedy import greedy_offsets
 from memplan.planning.sections import TimeStructure, TooManyOverlaps, sweep
+from memplan.planning.windows import Windows, choose_cuts, split, window_offsets
 
 if TYPE_CHECKING:
     from memplan.planning.decision import Solver
 
 # Above this many buffer pairs alive together the search keeps the greedy plan.
 MAX_OVERLAP_PAIRS = 1_000_000
-# From this many buffers on, independent time slices are searched one by one
-# (see _Slicer).  Below it one search covers the whole trace (it still
-# splits at the same cuts inside): one binary search over the height shares
-# the budget better than one per slice.
+# From this many buffers on, the trace is cut into time windows searched one
+# by one (see _Slicer).  Below it one search covers the whole trace (it still
+# splits where nothing is alive across, inside): one binary search over the
+# height shares the budget better than one per window.
 SLICE_MIN_BUFFERS = 5_000
+# Windows hold about this many buffers (between half and 1.5 times as many),
+# unless a point where nothing is alive across ends them earlier.
+SLICE_BUFFERS = 2_000
 
 
 def _minimize(
@@ -108,62 +112,67 @@ def _height(buffers: Sequence[Buffer], offsets: list[int]) -> int:
     return max((o + b.size for b, o in zip(buffers, offsets, strict=True)), default=0)
 
 
-def _slices(structure: TimeStructure) -> list[list[int]]:
-    """Buffer indices grouped into independent time slices (no buffer crosses a cut)."""
-    cuts = structure.cuts
-    bounds = [s + 1 for s in range(len(cuts) - 1) if cuts[s] == 0]
-    groups: list[list[int]] = [[] for _ in range(len(bounds) + 1)]
-    for i, first in enumerate(structure.first_section):
-        groups[bisect_right(bounds, first)].append(i)
-    return [g for g in groups if g]
-
-
 @dataclass(eq=False)
 class _Slice:
-    """One independent time slice of a large trace, searched on its own."""
+    """One time window of a large trace, searched on its own."""
 
     group: list[int]  # indices into the sized buffers
     part: list[Buffer]
-    floor: int  # its max-live bound
+    # Per buffer, the byte ranges of the pinned buffers it meets; None: none.
+    obstacles: list[list[tuple[int, int]]] | None
     height: int  # of its current layout
+    floor: int = 0  # its max-live bound, once it may be searched
     target: int = 0  # the floor its search starts from
     structure: TimeStructure | None = None
 
 
 class _Slicer:
-    """Independent time slices searched one by one, each from its part of the
-    incumbent: any mix of per-slice layouts is valid, since slices never meet.
+    """Time windows searched one by one, each from its best-fit layout around the
+    pinned buffers: given those, windows never meet, so any mix of per-window
+    layouts is valid.
 
-    A slice the search lowers keeps the search's layout, one whose share of
-    the budget runs out keeps the incumbent's.  Only slices above the whole
-    trace's lower bound (and then above the highest slice height reached so
-    far) are searched, the highest first, each with an equal share of the
-    budget left; budget that slices finishing early leave over goes back to
-    the open slices that still set the height.  A capacity only ends the
-    course early, once every slice is at or below it.
+    A window the search lowers keeps the search's layout, one whose share of
+    the budget runs out keeps best-fit's.  Only windows above the whole
+    trace's lower bound (and then above the highest window height reached so
+    far) are searched, the highest first, each with a share of the budget
+    left in proportion to its buffers; budget that windows finishing early
+    leave over goes back to the open windows that still set the height.  A
+    capacity only ends the course early, once every window is at or below it.
+    Only a window that meets no pinned buffer proves a bound for the trace
+    when its search exhausts a capacity.
     """
 
     def __init__(
         self,
         buffers: Sequence[Buffer],
-        groups: list[list[int]],
-        incumbent: list[int],
+        windows: Windows,
         budget: Budget,
         stop_at: int,
+        bound: int,
     ):
         self.buffers = buffers
-        self.offsets = list(incumbent)
+        self.offsets = [0] * len(buffers)
+        for i, offset in zip(windows.pinned, windows.pinned_offsets, strict=True):
+            self.offsets[i] = offset
+        self.pinned_height = max(
+            (self.offsets[i] + buffers[i].size for i in windows.pinned), default=0
+        )
         self.budget = budget
         self.stop_at = stop_at
         self.slices = []
-        for group in groups:
-            part = [buffers[i] for i in group]
-            height = _height(part, [incumbent[i] for i in group])
-            self.slices.append(_Slice(group, part, lower_bound(part), height))
-        self.bound = max((s.floor for s in self.slices), default=0)
+        for window in windows.windows:
+            part = [buffers[i] for i in window.members]
+            layout = window_offsets(buffers, windows, window)
+            for i, offset in zip(window.members, layout, strict=True):
+                self.offsets[i] = offset
+            obstacles = window.obstacles if any(window.obstacles) else None
+            self.slices.append(
+                _Slice(window.members, part, obstacles, _height(part, layout))
+            )
+        self.bound = bound
 
     def height(self) -> int:
-        return max((s.height for s in self.slices), default=0)
+        return max([self.pinned_height, *(s.height for s in self.slices)])
 
     def fits(self) -> bool:
         return self.height() <= self.stop_at
@@ -171,7 +180,10 @@ class _Slicer:
     def run(self, mark: int) -> tuple[list[int], int]:
         """(offsets, proved lower bound of the whole trace)."""
         floor = self.bound
-        todo = [s for s in self.slices if floor < s.height != s.floor]
+        todo = [s for s in self.slices if s.height > floor]
+        for item in todo:
+            item.floor = lower_bound(item.part)
+        todo = [s for s in todo if s.height != s.floor]
         todo.sort(key=lambda s: -s.height)
         bar = floor
         open_slices: list[_Slice] = []
@@ -184,9 +196,9 @@ class _Slicer:
                 item.structure = sweep(item.part, MAX_OVERLAP_PAIRS)
             except TooManyOverlaps:
                 continue
-            waiting = sum(1 for s in todo[k:] if s.height > bar)
+            waiting = sum(len(s.part) for s in todo[k:] if s.height > bar)
             item.target = max(item.floor, bar)
-            if not self._search(item, self.budget.share(mark, 1, max(waiting, 1))):
+            if not self._search(item, self.budget.share(mark, len(item.part), waiting)):
                 open_slices.append(item)
             bar = max(bar, item.height)
         self._retry(open_slices, mark)
@@ -201,10 +213,13 @@ class _Slicer:
             if not again:
                 break
             before = sum(s.height for s in open_slices)
+            sizes = [len(s.part) for s in again]
             still_open = [
                 item
                 for k, item in enumerate(again)
-                if not self._search(item, self.budget.share(mark, 1, len(again) - k))
+                if not self._search(
+                    item, self.budget.share(mark, sizes[k], sum(sizes[k:]))
+                )
             ]
             open_slices = [s for s in open_slices if s not in again] + still_open
             after = sum(s.height for s in open_slices)
@@ -217,11 +232,13 @@ class _Slicer:
         assert item.structure is not None
         if self.fits():
             return True
-        others = max((s.height for s in self.slices if s is not item), default=0)
+        others = max(
+            [self.pinned_height, *(s.height for s in self.slices if s is not item)]
+        )
         from memplan.planning.decision import Solver
 
         found, closed = _minimize(
-            Solver(item.part, item.structure, self.budget),
+            Solver(item.part, item.structure, self.budget, item.obstacles),
             item.target,
             [self.offsets[i] for i in item.group],
             item.height,
@@ -232,7 +249,8 @@ class _Slicer:
         for i, offset in zip(item.group, found, strict=True):
             self.offsets[i] = offset
         item.height = _height(item.part, found)
-        if closed > item.target:  # proved by the search, not just where it started
+        # Proved by the search, not just where it started, and for the trace.
+        if closed > item.target and item.obstacles is None:
             self.bound = max(self.bound, closed)
         return closed >= item.height
 
@@ -248,47 +266,78 @@ def best_plan(
     (default DEFAULT_NODES) and, if given, `time_limit` seconds of wall clock."""
     started = time.perf_counter()
     work = Budget(DEFAULT_NODES if budget is None else budget, time_limit, observer)
+    floor = lower_bound(buffers)
+    sized = [b for b in buffers if b.size]
+    if len(sized) >= SLICE_MIN_BUFFERS:
+        return _best_by_windows(buffers, sized, capacity, floor, work, started)
     greedy = greedy_offsets(buffers)
     height = plan_height(buffers, greedy)
-    floor = lower_bound(buffers)
     if height == floor or (capacity is not None and height <= capacity):
         return make_plan(buffers, greedy, "best", capacity, started, bound=floor)
-    sized = [b for b in buffers if b.size]
     structure = None
     # Too crowded a trace, or heights beyond the search's int64 arrays, keep greedy.
     with contextlib.suppress(TooManyOverlaps):
         if height <= INT64_MAX // 2:
             structure = sweep(sized, MAX_OVERLAP_PAIRS)
-    if structure is None or work.out_of_time():
-        return _plan_from(
-            buffers,
-            sized,
-            [greedy[b.id] for b in sized],
-            capacity,
-            started,
-            floor,
-            work,
-        )
-    work.height = height
     incumbent = [greedy[b.id] for b in sized]
-    groups = _slices(structure)
+    if structure is None or work.out_of_time():
+        return _plan_from(buffers, sized, incumbent, capacity, started, floor, work)
+    work.height = height
     stop_at = -1 if capacity is None else capacity
-    old_limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(old_limit, 4 * len(sized) + 1000))
-    try:
-        if len(groups) > 1 and len(sized) >= SLICE_MIN_BUFFERS:
-            slicer = _Slicer(sized, groups, incumbent, work, stop_at)
-            offsets, bound = slicer.run(work.total)
-        else:
-            from memplan.planning.decision import Solver
+    from memplan.planning.decision import Solver
 
-            solver = Solver(sized, structure, work)
-            offsets, bound = _minimize(
-                solver, floor, incumbent, height, work.total, stop_at
-            )
+    with _recursion_for(sized):
+        offsets, bound = _minimize(
+            Solver(sized, structure, work),
+            floor,
+            incumbent,
+            height,
+            work.total,
+            stop_at,
+        )
+    return _plan_from(buffers, sized, offsets, capacity, started, bound, work)
+
+
+def _best_by_windows(
+    buffers: Sequence[Buffer],
+    sized: list[Buffer],
+    capacity: int | None,
+    floor: int,
+    work: Budget,
+    started: float,
+) -> Plan:
+    """`best` on a large trace: window by window (see _Slicer), then greedy's plan
+    of the whole if that is lower and the windows did not reach the bound or fit."""
+    slicer = _Slicer(
+        sized,
+        split(sized, choose_cuts(sized, SLICE_BUFFERS)),
+        work,
+        -1 if capacity is None else capacity,
+        floor,
+    )
+    height = slicer.height()
+    if height <= INT64_MAX // 2:
+        work.height = height
+        with _recursion_for(max((s.part for s in slicer.slices), key=len, default=[])):
+            slicer.run(work.total)
+        height = slicer.height()
+    offsets = slicer.offsets
+    if height > slicer.bound and (capacity is None or height > capacity):
+        greedy = greedy_offsets(sized)
+        if plan_height(sized, greedy) < height:
+            offsets = [greedy[b.id] for b in sized]
+    return _plan_from(buffers, sized, offsets, capacity, started, slicer.bound, work)
+
+
+@contextlib.contextmanager
+def _recursion_for(buffers: Sequence[Buffer]) -> Iterator[None]:
+    """Room for the pure-Python search, which recurses about once per buffer."""
+    old_limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old_limit, 4 * len(buffers) + 1000))
+    try:
+        yield
     finally:
         sys.setrecursionlimit(old_limit)
-    return _plan_from(buffers, sized, offsets, capacity, started, bound, work)
 
 
 def _plan_from(

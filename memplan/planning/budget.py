@@ -52,7 +52,7 @@ class Budget:
         self.total = nodes
         self.spent = 0
         self.started = time.perf_counter()
-        self.cpu_started = time.process_time()
+        self._search_cpu_started: float | None = None
         self.wall_deadline = None if time_limit is None else self.started + time_limit
         self.time_limited = False
         self.observer = observer
@@ -60,6 +60,13 @@ class Budget:
         self._next_report = self.started + PROGRESS_SECONDS
         # Only a cap or an observer needs the clock inside the search.
         self.watching = time_limit is not None or observer is not None
+
+    def search_cpu_started(self) -> float:
+        """The process CPU time when the first search of this plan started (set by
+        the first call): imports and setup before it are not search time."""
+        if self._search_cpu_started is None:
+            self._search_cpu_started = time.process_time()
+        return self._search_cpu_started
 
     def share(self, mark: int, numerator: int, denominator: int) -> int:
         """The mark `numerator / denominator` of the way from now to `mark`."""

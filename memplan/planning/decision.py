@@ -28,9 +28,11 @@ hard instance tends to be easy for one of them), all counted on the plan's
 
 Each search runs in `search_kernel`, compiled by numba, when the `fast`
 extra is installed: it visits exactly the nodes _DecisionSearch visits,
-20-50 times faster.  _DecisionSearch stays as the fallback without numba,
-runs the first PURE_PYTHON_SECONDS of every plan (easy traces never pay for
-loading numba), and MEMPLAN_PURE_PYTHON=1 forces it.
+20-50 times faster.  Compiled ahead of time (`search_aot`), it loads in a
+millisecond; until that module is built, loading the jit kernel costs about
+0.7 s, so _DecisionSearch runs the first PURE_PYTHON_SECONDS of every plan
+(easy traces never pay for loading numba).  It is also the fallback without
+numba, and MEMPLAN_PURE_PYTHON=1 forces it.
 """
 
 from __future__ import annotations
@@ -47,8 +49,10 @@ from types import ModuleType
 import numpy
 import numpy.typing
 
+from memplan.planning import search_aot
 from memplan.planning.budget import Budget, OutOfBudget, SearchObserver
 from memplan.planning.buffers import Buffer
+from memplan.planning.kernel_state import FAILED, FOUND, KernelRun, KernelSearch
 from memplan.planning.sections import TimeStructure, sweep
 
 # Node budgets grow by this factor each round of the portfolio of orders (the
@@ -58,8 +62,10 @@ from memplan.planning.sections import TimeStructure, sweep
 # files that one order solves in a few hundred nodes.
 NODE_BUDGET_GROWTH = 4
 # Pure Python searches for the first PURE_PYTHON_SECONDS of CPU time of every
-# plan even when numba is there: loading the compiled kernel costs a process
-# 0.5-1 s, more than most small searches take.  A pure-Python search still
+# plan's searches (counted from the first one, so importing numpy and building
+# the tables do not eat it) when the kernel is not compiled ahead of time yet
+# (`search_aot`): loading the jit kernel costs a process 0.6-0.7 s of CPU,
+# more than most small searches take.  A pure-Python search still
 # running then is dropped and run again from its start by the kernel; both
 # visit the same nodes, so the plan never depends on when the switch happened.
 # CPU time, not wall time: on a busy machine the head start lasts as long.
@@ -98,6 +104,16 @@ class _Problem:
 
     sizes: IntArray
     alignments: IntArray
+    # Lowest offset of each buffer before anything is placed: clear of its
+    # obstacles, else 0.
+    floors: IntArray
+    # Obstacles: byte ranges taken, while a buffer lives, by buffers pinned
+    # outside this problem (see windows.py).  Those of rank i are
+    # obstacle_offsets/ends[obstacle_starts[i] : obstacle_starts[i + 1]], by offset.
+    obstructed: bool  # any obstacle at all
+    obstacle_starts: IntArray
+    obstacle_offsets: IntArray
+    obstacle_ends: IntArray
     aligned: bool  # any alignment above 1
     first_section: list[int]
     last_section: list[int]
@@ -157,7 +173,7 @@ class _DecisionSearch:
         count = len(problem.sizes)
         # Lowest offset each unplaced buffer can take; _PLACED once it is placed,
         # so placed buffers drop out of minimums and are never lifted.
-        self.min_offsets = numpy.zeros(count, dtype=numpy.int64)
+        self.min_offsets = problem.floors.copy()
         self.solution = [0] * count
         self.totals = problem.section_totals.copy()
         self.cuts = problem.cuts.copy()
@@ -338,6 +354,9 @@ class _DecisionSearch:
             min_offsets[raised] = -(-end // alignments) * alignments
         else:
             min_offsets[raised] = end
+        if self.problem.obstructed:
+            for j in raised.tolist():
+                min_offsets[j] = _clear(self.problem, j, int(min_offsets[j]))
         return raised, old[lifted]
 
     def _floors_fit(self, raised: IntArray, first: int, last: int) -> bool:
@@ -362,6 +381,21 @@ class _DecisionSearch:
         return not _any((floors + totals > self.capacity) & (totals > 0))
 
 
+def _clear(problem: _Problem, i: int, offset: int) -> int:
+    """The lowest offset from `offset` up where rank i misses its obstacles: one
+    pass by obstacle offset, stopping at the first one wholly above it."""
+    size = int(problem.sizes[i])
+    alignment = int(problem.alignments[i])
+    starts = problem.obstacle_starts
+    for k in range(int(starts[i]), int(starts[i + 1])):
+        if problem.obstacle_offsets[k] >= offset + size:
+            break
+        end = int(problem.obstacle_ends[k])
+        if end > offset:
+            offset = -(-end // alignment) * alignment
+    return offset
+
+
 def _kernel_possible() -> bool:
     """Whether the compiled search may run: numba installed, not switched off."""
     return (
@@ -370,12 +404,13 @@ def _kernel_possible() -> bool:
     )
 
 
-def compiled_kernel(observer: SearchObserver | None = None) -> ModuleType | None:
-    """The numba search (`memplan[fast]`), or None: numba missing or MEMPLAN_PURE_PYTHON=1.
+def compiled_kernel(observer: SearchObserver | None = None) -> KernelRun | None:
+    """The compiled search's `run` (`memplan[fast]`), or None: numba missing or
+    MEMPLAN_PURE_PYTHON=1.
 
     Read on every call, so a test can switch paths with the environment.  The
-    kernel comes back compiled (see `_load_kernel`); `observer` hears about it
-    first when this call is the one that loads it.
+    kernel comes back loaded (see `_load_kernel`); `observer` hears about it
+    first when this call is the one that compiles it.
     """
     if os.environ.get(PURE_PYTHON) == "1":
         return None
@@ -385,27 +420,39 @@ def compiled_kernel(observer: SearchObserver | None = None) -> ModuleType | None
 
 
 # The kernel once loaded in this process (None: numba is not installed).
-_LOADED: dict[str, ModuleType | None] = {}
+_LOADED: dict[str, KernelRun | None] = {}
 
 
-def _load_kernel(observer: SearchObserver | None) -> ModuleType | None:
-    """The kernel module, compiled (or loaded from numba's cache) by one tiny
-    search, once per process, so the first real search is not the one to pay."""
-    try:
-        kernel = importlib.import_module("memplan.planning.search_kernel")
-    except ImportError:
-        return None
-    if observer is not None:
-        observer.loading_kernel(compiling=not _kernel_cached(kernel))
+def _load_kernel(observer: SearchObserver | None) -> KernelRun | None:
+    """The kernel compiled ahead of time (`search_aot`; built the first time,
+    numba needed), else the jit one (loaded from numba's cache or compiled),
+    warmed up by one tiny search, once per process."""
+    run = search_aot.load()
+    told = False
+    if run is None:
+        if importlib.util.find_spec("numba") is None:
+            return None
+        if observer is not None:
+            observer.loading_kernel(compiling=True)
+            told = True
+        run = search_aot.build()
+    if run is None:
+        try:
+            kernel = importlib.import_module("memplan.planning.search_kernel")
+        except ImportError:
+            return None
+        if observer is not None and not told:
+            observer.loading_kernel(compiling=not _kernel_cached(kernel))
+        run = kernel.run
     buffers = [Buffer(0, 0, 2, 1), Buffer(1, 1, 3, 1)]
     structure = sweep(buffers, len(buffers) ** 2)
     problem = _renumber(buffers, structure, list(range(len(buffers))))
-    _CompiledSearch(kernel, problem, 2, 100).run()
-    return kernel
+    _CompiledSearch(run, problem, 2, 100).run()
+    return run
 
 
 def _kernel_cached(kernel: ModuleType) -> bool:
-    """Whether numba's cache holds the kernel, newer than its source (a guess:
+    """Whether numba's cache holds the jit kernel, newer than its source (a guess:
     numba's cache index is not public API; unsure means "not cached")."""
     source = kernel.__file__
     try:
@@ -428,24 +475,25 @@ class _CompiledSearch:
 
     def __init__(
         self,
-        kernel: ModuleType,
+        kernel: KernelRun,
         problem: _Problem,
         capacity: int,
         node_limit: int,
         budget: Budget | None = None,
         cap: int | None = None,
     ):
-        self.kernel = kernel
         self.node_limit = node_limit
         self.cap = node_limit if cap is None else min(cap, node_limit)
         self.budget = budget
-        self.search = kernel.KernelSearch(
+        self.search = KernelSearch(
+            kernel,
             _kernel_arrays(problem),
             problem.section_totals,
             problem.cuts,
             capacity,
             CANDIDATE_ROWS * len(problem.sizes) + 1,
             problem.crowd_weight,
+            problem.floors,
         )
         self.solution: list[int] = []
 
@@ -459,10 +507,10 @@ class _CompiledSearch:
         while True:
             started = time.perf_counter()
             status = search.step(min(self.cap, search.nodes + slice_nodes))
-            if status == self.kernel.FOUND:
+            if status == FOUND:
                 self.solution = search.solution.tolist()
                 return True
-            if status == self.kernel.FAILED:
+            if status == FAILED:
                 return False
             if search.nodes >= self.cap:
                 raise _OutOfNodes if search.nodes >= self.node_limit else OutOfBudget
@@ -472,7 +520,7 @@ class _CompiledSearch:
 
 
 def _kernel_arrays(problem: _Problem) -> tuple[IntArray, ...]:
-    """The problem arrays in the order of the kernel's SIZES ... FIRST_STARTS."""
+    """The problem arrays in the order of the kernel's SIZES ... OBSTACLE_ENDS."""
     return (
         problem.sizes,
         problem.alignments,
@@ -486,6 +534,9 @@ def _kernel_arrays(problem: _Problem) -> tuple[IntArray, ...]:
         problem.by_first,
         problem.first_starts,
         problem.tie_rank,
+        problem.obstacle_starts,
+        problem.obstacle_offsets,
+        problem.obstacle_ends,
     )
 
 
@@ -565,9 +616,11 @@ def _renumber(
     structure: TimeStructure,
     order: list[int],
     ties: list[int] | None = None,
+    obstacles: Sequence[Sequence[tuple[int, int]]] | None = None,
 ) -> _Problem:
     """The arrays of `order`; `ties` (from _tie_orders) makes each part of the
-    search order its buffers by crowd again, else they keep the rank order."""
+    search order its buffers by crowd again, else they keep the rank order.
+    `obstacles` (by buffer index): (offset, end) ranges each buffer must miss."""
     rank = numpy.empty(len(order), dtype=numpy.int64)
     rank[order] = numpy.arange(len(order))
     tie_rank = numpy.arange(len(order), dtype=numpy.int64)
@@ -584,11 +637,25 @@ def _renumber(
     ]
     first_array = numpy.array(first_section, dtype=numpy.int64)
     by_first = numpy.argsort(first_array, kind="stable")
-    return _Problem(
+    problem = _Problem(
         sizes=numpy.array([buffers[i].size for i in order], dtype=numpy.int64),
         aligned=any(buffers[i].alignment > 1 for i in order),
         alignments=numpy.array(
             [buffers[i].alignment for i in order], dtype=numpy.int64
+        ),
+        floors=numpy.zeros(len(order), dtype=numpy.int64),
+        obstructed=obstacles is not None,
+        obstacle_starts=numpy.cumsum(
+            [0] + [0 if obstacles is None else len(obstacles[i]) for i in order],
+            dtype=numpy.int64,
+        ),
+        obstacle_offsets=numpy.array(
+            [o for i in order for o, _ in obstacles[i]] if obstacles else [],
+            dtype=numpy.int64,
+        ),
+        obstacle_ends=numpy.array(
+            [e for i in order for _, e in obstacles[i]] if obstacles else [],
+            dtype=numpy.int64,
         ),
         first_section=first_section,
         last_section=last_section,
@@ -611,6 +678,11 @@ def _renumber(
             first_array[by_first], numpy.arange(len(structure.section_totals) + 1)
         ).astype(numpy.int64),
     )
+    if obstacles is not None:
+        for r, i in enumerate(order):
+            if obstacles[i]:
+                problem.floors[r] = _clear(problem, r, 0)
+    return problem
 
 
 def _twins(buffers: Sequence[Buffer]) -> IntArray:
@@ -626,21 +698,33 @@ def _twins(buffers: Sequence[Buffer]) -> IntArray:
 
 
 class Solver:
-    """Decision problems over one set of nonzero-size buffers, heuristics in round robin."""
+    """Decision problems over one set of nonzero-size buffers, heuristics in round robin.
+
+    `obstacles` (by buffer index, each sorted by offset) are the (offset, end)
+    byte ranges of buffers pinned outside the problem that the buffer meets in
+    time: it never goes there, so a plan found is valid next to them, but an
+    exhausted capacity proves nothing about the trace they come from (the
+    search only tries the lowest offset clear of them).
+    """
 
     def __init__(
-        self, buffers: Sequence[Buffer], structure: TimeStructure, budget: Budget
+        self,
+        buffers: Sequence[Buffer],
+        structure: TimeStructure,
+        budget: Budget,
+        obstacles: Sequence[Sequence[tuple[int, int]]] | None = None,
     ):
         self.buffers = buffers
         self.structure = structure
         self.budget = budget
+        self.obstacles = obstacles
         self.orders = _preorders(buffers, structure)
         self.ties = _tie_orders(buffers, structure)
         self.problems: dict[int, _Problem] = {}
         # The highest capacity a search has exhausted: nothing at or below it fits.
         self.proved_impossible = -1
 
-    def _compiled(self) -> ModuleType | None:
+    def _compiled(self) -> KernelRun | None:
         """The kernel, loaded on first use (out of the wall-clock cap), or None."""
         loading = time.perf_counter()
         kernel = compiled_kernel(self.budget.observer)
@@ -650,12 +734,17 @@ class Solver:
     def _search(
         self, problem: _Problem, capacity: int, node_limit: int, cap: int
     ) -> _DecisionSearch | _CompiledSearch:
-        """Compiled if numba is there and pure Python's head start is over, else
-        pure Python, until that head start is over."""
+        """Compiled if numba is there and either the kernel is compiled ahead of
+        time (loading it costs next to nothing) or pure Python's head start is
+        over; else pure Python, until that head start is over."""
         give_up_at = None
         if _kernel_possible():
-            give_up_at = self.budget.cpu_started + PURE_PYTHON_SECONDS
-            if "kernel" in _LOADED or time.process_time() > give_up_at:
+            give_up_at = self.budget.search_cpu_started() + PURE_PYTHON_SECONDS
+            if (
+                "kernel" in _LOADED
+                or search_aot.built()
+                or time.process_time() > give_up_at
+            ):
                 kernel = self._compiled()
                 if kernel is not None:
                     return _CompiledSearch(
@@ -672,7 +761,11 @@ class Solver:
             if self.budget.past(mark):
                 raise OutOfBudget
             self.problems[k] = _renumber(
-                self.buffers, self.structure, self.orders[k], self.ties[k]
+                self.buffers,
+                self.structure,
+                self.orders[k],
+                self.ties[k],
+                self.obstacles,
             )
         return self.problems[k]
 

@@ -103,14 +103,22 @@ def placement_order(buffers: Sequence[Buffer]) -> list[int]:
     )
 
 
-def greedy_offsets(buffers: Sequence[Buffer]) -> dict[BufferId, int]:
-    """Best-fit offsets for every buffer (zero-size buffers sit at 0)."""
-    points = time_points(buffers)
+def greedy_offsets(
+    buffers: Sequence[Buffer], fixed: Sequence[tuple[Buffer, int]] = ()
+) -> dict[BufferId, int]:
+    """Best-fit offsets for every buffer (zero-size buffers sit at 0), around the
+    `fixed` (buffer, offset) pairs, which keep their offsets and are not returned."""
+    points = time_points([*buffers, *(b for b, _ in fixed)])
     # Compress lifetimes to slot indices (plain Python: no numpy to load for it).
     slot = {point: k for k, point in enumerate(points)}
     firsts = [slot[b.lower] for b in buffers]
     lasts = [slot[b.upper] for b in buffers]
     index = _PlacedIndex(len(points))
+    for buffer, offset in fixed:
+        if buffer.size:
+            index.add(
+                slot[buffer.lower], slot[buffer.upper], (offset, offset + buffer.size)
+            )
     offsets: dict[BufferId, int] = {}
     for i in placement_order(buffers):
         buffer = buffers[i]

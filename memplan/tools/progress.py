@@ -21,7 +21,7 @@ class StatusLine:
             self.clear()
             print(
                 f"{self.prefix}: compiling the search kernel with numba"
-                " (once per machine, about 10 s)...",
+                " (once per machine, about 30 s)...",
                 file=self.stream,
                 flush=True,
             )

@@ -1,6 +1,9 @@
 """The numba search kernel against the pure-Python search it replaces."""
 
+import os
 import random
+import subprocess
+import sys
 
 import numpy
 import pytest
@@ -8,9 +11,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from packing_strategies import MINIMALLOC, examples, traces
 
-from memplan.planning import Buffer, decision, lower_bound, plan, validate
+from memplan.planning import (
+    Buffer,
+    decision,
+    kernel_state,
+    lower_bound,
+    plan,
+    search_aot,
+    validate,
+)
 from memplan.planning import best as best_module
 from memplan.planning.budget import DEFAULT_NODES
+from memplan.planning.greedy import greedy_offsets
 from memplan.planning.sections import sweep
 from memplan.planning.trace_csv import read_trace
 
@@ -39,15 +51,23 @@ def outcome(search: decision._DecisionSearch | decision._CompiledSearch):
     return found, list(search.solution) if found else None
 
 
-def both_searches(buffers: list[Buffer], order: int, capacity: int, nodes: int):
+def both_searches(
+    buffers: list[Buffer],
+    order: int,
+    capacity: int,
+    nodes: int,
+    obstacles: list[list[tuple[int, int]]] | None = None,
+):
     sized = [b for b in buffers if b.size]
     structure = sweep(sized, best_module.MAX_OVERLAP_PAIRS)
     orders = decision._preorders(sized, structure)
     ties = decision._tie_orders(sized, structure)
     k = order % len(orders)
-    problem = decision._renumber(sized, structure, orders[k], ties[k])
+    problem = decision._renumber(sized, structure, orders[k], ties[k], obstacles)
     pure = decision._DecisionSearch(problem, capacity, nodes)
-    compiled = decision._CompiledSearch(KERNEL, problem, capacity, nodes)
+    kernel = decision.compiled_kernel()
+    assert kernel is not None
+    compiled = decision._CompiledSearch(kernel, problem, capacity, nodes)
     return pure, compiled
 
 
@@ -66,7 +86,7 @@ def test_the_environment_variable_forces_pure_python(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.delenv(PURE, raising=False)
-    assert decision.compiled_kernel() is KERNEL
+    assert decision.compiled_kernel() is not None
     monkeypatch.setenv(PURE, "1")
     assert decision.compiled_kernel() is None
 
@@ -100,6 +120,50 @@ def random_trace(rng: random.Random) -> list[Buffer]:
     return buffers
 
 
+def test_the_kernel_compiled_ahead_of_time_visits_the_jit_kernels_nodes() -> None:
+    ahead = search_aot.load() or search_aot.build()
+    if ahead is None:
+        pytest.skip("numba.pycc could not build the module (no C compiler?)")
+    rng = random.Random(5)
+    for _ in range(20):
+        buffers = [b for b in random_trace(rng) if b.size]
+        structure = sweep(buffers, best_module.MAX_OVERLAP_PAIRS)
+        problem = decision._renumber(buffers, structure, list(range(len(buffers))))
+        for extra in (0, 3):
+            capacity = lower_bound(buffers) + extra
+            runs = [
+                decision._CompiledSearch(run, problem, capacity, 1_000)
+                for run in (KERNEL.run, ahead)
+            ]
+            assert outcome(runs[0]) == outcome(runs[1])
+            assert runs[0].nodes == runs[1].nodes
+
+
+def test_a_process_loads_the_kernel_compiled_ahead_of_time_without_numba() -> None:
+    if search_aot.load() is None and search_aot.build() is None:
+        pytest.skip("numba.pycc could not build the module (no C compiler?)")
+    check = (
+        "import sys; from memplan.planning.decision import compiled_kernel;"
+        " assert compiled_kernel() is not None; print('numba' in sys.modules)"
+    )
+    env = {k: v for k, v in os.environ.items() if k != PURE}
+    done = subprocess.run(
+        [sys.executable, "-c", check], env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"
+
+
+def test_without_the_ahead_of_time_module_the_jit_kernel_runs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv(PURE, raising=False)
+    monkeypatch.setattr(decision, "_LOADED", {})
+    monkeypatch.setattr(search_aot, "load", lambda: None)
+    monkeypatch.setattr(search_aot, "build", lambda: None)
+    assert decision.compiled_kernel() is KERNEL.run
+
+
 def test_compiled_search_matches_pure_python_on_random_traces() -> None:
     rng = random.Random(7)
     for _ in range(30):
@@ -108,6 +172,32 @@ def test_compiled_search_matches_pure_python_on_random_traces() -> None:
             for extra in (0, 3):
                 capacity = lower_bound(buffers) + extra
                 pure, compiled = both_searches(buffers, order, capacity, 1_000)
+                assert outcome(pure) == outcome(compiled)
+                assert compiled.nodes == pure.nodes
+
+
+def test_compiled_search_matches_pure_python_around_obstacles() -> None:
+    rng = random.Random(11)
+    for _ in range(30):
+        trace = [b for b in random_trace(rng) if b.size]
+        pins, buffers = trace[::4], [b for k, b in enumerate(trace) if k % 4]
+        if not buffers:
+            continue
+        pinned = greedy_offsets(pins)
+        obstacles = [
+            sorted(
+                (pinned[p.id], pinned[p.id] + p.size)
+                for p in pins
+                if p.lower < b.upper and b.lower < p.upper
+            )
+            for b in buffers
+        ]
+        for order in range(6):
+            for extra in (0, 3, 20):
+                capacity = lower_bound(trace) + extra
+                pure, compiled = both_searches(
+                    buffers, order, capacity, 1_000, obstacles
+                )
                 assert outcome(pure) == outcome(compiled)
                 assert compiled.nodes == pure.nodes
 
@@ -184,8 +274,8 @@ def test_compiled_search_matches_when_the_priority_stack_grows() -> None:
             pure, compiled = both_searches(buffers, order, lower_bound(buffers), 1_000)
             state = compiled.search.state
             small = numpy.zeros(1, dtype=numpy.int64)
-            compiled.search.state = (*state[: KERNEL.PRIO_SAVED], small)
+            compiled.search.state = (*state[: kernel_state.PRIO_SAVED], small)
             assert outcome(pure) == outcome(compiled)
             assert compiled.nodes == pure.nodes
-            grown += len(compiled.search.state[KERNEL.PRIO_SAVED]) > 1
+            grown += len(compiled.search.state[kernel_state.PRIO_SAVED]) > 1
     assert grown

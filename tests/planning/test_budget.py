@@ -115,6 +115,7 @@ def test_the_kernel_taking_over_a_pure_python_search_changes_nothing(
     # As in a fresh process: pure Python first, the kernel not loaded yet; the
     # head start ends at the 50th node of the first search, whatever the clock.
     monkeypatch.setattr(decision, "_LOADED", {})
+    monkeypatch.setattr(decision.search_aot, "built", lambda: False)
     monkeypatch.setattr(decision, "PURE_PYTHON_SECONDS", 1e9)
     handed_over: list[int] = []
     real_search = decision._DecisionSearch._search

@@ -51,5 +51,5 @@ def test_compiling_the_kernel_is_announced_on_its_own_line() -> None:
     text = terminal.getvalue()
     assert text.endswith(
         "\r\x1b[Kmemplan plan: a.csv: compiling the search kernel with numba"
-        " (once per machine, about 10 s)...\n"
+        " (once per machine, about 30 s)...\n"
     )
