@@ -43,6 +43,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 from memplan.context import parse_module, run_context
 from memplan.interpreter import run_function
+from memplan.interpreter.element_types import BF16
 from memplan.passes.manifest import MemoryManifestPass
 from memplan.passes.plan import MemoryPlanPass
 from memplan.targets import GLOBAL_SCOPE, KIB, MIB
@@ -163,7 +164,11 @@ def fixture_rows(repeats: int) -> list[str]:
     ]
     for path in sorted(FIXTURES.glob("*.mlir")):
         with np.load(path.with_suffix(".npz")) as saved:
-            arrays = dict(saved)
+            # bf16 arrays come back from .npz as 2-byte void
+            arrays = {
+                k: v.view(BF16) if v.dtype == np.dtype("V2") else v
+                for k, v in saved.items()
+            }
         try:
             f = measure(path.stem, path.read_text(), arrays, repeats)
         except Exception as error:

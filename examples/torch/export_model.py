@@ -44,6 +44,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 
 BUFFERIZE_PIPELINE = (
@@ -204,9 +205,17 @@ def export(path: Path, seed: int) -> tuple[str, dict[str, np.ndarray]]:
             )
             raise ExportError(f"bufferizing {path} failed: {error}{hint}") from None
     text = mlir.operation.get_asm(print_generic_op_form=True)
-    arrays = {f"arg{i}": x.numpy() for i, x in enumerate(inputs)}
-    arrays |= {f"result{i}": y.numpy() for i, y in enumerate(outputs)}
+    arrays = {f"arg{i}": _array(torch, x) for i, x in enumerate(inputs)}
+    arrays |= {f"result{i}": _array(torch, y) for i, y in enumerate(outputs)}
     return text, arrays
+
+
+def _array(torch: Any, tensor: Any) -> np.ndarray:
+    """The tensor as numpy; bf16 (which numpy lacks) as ml_dtypes.bfloat16,
+    which `np.savez` stores as 2-byte void and memplan-run reads back as bf16."""
+    if tensor.dtype == torch.bfloat16:
+        return tensor.view(torch.int16).numpy().view(ml_dtypes.bfloat16)
+    return tensor.numpy()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -26,7 +26,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
-from memplan.interpreter.element_types import numpy_dtype
+from memplan.interpreter.element_types import BF16, convert, numpy_dtype
 from memplan.interpreter.errors import ModelError
 
 
@@ -38,7 +38,8 @@ def check_argument(
     Memrefs take a numpy array of exactly the element dtype and shape (used in
     place), or for a signless integer element type an unsigned array of its
     width, whose bits it holds (torch-mlir passes a uint8 image as `i8`);
-    integers take Python or numpy integers within the type's range;
+    bf16 also takes the 2-byte void array `np.load` gives for a saved
+    `ml_dtypes.bfloat16` array (.npz has no bf16 type); integers take Python or numpy integers within the type's range;
     floats take integers or floats.
     """
     if isinstance(type_, MemRefType):
@@ -48,6 +49,8 @@ def check_argument(
         dtype = numpy_dtype(type_, index_bitwidth)
     except ModelError as error:
         raise ModelError(f"argument {position}: {error}") from None
+    if isinstance(value, np.ndarray | np.generic):
+        value = _loaded_bf16(np.asarray(value), dtype)
     if (isinstance(value, np.ndarray) and value.ndim == 0) or isinstance(
         value, np.generic
     ):
@@ -71,7 +74,7 @@ def check_argument(
         raise ModelError(
             f"argument {position} of type {type_} must be a number, got {value!r}"
         )
-    return dtype.type(value)
+    return convert(np.asarray(value, dtype=np.float64), dtype)[()]
 
 
 def _check_supported(type_: Attribute, position: int) -> None:
@@ -87,12 +90,21 @@ def _check_supported(type_: Attribute, position: int) -> None:
         )
 
 
+def _loaded_bf16(value: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """`value` as bf16 when `dtype` is bf16 and `value` is the 2-byte void
+    array that .npz round trips a bf16 array to; else `value` unchanged."""
+    if dtype == BF16 and value.dtype == np.dtype("V2"):
+        return value.view(BF16)
+    return value
+
+
 def _memref_argument(
     value: object, type_: MemRefType, index_bitwidth: int, position: int
 ) -> np.ndarray:
     if not isinstance(value, np.ndarray):
         raise ModelError(f"argument {position} must be a numpy array for {type_}")
     dtype = numpy_dtype(type_.element_type, index_bitwidth)
+    value = _loaded_bf16(value, dtype)
     if (
         value.dtype.kind == "u"
         and dtype.kind == "i"
@@ -160,7 +172,7 @@ def _memref_from_attribute(
             f"tensor<{shape}x{type_.element_type}>, got {attribute}"
         )
     dtype = numpy_dtype(type_.element_type, index_bitwidth)
-    values = np.array(attribute.get_values(), dtype=dtype)
+    values = convert(np.array(attribute.get_values()), dtype)
     return values.reshape(tuple(attribute.get_shape()))
 
 

@@ -61,7 +61,7 @@ def _ceil_div(lhs: np.ndarray, rhs: np.ndarray) -> np.ndarray:
 
 def _cast(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
     source = as_array(args[0], operand_dtype(op, 0, bits))
-    return source.astype(result_dtype(op, bits))
+    return as_array(source, result_dtype(op, bits))
 
 
 def _sign_extend(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
@@ -74,7 +74,7 @@ def _cast_from_unsigned(op: Operation, args: list[np.ndarray], bits: int) -> np.
     source = as_array(args[0], operand_dtype(op, 0, bits))
     if source.dtype != np.bool_:
         source = source.view(unsigned_dtype(op.operands[0].type, bits))
-    return source.astype(result_dtype(op, bits))
+    return as_array(source, result_dtype(op, bits))
 
 
 def _float_to_unsigned(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
@@ -156,9 +156,9 @@ def constant_value(value: Attribute, dtype: np.dtype) -> np.ndarray:
         wrapped = (number + (1 << (bits - 1))) % (1 << bits) - (1 << (bits - 1))
         return np.asarray(wrapped, dtype=dtype)
     if isinstance(value, FloatAttr):
-        return np.asarray(value.value.data, dtype=dtype)
+        return as_array(value.value.data, dtype)
     if isinstance(value, DenseIntOrFPElementsAttr):
-        return np.asarray(value.get_values(), dtype=dtype).reshape(value.get_shape())
+        return as_array(value.get_values(), dtype).reshape(value.get_shape())
     raise ModelError(f"constant {value} is not supported by the interpreter")
 
 

@@ -1,9 +1,15 @@
-"""Mapping MLIR element types to numpy dtypes."""
+"""Mapping MLIR element types to numpy dtypes.
+
+numpy has no bf16; `ml_dtypes.bfloat16` is a numpy dtype (2 bytes, ufuncs
+and casts) that fills the gap, so bf16 is mapped here like any other float.
+"""
 
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 from xdsl.dialects.builtin import (
+    BFloat16Type,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -28,7 +34,11 @@ _UNSIGNED = {
     32: np.dtype(np.uint32),
     64: np.dtype(np.uint64),
 }
+BF16 = np.dtype(ml_dtypes.bfloat16)
+"""numpy's dtype for bf16 (ml_dtypes')."""
+
 _FLOATS = {
+    BFloat16Type: BF16,
     Float16Type: np.dtype(np.float16),
     Float32Type: np.dtype(np.float32),
     Float64Type: np.dtype(np.float64),
@@ -61,3 +71,28 @@ def unsigned_dtype(type_: Attribute, index_bitwidth: int = 64) -> np.dtype:
     if width not in _UNSIGNED:
         raise ModelError(f"integer width {width} is not supported by the interpreter")
     return _UNSIGNED[width]
+
+
+def is_float_dtype(dtype: np.dtype) -> bool:
+    """True for numpy's floats and bf16 (whose numpy kind is "V", not "f")."""
+    return dtype in _FLOATS.values()
+
+
+def convert(values: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """`values` as `dtype`, rounding once to nearest even as MLIR does.
+
+    ml_dtypes converts f64 and integers to bf16 through f32, which rounds
+    twice (1 + 2**-8 + 2**-30 gives 1 instead of 1 + 2**-7); so those go
+    through f32 rounded to odd, whose 16 extra bits make the final rounding
+    to bf16 exact.
+    """
+    if dtype != BF16 or values.dtype in (BF16, np.float32, np.float16):
+        return values.astype(dtype)
+    wide = values.astype(np.float64)
+    with np.errstate(over="ignore", invalid="ignore"):
+        narrow = wide.astype(np.float32)
+        away = np.abs(narrow.astype(np.float64)) > np.abs(wide)
+        narrow = np.where(away, np.nextafter(narrow, np.float32(0)), narrow)
+        inexact = narrow.astype(np.float64) != wide
+    bits = narrow.view(np.uint32) | (inexact & np.isfinite(wide)).astype(np.uint32)
+    return bits.view(np.float32).astype(dtype)

@@ -12,7 +12,7 @@ from collections.abc import Callable
 import numpy as np
 from xdsl.ir import Operation
 
-from memplan.interpreter.element_types import numpy_dtype, unsigned_dtype
+from memplan.interpreter.element_types import convert, numpy_dtype, unsigned_dtype
 
 Kernel = Callable[[Operation, list[np.ndarray], int], np.ndarray]
 """(op, operands as arrays, index bitwidth) -> result array."""
@@ -21,7 +21,7 @@ Kernel = Callable[[Operation, list[np.ndarray], int], np.ndarray]
 def as_array(value: object, dtype: np.dtype) -> np.ndarray:
     """`value` as an array of `dtype`, wrapping integers like the hardware."""
     array = np.asarray(value)
-    return array if array.dtype == dtype else array.astype(dtype)
+    return array if array.dtype == dtype else convert(array, dtype)
 
 
 def operand_dtype(op: Operation, index: int, bits: int) -> np.dtype:

@@ -31,6 +31,7 @@ from xdsl.interpreter import (
 from xdsl.ir import Operation
 
 from memplan.dialects import linalg
+from memplan.interpreter.element_types import is_float_dtype
 from memplan.interpreter.errors import ModelError
 from memplan.interpreter.generic_vectorize import (
     StructuredOp,
@@ -45,7 +46,7 @@ from memplan.interpreter.vector_body import REDUCTION_UFUNCS
 
 def divide(lhs: np.ndarray, rhs: np.ndarray) -> np.ndarray:
     """`linalg.div`: true division for floats, truncating for integers."""
-    if np.issubdtype(np.result_type(lhs, rhs), np.floating):
+    if is_float_dtype(np.result_type(lhs, rhs)):
         return np.divide(lhs, rhs)
     if np.any(rhs == 0):
         raise ModelError("integer division by zero")
