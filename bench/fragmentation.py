@@ -30,6 +30,8 @@ import sys
 import time
 from pathlib import Path
 
+from report import load_note, write_report
+
 from memplan.planning import Buffer, lower_bound, plan, validate
 from memplan.planning.blocks import (
     BlockPlan,
@@ -218,18 +220,11 @@ def main() -> int:
     ]
     print("\n".join(heading), flush=True)
     lines += heading + auto_rows(traces, heights)
-    tail = [
-        "",
-        f"Load average {load_before:.1f} at the start, {os.getloadavg()[0]:.1f} at"
-        " the end (a shared machine: other jobs slow the seconds, never the plans).",
-        "",
-    ]
+    tail = load_note(load_before)
     print("\n".join(tail), flush=True)
     lines += tail
     if args.write:
-        REPORT.parent.mkdir(parents=True, exist_ok=True)
-        REPORT.write_text("\n".join(lines))
-        print(f"wrote {REPORT}")
+        write_report(REPORT, lines)
     return 0
 
 

@@ -38,6 +38,8 @@ from collections.abc import Iterator
 from importlib.metadata import version
 from pathlib import Path
 
+from report import load_note, write_report
+
 from memplan.planning import Buffer, Plan, lower_bound, plan, validate
 from memplan.planning.budget import DEFAULT_NODES
 from memplan.planning.decision import compiled_kernel
@@ -349,15 +351,10 @@ def main() -> int:
         f"## Random traces (`best`, {args.budget:,} nodes)",
         "",
         *random_rows(sizes, args.budget),
-        "",
-        f"Load average {load_before:.1f} at the start, {os.getloadavg()[0]:.1f} at"
-        " the end (a shared machine: other jobs slow the seconds, never the plans).",
-        "",
+        *load_note(load_before),
     ]
     if args.write:
-        REPORT.parent.mkdir(parents=True, exist_ok=True)
-        REPORT.write_text("\n".join(lines))
-        print(f"wrote {REPORT}")
+        write_report(REPORT, lines)
     return 0
 
 

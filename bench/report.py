@@ -1,0 +1,24 @@
+"""What the packing benchmarks share: the closing load line and the
+`--write` step (results go into docs/bench only when asked)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def load_note(load_before: float) -> list[str]:
+    """The closing lines: the load average at the start and at the end."""
+    return [
+        "",
+        f"Load average {load_before:.1f} at the start, {os.getloadavg()[0]:.1f} at"
+        " the end (a shared machine: other jobs slow the seconds, never the plans).",
+        "",
+    ]
+
+
+def write_report(path: Path, lines: list[str]) -> None:
+    """Write the report's lines to `path` and say so."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(lines))
+    print(f"wrote {path}")
