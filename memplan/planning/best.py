@@ -307,7 +307,8 @@ def _best_by_windows(
     started: float,
 ) -> Plan:
     """`best` on a large trace: window by window (see _Slicer), then greedy's plan
-    of the whole if that is lower and the windows did not reach the bound or fit."""
+    of the whole if the windows did not reach the bound and greedy is lower
+    (also when the windows fit a capacity: `best` is never above greedy)."""
     slicer = _Slicer(
         sized,
         split(sized, choose_cuts(sized, SLICE_BUFFERS)),
@@ -322,7 +323,7 @@ def _best_by_windows(
             slicer.run(work.total)
         height = slicer.height()
     offsets = slicer.offsets
-    if height > slicer.bound and (capacity is None or height > capacity):
+    if height > slicer.bound:
         greedy = greedy_offsets(sized)
         if plan_height(sized, greedy) < height:
             offsets = [greedy[b.id] for b in sized]

@@ -5,7 +5,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from packing_strategies import examples, overlaps_in_time, traces
 
@@ -116,8 +116,19 @@ def test_greedy_fits_around_fixed_buffers(buffers: list[Buffer]) -> None:
     assert validate(buffers, everything) is None
 
 
+# Windows that fit a capacity above greedy's height once kept their plan.
+WINDOWS_FIT_ABOVE_GREEDY = [
+    *(Buffer(f"b{i}", 0, 1, 1) for i in (0, 1)),
+    Buffer("b2", 2, 3, 1),
+    Buffer("b3", 0, 3, 1),
+    *(Buffer(f"b{i}", 0, 1, 1) for i in (4, 5)),
+    Buffer("b6", 1, 2, 4, alignment=2),
+]
+
+
 @settings(max_examples=examples(40, 400), deadline=None)
 @given(traces(max_buffers=16, max_time=12), st.one_of(st.none(), st.integers(0, 40)))
+@example(WINDOWS_FIT_ABOVE_GREEDY, 6)
 def test_window_by_window_plans_are_valid_deterministic_and_never_worse_than_greedy(
     buffers: list[Buffer], capacity: int | None
 ) -> None:
