@@ -1,10 +1,24 @@
-"""What the packing benchmarks share: the closing load line and the
-`--write` step (results go into docs/bench only when asked)."""
+"""What the packing benchmarks share: the run line, the closing load line
+and the `--write` step (results go into docs/bench only when asked)."""
 
 from __future__ import annotations
 
+import datetime
 import os
+import platform
+import sys
 from pathlib import Path
+
+
+def run_line(script: str) -> str:
+    """When, with which command and on what machine a report was made (the
+    caller ends the sentence)."""
+    command = " ".join([f"python bench/{script}", *sys.argv[1:]])
+    return (
+        f"Run {datetime.date.today().isoformat()} with `{command}` on"
+        f" {platform.machine()}, {os.cpu_count()} CPUs, Python"
+        f" {platform.python_version()}"
+    )
 
 
 def load_note(load_before: float) -> list[str]:
