@@ -1,7 +1,8 @@
 """Benchmark of the packing algorithms (not a test): prints tables; `--write` also
 writes them to docs/bench/packing.md (generated: notes belong in docs/planning.md).
 
-    python bench/packing.py [--quick] [--files A,D] [--budget N] [--write]
+    python bench/packing.py [--quick] [--files A,D] [--budget N]
+                            [--minimalloc BINARY] [--write]
 
 1. MiniMalloc's challenging suite (bench/data/minimalloc) at capacity
    1,048,576 with `best` and the default node budget: height, nodes, and
@@ -11,7 +12,10 @@ writes them to docs/bench/packing.md (generated: notes belong in docs/planning.m
    same nodes);
 2. process-level seconds of `memplan plan FILE --capacity 1048576`, as a user
    sees them (Python start-up, imports, loading the kernel included), wall and
-   CPU, next to the in-process seconds of table 1;
+   CPU, next to the in-process seconds of table 1; with `--minimalloc`, the
+   wall seconds of a MiniMalloc binary (github.com/google/minimalloc, built
+   by the user: it is not bundled) on the same file and capacity, its runs
+   taking turns with memplan's so that both see the same load;
 3. the same files without capacity: height / lower bound per algorithm;
 4. random traces of 1k, 10k, 100k buffers: greedy's scaling, best within the
    budget (wall and CPU seconds: the machine is shared).
@@ -190,37 +194,76 @@ def suite_rows(
 
 
 def process_rows(
-    files: list[Path], budget: int, in_process: dict[str, float]
+    files: list[Path],
+    budget: int,
+    in_process: dict[str, float],
+    minimalloc: Path | None,
 ) -> list[str]:
     """Wall and CPU seconds of `memplan plan` in a fresh process per run, numba's
-    cache warm, next to the CPU seconds of the same plan in process (table 1)."""
+    cache warm, next to the CPU seconds of the same plan in process (table 1)
+    and, if given, a MiniMalloc binary's wall seconds (its solution checked)."""
     memplan = Path(sys.executable).parent / "memplan"
     env = {k: v for k, v in os.environ.items() if k != PURE_PYTHON}
     baseline = statistics.median(
         process_seconds([sys.executable, "-c", "pass"]) for _ in range(PROCESS_RUNS)
     )
+    header = (
+        "| file | in process CPU s (table 1) | `memplan plan --capacity 1048576`"
+        f" s, wall (median of {PROCESS_RUNS}) | its CPU s | nodes |"
+    )
+    rule = "|---|---|---|---|---|"
+    if minimalloc is not None:
+        header += f" MiniMalloc binary s, wall (median of {PROCESS_RUNS}) | memplan / MiniMalloc |"
+        rule += "---|---|"
     rows = [
         f"Python start-up alone (`python -c pass`): {baseline:.2f} s.",
         "",
-        "| file | in process CPU s (table 1) | `memplan plan --capacity 1048576`"
-        f" s, wall (median of {PROCESS_RUNS}) | its CPU s | nodes |",
-        "|---|---|---|---|---|",
+        header,
+        rule,
     ]
     print("\n".join(rows), flush=True)
     for path in files:
         command = [str(memplan), "plan", str(path), "--capacity", str(CAPACITY)]
         command += ["--budget", str(budget), "--json"]
-        runs = [run_process(command, env) for _ in range(PROCESS_RUNS)]
+        runs, theirs = [], []
+        for _ in range(PROCESS_RUNS):
+            runs.append(run_process(command, env))
+            if minimalloc is not None:
+                theirs.append(minimalloc_seconds(minimalloc, path))
         seconds = statistics.median(seconds for seconds, _, _ in runs)
         cpu = statistics.median(cpu for _, cpu, _ in runs)
         nodes = json.loads(runs[0][2])["nodes"]
         here = in_process.get(path.stem[0])
         here_cell = "-" if here is None else f"{here:.2f}"
-        rows.append(
-            f"| {path.stem[0]} | {here_cell} | {seconds:.2f} | {cpu:.2f} | {nodes} |"
-        )
+        row = f"| {path.stem[0]} | {here_cell} | {seconds:.2f} | {cpu:.2f} | {nodes} |"
+        if theirs:
+            other = statistics.median(theirs)
+            row += f" {other:.2f} | {seconds / other:.2f} |"
+        rows.append(row)
         print(rows[-1], flush=True)
     return rows
+
+
+def minimalloc_seconds(binary: Path, path: Path) -> float:
+    """Wall seconds of one MiniMalloc run at CAPACITY, its solution validated."""
+    with tempfile.TemporaryDirectory() as scratch:
+        output = Path(scratch) / "solution.csv"
+        seconds, _, _ = run_process(
+            [
+                str(binary),
+                f"--capacity={CAPACITY}",
+                f"--input={path}",
+                f"--output={output}",
+            ],
+            check=True,
+        )
+        offsets = read_trace(output).offsets
+    if offsets is None:
+        raise SystemExit(f"MiniMalloc wrote no offsets for {path.name}")
+    problem = validate(read_trace(path).buffers, offsets)
+    if problem is not None:
+        raise SystemExit(f"MiniMalloc's solution of {path.name}: {problem}")
+    return seconds
 
 
 def ratio_rows(files: list[Path], budget: int) -> list[str]:
@@ -307,6 +350,12 @@ def main() -> int:
         help=f"search nodes per best run (default: {DEFAULT_NODES:,}, the library's)",
     )
     parser.add_argument(
+        "--minimalloc",
+        type=Path,
+        metavar="BINARY",
+        help="also time this MiniMalloc binary in the process-level table",
+    )
+    parser.add_argument(
         "--write", action="store_true", help=f"write the tables to {REPORT}"
     )
     args = parser.parse_args()
@@ -337,7 +386,7 @@ def main() -> int:
         "",
         "## Process-level seconds, as a user sees them",
         "",
-        *process_rows(files, args.budget, in_process),
+        *process_rows(files, args.budget, in_process, args.minimalloc),
         "",
         f"## Height / max-live bound without capacity (`best`, {args.budget:,} nodes)",
         "",
