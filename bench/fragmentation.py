@@ -26,9 +26,8 @@ import argparse
 import os
 import sys
 import time
-from pathlib import Path
 
-from report import load_note, run_line, write_report
+from report import REPO, SUITE, load_note, run_line, write_report
 
 from memplan.planning import Buffer, lower_bound, plan, validate
 from memplan.planning.blocks import (
@@ -40,8 +39,6 @@ from memplan.planning.blocks import (
 from memplan.planning.budget import DEFAULT_NODES
 from memplan.planning.trace_csv import read_trace
 
-REPO = Path(__file__).resolve().parents[1]
-SUITE = REPO / "bench" / "data" / "minimalloc" / "challenging"
 REPORT = REPO / "docs" / "bench" / "fragmentation.md"
 BLOCK_SIZES = (1024, 2048, 16384)
 QUICK_FILES = ("C", "D")

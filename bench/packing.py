@@ -40,15 +40,13 @@ from collections.abc import Iterator
 from importlib.metadata import version
 from pathlib import Path
 
-from report import load_note, run_line, write_report
+from report import REPO, SUITE, load_note, run_line, write_report
 
 from memplan.planning import Buffer, Plan, lower_bound, plan, validate
 from memplan.planning.budget import DEFAULT_NODES
 from memplan.planning.decision import compiled_kernel
 from memplan.planning.trace_csv import read_trace
 
-REPO = Path(__file__).resolve().parents[1]
-SUITE = REPO / "bench" / "data" / "minimalloc" / "challenging"
 REPORT = REPO / "docs" / "bench" / "packing.md"
 CAPACITY = 1_048_576
 RANDOM_SIZES = (1_000, 10_000, 100_000)

@@ -1,5 +1,6 @@
-"""What the packing benchmarks share: the run line, the closing load line
-and the `--write` step (results go into docs/bench only when asked)."""
+"""What the packing benchmarks share: where MiniMalloc's suite lives, the run
+line, the closing load line and the `--write` step (results go into
+docs/bench only when asked)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,9 @@ import os
 import platform
 import sys
 from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+SUITE = REPO / "bench" / "data" / "minimalloc" / "challenging"
 
 
 def run_line(script: str) -> str:
