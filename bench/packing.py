@@ -15,7 +15,8 @@ writes them to docs/bench/packing.md (generated: notes belong in docs/planning.m
    CPU, next to the in-process seconds of table 1; with `--minimalloc`, the
    wall seconds of a MiniMalloc binary (github.com/google/minimalloc, built
    by the user: it is not bundled) on the same file and capacity, its runs
-   taking turns with memplan's so that both see the same load;
+   taking turns with memplan's so that both see the same load, and D and J
+   at four capacities below 1 MiB for both (MiniMalloc with a 60 s timeout);
 3. the same files without capacity: height / lower bound per algorithm;
 4. random traces of 1k, 10k, 100k buffers: greedy's scaling, best within the
    budget (wall and CPU seconds: the machine is shared).
@@ -55,6 +56,11 @@ PURE_PYTHON = "MEMPLAN_PURE_PYTHON"
 PURE_SAMPLE = 5_000
 # Process-level runs per file (the median is reported).
 PROCESS_RUNS = 3
+# With --minimalloc: capacities below 1 MiB on the files whose max live is
+# below it, and MiniMalloc's wall-clock timeout there.
+LADDER_FILES = ("D", "J")
+LADDER_CAPACITIES = (1_040_384, 1_036_288, 1_032_192, 1_028_096)
+LADDER_TIMEOUT = 60
 # Loads the kernel (compiling it when numba's cache is empty) and runs the
 # tiny search that warms it up.
 WARM_UP = (
@@ -244,24 +250,79 @@ def process_rows(
 
 def minimalloc_seconds(binary: Path, path: Path) -> float:
     """Wall seconds of one MiniMalloc run at CAPACITY, its solution validated."""
+    seconds = minimalloc_run(binary, path, CAPACITY, None)
+    if seconds is None:
+        raise SystemExit(f"MiniMalloc found no solution of {path.name}")
+    return seconds
+
+
+def minimalloc_run(
+    binary: Path, path: Path, capacity: int, timeout: int | None
+) -> float | None:
+    """Wall seconds of one MiniMalloc run, or None when it gave no solution (its
+    timeout, in seconds of wall clock); a solution is validated."""
     with tempfile.TemporaryDirectory() as scratch:
         output = Path(scratch) / "solution.csv"
-        seconds, _, _ = run_process(
-            [
-                str(binary),
-                f"--capacity={CAPACITY}",
-                f"--input={path}",
-                f"--output={output}",
-            ],
-            check=True,
-        )
+        command = [
+            str(binary),
+            f"--capacity={capacity}",
+            f"--input={path}",
+            f"--output={output}",
+        ]
+        if timeout is not None:
+            command.append(f"--timeout={timeout}s")
+        seconds, _, _ = run_process(command)
+        if not output.exists():
+            return None
         offsets = read_trace(output).offsets
     if offsets is None:
         raise SystemExit(f"MiniMalloc wrote no offsets for {path.name}")
-    problem = validate(read_trace(path).buffers, offsets)
+    problem = validate(read_trace(path).buffers, offsets, capacity=capacity)
     if problem is not None:
         raise SystemExit(f"MiniMalloc's solution of {path.name}: {problem}")
     return seconds
+
+
+def ladder_rows(files: list[Path], budget: int, minimalloc: Path) -> list[str]:
+    """D and J (the files below 1 MiB of max live) at capacities under 1 MiB:
+    `memplan plan` with the budget against MiniMalloc with LADDER_TIMEOUT."""
+    memplan = Path(sys.executable).parent / "memplan"
+    rows = [
+        "| file | capacity | `memplan plan` fits | its wall s |"
+        f" MiniMalloc fits (in {LADDER_TIMEOUT} s) | its wall s |",
+        "|---|---|---|---|---|---|",
+    ]
+    print("\n".join(rows), flush=True)
+    for path in files:
+        if path.stem[0] not in LADDER_FILES:
+            continue
+        for capacity in LADDER_CAPACITIES:
+            command = [str(memplan), "plan", str(path), "--capacity", str(capacity)]
+            command += ["--budget", str(budget), "--json"]
+            seconds, _, out = run_process(command)
+            fits = "yes" if json.loads(out)["fits"] else "no"
+            theirs = minimalloc_run(minimalloc, path, capacity, LADDER_TIMEOUT)
+            their_cells = "no answer | -" if theirs is None else f"yes | {theirs:.2f}"
+            rows.append(
+                f"| {path.stem[0]} | {capacity:,} | {fits} | {seconds:.2f}"
+                f" | {their_cells} |"
+            )
+            print(rows[-1], flush=True)
+    return rows
+
+
+def ladder_section(
+    files: list[Path], budget: int, minimalloc: Path | None
+) -> list[str]:
+    """The capacity ladder's heading and table, when there is a MiniMalloc binary."""
+    if minimalloc is None or not any(p.stem[0] in LADDER_FILES for p in files):
+        return []
+    return [
+        "## Capacities below 1 MiB on D and J, against MiniMalloc",
+        "",
+        *ladder_rows(files, budget, minimalloc),
+        "",
+    ]
 
 
 def ratio_rows(files: list[Path], budget: int) -> list[str]:
@@ -386,6 +447,7 @@ def main() -> int:
         "",
         *process_rows(files, args.budget, in_process, args.minimalloc),
         "",
+        *ladder_section(files, args.budget, args.minimalloc),
         f"## Height / max-live bound without capacity (`best`, {args.budget:,} nodes)",
         "",
         *ratio_rows(files, args.budget),
