@@ -37,7 +37,9 @@ PRIO, WITNESS, PRIO_SAVED = 11, 12, 13
 # Entries of the SCALARS array.
 DEPTH, MODE, RESULT, NODES, CAND_TOP, RAISE_TOP, BOUNDS_TOP, CAPACITY = range(8)
 PRIO_TOP, CROWD_WEIGHT = 8, 9
-SCALAR_COUNT = 10
+# The section whose floor check failed last (a hint: `_floors_fit` asks it first).
+FAILED_SECTION = 10
+SCALAR_COUNT = 11
 
 # Frame fields (one row of `frames` each).  LAST_PRIO: the priority of the
 # last placement, which the canonical order compares.
