@@ -574,7 +574,11 @@ def _has_room(problem, min_offsets, witness, s, highest):
     if min_offsets[members[witness[s]]] <= highest:
         return True
     starts = problem[MEMBER_STARTS]
-    for k in range(starts[s], starts[s + 1]):
+    for k in range(witness[s] + 1, starts[s + 1]):
+        if min_offsets[members[k]] <= highest:
+            witness[s] = k
+            return True
+    for k in range(starts[s], witness[s]):
         if min_offsets[members[k]] <= highest:
             witness[s] = k
             return True
