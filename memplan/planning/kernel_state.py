@@ -27,15 +27,19 @@ OBSTACLE_STARTS, OBSTACLE_OFFSETS, OBSTACLE_ENDS = 12, 13, 14
 # State arrays, in the second tuple.  RAISED/RAISED_OLD: the stack of lifted
 # neighbours and their old lowest offsets; BOUNDS: part bounds of parts
 # frames; PREFIX/SUFFIX: scratch for one node's running maxima; PRIO: each
-# buffer's priority in its part (ties of the canonical order), PRIO_SAVED: the
-# stack of the priorities the parts under way replaced.
+# buffer's priority in its part (ties of the canonical order); WITNESS: for
+# each section, where in SECTION_MEMBERS the last buffer proving it has room
+# was (checked first next time: a hint, never an answer); PRIO_SAVED (last,
+# as it may grow): the stack of the priorities the parts under way replaced.
 MIN_OFFSETS, SOLUTION, TOTALS, CUTS, OPEN_NEIGHBOURS = 0, 1, 2, 3, 4
 RAISED, RAISED_OLD, BOUNDS, PREFIX, SUFFIX, SCALARS = 5, 6, 7, 8, 9, 10
-PRIO, PRIO_SAVED = 11, 12
+PRIO, WITNESS, PRIO_SAVED = 11, 12, 13
 # Entries of the SCALARS array.
 DEPTH, MODE, RESULT, NODES, CAND_TOP, RAISE_TOP, BOUNDS_TOP, CAPACITY = range(8)
 PRIO_TOP, CROWD_WEIGHT = 8, 9
-SCALAR_COUNT = 10
+# The section whose floor check failed last (a hint: `_floors_fit` asks it first).
+FAILED_SECTION = 10
+SCALAR_COUNT = 11
 
 # Frame fields (one row of `frames` each).  LAST_PRIO: the priority of the
 # last placement, which the canonical order compares.
@@ -103,6 +107,7 @@ class KernelSearch:
             numpy.zeros(sections + 1, dtype=numpy.int64),
             self.scalars,
             problem[TIE_RANK].copy(),
+            problem[MEMBER_STARTS][:-1].copy(),
             # Parts nest, each inside the last, so this may grow (GROW).
             numpy.zeros(2 * count + 16, dtype=numpy.int64),
         )

@@ -30,11 +30,12 @@ from pathlib import Path
 from memplan.planning.kernel_state import KernelRun
 
 _HERE = Path(__file__).resolve().parent
-_SOURCES = ("kernel_state.py", "search_kernel.py")
+# This file too: how the module is compiled (use_nrt, ...) is part of what it is.
+_SOURCES = ("kernel_state.py", "search_kernel.py", "search_aot.py")
 ARRAY = "int64[::1]"
 # The types of `search_kernel.run`'s arguments (KernelSearch passes exactly these).
 SIGNATURE = (
-    f"int64(UniTuple({ARRAY}, 15), UniTuple({ARRAY}, 13),"
+    f"int64(UniTuple({ARRAY}, 15), UniTuple({ARRAY}, 14),"
     " int64[:, ::1], int64[:, ::1], int64)"
 )
 
@@ -93,6 +94,9 @@ def build() -> KernelRun | None:
             compiler = CC(name)
             compiler.output_dir = scratch
             compiler.verbose = False
+            # As for the jit kernel (_nrt=False): it allocates nothing, and
+            # with reference counting on, NRT_incref/decref took half its time.
+            compiler.use_nrt = False
             compiler.export("run", SIGNATURE)(search_kernel.run.py_func)
             compiler.compile()
         built = Path(scratch) / path.name

@@ -46,6 +46,7 @@ from memplan.planning.kernel_state import (
     DEPTH,
     EXPAND,
     FAILED,
+    FAILED_SECTION,
     FIRST,
     FIRST_STARTS,
     FOUND,
@@ -96,6 +97,7 @@ from memplan.planning.kernel_state import (
     TIE_RANK,
     TOTALS,
     TWIN_BEFORE,
+    WITNESS,
 )
 
 # Candidate lists up to this long are insertion-sorted, longer ones heapsorted.
@@ -174,14 +176,10 @@ def _deliver(problem, state, frames):
         else:
             _pop(state, frames, 0)
         return
-    _unplace(
-        problem,
-        state,
-        frames[f, PLACED_RANK],
-        frames[f, PLACED_OFFSET],
-        frames[f, RAISE_START],
-    )
-    _restore_cuts(problem, state, frames[f, PLACED_RANK])
+    i = frames[f, PLACED_RANK]
+    _unplace(problem, state, i, frames[f, PLACED_OFFSET], frames[f, RAISE_START])
+    _open_neighbours(problem, state, i, 1)
+    _restore_cuts(problem, state, i)
     if result or frames[f, PLACED_HATLESS]:
         _pop(state, frames, result)
     else:
@@ -441,10 +439,14 @@ def _try_place(problem, state, frames, f, i, offset):
     if offset + peak > capacity:
         return False
     raise_start = scalars[RAISE_TOP]
-    _place(problem, state, i, offset)
-    if not _floors_fit(problem, state, i, raise_start):
+    if not (
+        _place(problem, state, i, offset)
+        and _floors_fit(problem, state, i, raise_start)
+    ):
         _unplace(problem, state, i, offset, raise_start)
         return False
+    # Only now: most placements fail the bounds, and nothing above reads these.
+    _open_neighbours(problem, state, i, -1)
     frames[f, PLACED_RANK] = i
     frames[f, PLACED_OFFSET] = offset
     frames[f, RAISE_START] = raise_start
@@ -456,12 +458,14 @@ def _try_place(problem, state, frames, f, i, offset):
 
 @_inlined
 def _place(problem, state, i, offset):
-    """Take rank i's bytes out of its sections and lift its unplaced neighbours."""
+    """Take rank i's bytes out of its sections and lift its unplaced neighbours;
+    False, at the first one lifted past the capacity, if one is (`_unplace`
+    undoes it all the same)."""
     sizes, alignments = problem[SIZES], problem[ALIGNMENTS]
     overlap_starts, overlaps = problem[OVERLAP_STARTS], problem[OVERLAPS]
-    totals, min_offsets = state[TOTALS], state[MIN_OFFSETS]
-    open_neighbours, scalars = state[OPEN_NEIGHBOURS], state[SCALARS]
+    totals, min_offsets, scalars = state[TOTALS], state[MIN_OFFSETS], state[SCALARS]
     raised, raised_old = state[RAISED], state[RAISED_OLD]
+    capacity = scalars[CAPACITY]
     size = sizes[i]
     for s in range(problem[FIRST][i], problem[LAST][i]):
         totals[s] -= size
@@ -471,14 +475,26 @@ def _place(problem, state, i, offset):
     top = scalars[RAISE_TOP]
     for k in range(overlap_starts[i], overlap_starts[i + 1]):
         j = overlaps[k]
-        open_neighbours[j] -= 1
         if min_offsets[j] < end:
             raised[top] = j
             raised_old[top] = min_offsets[j]
             top += 1
             mask = alignments[j] - 1  # a power of two: round up without a division
             min_offsets[j] = _clear(problem, j, (end + mask) & ~mask)
+            if min_offsets[j] + sizes[j] > capacity:
+                scalars[RAISE_TOP] = top
+                return False
     scalars[RAISE_TOP] = top
+    return True
+
+
+@_inlined
+def _open_neighbours(problem, state, i, change):
+    """Count rank i's neighbours in time as one placed buffer more or less open."""
+    overlap_starts, overlaps = problem[OVERLAP_STARTS], problem[OVERLAPS]
+    open_neighbours = state[OPEN_NEIGHBOURS]
+    for k in range(overlap_starts[i], overlap_starts[i + 1]):
+        open_neighbours[overlaps[k]] += change
 
 
 @_inlined
@@ -500,15 +516,11 @@ def _clear(problem, j, offset):
 def _unplace(problem, state, i, offset, raise_start):
     """Undo `_place`: the state is exactly as before it."""
     sizes = problem[SIZES]
-    overlap_starts, overlaps = problem[OVERLAP_STARTS], problem[OVERLAPS]
-    totals, min_offsets = state[TOTALS], state[MIN_OFFSETS]
-    open_neighbours, scalars = state[OPEN_NEIGHBOURS], state[SCALARS]
+    totals, min_offsets, scalars = state[TOTALS], state[MIN_OFFSETS], state[SCALARS]
     raised, raised_old = state[RAISED], state[RAISED_OLD]
     for k in range(raise_start, scalars[RAISE_TOP]):
         min_offsets[raised[k]] = raised_old[k]
     scalars[RAISE_TOP] = raise_start
-    for k in range(overlap_starts[i], overlap_starts[i + 1]):
-        open_neighbours[overlaps[k]] += 1
     min_offsets[i] = offset
     for s in range(problem[FIRST][i], problem[LAST][i]):
         totals[s] += sizes[i]
@@ -516,36 +528,59 @@ def _unplace(problem, state, i, offset, raise_start):
 
 @_inlined
 def _floors_fit(problem, state, i, raise_start):
-    """Cross-section bound in the sections of rank i and of the neighbours it lifted."""
+    """Cross-section bound in the sections of rank i and of the neighbours it lifted
+    (`_place` checked that each of those fits below the capacity).
+
+    The section that failed last is checked first: the answer is the same in
+    any order, and a section that just failed tends to fail again.
+    """
     scalars = state[SCALARS]
     if scalars[RAISE_TOP] == raise_start:
         return True
-    sizes, first, last = problem[SIZES], problem[FIRST], problem[LAST]
+    first, last = problem[FIRST], problem[LAST]
     min_offsets, raised = state[MIN_OFFSETS], state[RAISED]
     capacity = scalars[CAPACITY]
     lo, hi = first[i], last[i]
     for k in range(raise_start, scalars[RAISE_TOP]):
         j = raised[k]
-        if min_offsets[j] + sizes[j] > capacity:
-            return False
         lo = min(lo, first[j])
         hi = max(hi, last[j])
-    totals = state[TOTALS]
+    totals, witness = state[TOTALS], state[WITNESS]
+    s = scalars[FAILED_SECTION]
+    if (
+        lo <= s < hi
+        and totals[s]
+        and not _has_room(problem, min_offsets, witness, s, capacity - totals[s])
+    ):
+        return False
     for s in range(lo, hi):
-        if totals[s] and not _has_room(problem, min_offsets, s, capacity - totals[s]):
+        if totals[s] and not _has_room(
+            problem, min_offsets, witness, s, capacity - totals[s]
+        ):
+            scalars[FAILED_SECTION] = s
             return False
     return True
 
 
 @_inlined
-def _has_room(problem, min_offsets, s, highest):
+def _has_room(problem, min_offsets, witness, s, highest):
     """Whether some unplaced buffer of section s can start at or below `highest`.
 
     That is "floor + unplaced bytes <= capacity", stopping at the first witness.
+    The section's last witness is asked first: deep in the search most members
+    are placed or lifted, and a scan from the start passes dozens of them.
     """
-    starts, members = problem[MEMBER_STARTS], problem[SECTION_MEMBERS]
-    for k in range(starts[s], starts[s + 1]):
+    members = problem[SECTION_MEMBERS]
+    if min_offsets[members[witness[s]]] <= highest:
+        return True
+    starts = problem[MEMBER_STARTS]
+    for k in range(witness[s] + 1, starts[s + 1]):
         if min_offsets[members[k]] <= highest:
+            witness[s] = k
+            return True
+    for k in range(starts[s], witness[s]):
+        if min_offsets[members[k]] <= highest:
+            witness[s] = k
             return True
     return False
 

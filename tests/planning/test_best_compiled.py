@@ -263,6 +263,27 @@ def test_the_wall_clock_cap_cuts_the_compiled_search_and_says_so() -> None:
     assert result.height <= plan(buffers, algorithm="greedy").height
 
 
+def test_the_floor_check_hints_never_change_the_nodes() -> None:
+    # WITNESS (where each section's last witness was) and FAILED_SECTION are
+    # hints: started anywhere valid, the kernel visits the same nodes.
+    rng = random.Random(5)
+    for _ in range(20):
+        buffers = random_trace(rng)
+        for order in range(6):
+            capacity = lower_bound(buffers) + rng.randrange(3)
+            pure, compiled = both_searches(buffers, order, capacity, 1_000)
+            starts = compiled.search.problem[kernel_state.MEMBER_STARTS]
+            witness = compiled.search.state[kernel_state.WITNESS]
+            for s in range(len(witness)):
+                if starts[s + 1] > starts[s]:
+                    witness[s] = rng.randrange(starts[s], starts[s + 1])
+            compiled.search.scalars[kernel_state.FAILED_SECTION] = rng.randrange(
+                len(witness)
+            )
+            assert outcome(pure) == outcome(compiled)
+            assert compiled.nodes == pure.nodes
+
+
 def test_compiled_search_matches_when_the_priority_stack_grows() -> None:
     # Each part saves the priorities it replaces; a stack of one entry makes
     # the kernel ask for more (GROW) at almost every part.
