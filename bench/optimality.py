@@ -9,7 +9,7 @@ For each MiniMalloc challenging file (default: D and J, the two whose plan
 stays above the max-live bound):
 
 1. `best` without a capacity at the default budget and at a long one
-   (default 40,000,000 nodes, about ten minutes here): height, proved lower
+   (default 100,000,000 nodes, about ten minutes here): height, proved lower
    bound, whether that proves the plan optimal;
 2. window relaxations: the buffers alive in W consecutive sections around the
    peak, their lifetimes clipped to those sections, must fit under any plan of
@@ -36,7 +36,7 @@ from memplan.planning.sections import TimeStructure, sweep
 from memplan.planning.trace_csv import read_trace
 
 REPORT = REPO / "docs" / "bench" / "optimality.md"
-LONG_BUDGET = 40_000_000
+LONG_BUDGET = 100_000_000
 WINDOW_BUDGET = 200_000
 WINDOW_WIDTHS = (10, 30)
 MAX_OVERLAPS = 1_000_000
