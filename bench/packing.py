@@ -418,6 +418,11 @@ def main() -> int:
         "--write", action="store_true", help=f"write the tables to {REPORT}"
     )
     args = parser.parse_args()
+    minimalloc = args.minimalloc
+    if minimalloc is not None and not (
+        minimalloc.is_file() and os.access(minimalloc, os.X_OK)
+    ):
+        parser.error(f"--minimalloc: {minimalloc} is not an executable file")
     files = sorted(SUITE.glob("*.csv"))
     if args.files:
         wanted = set(args.files.split(","))

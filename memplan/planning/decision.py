@@ -28,7 +28,7 @@ hard instance tends to be easy for one of them), all counted on the plan's
 
 Each search runs in `search_kernel`, compiled by numba, when the `fast`
 extra is installed: it visits exactly the nodes _DecisionSearch visits,
-20-50 times faster.  Compiled ahead of time (`search_aot`), it loads in a
+30-100 times faster.  Compiled ahead of time (`search_aot`), it loads in a
 millisecond; until that module is built, loading the jit kernel costs about
 0.7 s, so _DecisionSearch runs the first PURE_PYTHON_SECONDS of every plan
 (easy traces never pay for loading numba).  It is also the fallback without

@@ -1,9 +1,9 @@
 """The `best` decision search compiled with numba (the optional `fast` extra).
 
-It is the search of `best._DecisionSearch`, step for step (same candidates in
+It is the search of `decision._DecisionSearch`, step for step (same candidates in
 the same order, same pruning, same node count), written as plain loops over
 int64 arrays so numba can compile it: the Python version pays for numpy calls
-on short arrays at every node, this one visits 20-50 times more nodes per
+on short arrays at every node, this one visits 30-100 times more nodes per
 second.  tests/planning/test_best_compiled.py checks that both visit the
 same nodes.
 

@@ -118,6 +118,7 @@ def test_always_reaches_the_most_live_blocks() -> None:
     assert result.height == 5 * 64 == blocks_lower_bound(buffers, 64)
     assert set(result.blocks) == {"a", "b", "c", "d"} and result.offsets == {}
     assert [len(result.blocks[k]) for k in "abcd"] == [2, 1, 4, 1]
+    assert result.split_bytes == 8 * 64  # whole blocks, partial last ones too
     assert validate_block_plan(buffers, result) == []
 
 
