@@ -27,7 +27,7 @@ import os
 import sys
 import time
 
-from report import REPO, SUITE, load_note, run_line, write_report
+from report import REPO, load_note, run_line, suite_files, write_report
 
 from memplan.planning import Buffer, lower_bound, plan, validate
 from memplan.planning.blocks import (
@@ -165,12 +165,11 @@ def main() -> int:
     parser.add_argument("--write", action="store_true", help=f"write {REPORT}")
     args = parser.parse_args()
     budget = args.budget or (QUICK_BUDGET if args.quick else DEFAULT_NODES)
-    files = sorted(SUITE.glob("*.csv"))
-    wanted = (
-        args.files.split(",") if args.files else QUICK_FILES if args.quick else None
-    )
-    if wanted is not None:
-        files = [f for f in files if f.stem.split(".")[0] in wanted]
+    letters = args.files or (",".join(QUICK_FILES) if args.quick else None)
+    try:
+        files = suite_files(letters)
+    except ValueError as error:
+        parser.error(f"--files: {error}")
     traces = {f.stem.split(".")[0]: read_trace(f).buffers for f in files}
     load_before = os.getloadavg()[0]
     lines = [

@@ -27,7 +27,7 @@ import sys
 import time
 from collections.abc import Sequence
 
-from report import REPO, SUITE, load_note, run_line, write_report
+from report import REPO, load_note, run_line, suite_files, write_report
 
 from memplan.planning import Buffer, lower_bound, plan, validate
 from memplan.planning.budget import DEFAULT_NODES, Budget, OutOfBudget
@@ -124,11 +124,10 @@ def main() -> int:
         "--write", action="store_true", help=f"write the tables to {REPORT}"
     )
     args = parser.parse_args()
-    wanted = args.files.split(",")
-    files = [SUITE / f"{letter}.1048576.csv" for letter in wanted]
-    missing = [str(path) for path in files if not path.exists()]
-    if missing:
-        parser.error(f"no such file: {', '.join(missing)}")
+    try:
+        files = suite_files(args.files)
+    except ValueError as error:
+        parser.error(f"--files: {error}")
     load_before = os.getloadavg()[0]
     best_rows = [
         "| file | budget (nodes) | height | height / max live | proved lower bound"

@@ -41,7 +41,7 @@ from collections.abc import Iterator
 from importlib.metadata import version
 from pathlib import Path
 
-from report import REPO, SUITE, load_note, run_line, write_report
+from report import REPO, load_note, run_line, suite_files, write_report
 
 from memplan.planning import Buffer, Plan, lower_bound, plan, validate
 from memplan.planning.budget import DEFAULT_NODES
@@ -423,11 +423,11 @@ def main() -> int:
         minimalloc.is_file() and os.access(minimalloc, os.X_OK)
     ):
         parser.error(f"--minimalloc: {minimalloc} is not an executable file")
-    files = sorted(SUITE.glob("*.csv"))
-    if args.files:
-        wanted = set(args.files.split(","))
-        files = [f for f in files if f.stem.split(".")[0] in wanted]
-    elif args.quick:
+    try:
+        files = suite_files(args.files)
+    except ValueError as error:
+        parser.error(f"--files: {error}")
+    if args.quick and not args.files:
         files = files[:3]
     sizes = RANDOM_SIZES[:2] if args.quick else RANDOM_SIZES
     compiled = compiled_kernel() is not None

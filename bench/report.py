@@ -14,6 +14,22 @@ REPO = Path(__file__).resolve().parents[1]
 SUITE = REPO / "bench" / "data" / "minimalloc" / "challenging"
 
 
+def suite_files(letters: str | None) -> list[Path]:
+    """The suite's files, all or those named by comma-separated letters (A,D);
+    a letter without a file raises ValueError naming it."""
+    files = sorted(SUITE.glob("*.csv"))
+    if letters is None:
+        return files
+    by_letter = {f.stem.split(".")[0]: f for f in files}
+    wanted = letters.split(",")
+    unknown = [letter for letter in wanted if letter not in by_letter]
+    if unknown:
+        raise ValueError(
+            f"no suite file for {', '.join(unknown)} (known: {', '.join(by_letter)})"
+        )
+    return [by_letter[letter] for letter in wanted]
+
+
 def run_line(script: str) -> str:
     """When, with which command and on what machine a report was made (the
     caller ends the sentence)."""
