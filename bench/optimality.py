@@ -3,7 +3,7 @@ prove?  Prints a table; `--write` also writes docs/bench/optimality.md
 (generated: notes belong in docs/planning.md).
 
     python bench/optimality.py [--files D,J] [--long-budget N]
-                               [--window-budget N] [--write]
+                               [--window-budget N] [--relax-budget N] [--write]
 
 For each MiniMalloc challenging file (default: D and J, the two whose plan
 stays above the max-live bound):
@@ -16,44 +16,53 @@ stays above the max-live bound):
    the whole, so a window the decision search proves not to fit at the
    max-live bound lifts the bound.  Reported per width: how many windows fit
    at the bound (no lift possible), how many were proved not to fit, and how
-   many stayed undecided within the window budget.
+   many stayed undecided within the window budget;
+3. section-subset relaxations (`sections.restrict`): keep only the sections
+   holding at least L live bytes, L going down through the section totals,
+   until the decision search cannot fit one at max live; then shrink that
+   one, section by section, to a core the search still cannot fit, and probe
+   the core at heights just above max live.  A relaxation proved not to fit
+   at height h would lift the bound of the whole trace above h.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from report import REPO, load_note, run_line, suite_files, write_report
 
 from memplan.planning import Buffer, lower_bound, plan, validate
 from memplan.planning.budget import DEFAULT_NODES, Budget, OutOfBudget
 from memplan.planning.decision import Solver
-from memplan.planning.sections import TimeStructure, sweep
+from memplan.planning.sections import TimeStructure, restrict, sweep
 from memplan.planning.trace_csv import read_trace
 
 REPORT = REPO / "docs" / "bench" / "optimality.md"
 LONG_BUDGET = 100_000_000
 WINDOW_BUDGET = 200_000
 WINDOW_WIDTHS = (10, 30)
+RELAX_BUDGET = 2_000_000
 MAX_OVERLAPS = 1_000_000
+FITS = "fits"
+IMPOSSIBLE = "proved not to fit"
+UNDECIDED = "undecided"
 
 
-def window(
-    buffers: Sequence[Buffer], structure: TimeStructure, first: int, width: int
-) -> list[Buffer]:
-    """The buffers alive in sections [first, first + width), lifetimes clipped to
-    them and counted in sections: a relaxation of the whole trace."""
-    clipped = []
-    for i, buffer in enumerate(buffers):
-        lower = max(structure.first_section[i], first)
-        upper = min(structure.last_section[i], first + width)
-        if lower < upper:
-            clipped.append(Buffer(buffer.id, lower, upper, buffer.size))
-    return clipped
+def decide(part: list[Buffer], height: int, budget: int) -> str:
+    """'fits', 'proved not to fit' or 'undecided': the decision search on a
+    relaxation at `height` within `budget` nodes."""
+    solver = Solver(part, sweep(part, MAX_OVERLAPS), Budget(budget))
+    try:
+        found = solver.fit([height], budget)
+    except OutOfBudget:
+        return UNDECIDED
+    return FITS if found is not None else IMPOSSIBLE
 
 
 def window_outcomes(
@@ -72,23 +81,98 @@ def window_outcomes(
             for first in range(peak - width + 1, peak + 1)
         }
     )
-    fit = impossible = undecided = 0
-    for first in starts:
-        part = window(buffers, structure, first, width)
-        solver = Solver(part, sweep(part, MAX_OVERLAPS), Budget(budget))
-        try:
-            found = solver.fit([bound], budget)
-        except OutOfBudget:
-            undecided += 1
-            continue
-        if found is None:
-            impossible += 1
-        else:
-            fit += 1
-    return fit, impossible, undecided
+    outcomes = [
+        decide(restrict(buffers, structure, range(first, first + width)), bound, budget)
+        for first in starts
+    ]
+    return outcomes.count(FITS), outcomes.count(IMPOSSIBLE), outcomes.count(UNDECIDED)
 
 
-def best_row(name: str, buffers: list[Buffer], budget: int) -> str:
+@dataclass
+class Relaxation:
+    sections: list[int]
+    buffers: int
+    outcome: str
+
+
+def level_relaxations(
+    buffers: Sequence[Buffer], structure: TimeStructure, budget: int
+) -> tuple[Relaxation | None, Relaxation | None]:
+    """The nested relaxations to the sections holding at least L live bytes,
+    for each section total L from the top down: (the largest that fits at the
+    max-live bound, the first that does not within `budget` nodes)."""
+    totals = structure.section_totals
+    bound = max(totals)
+    fitting = None
+    for level in sorted(set(totals), reverse=True):
+        sections = [s for s, total in enumerate(totals) if total >= level]
+        part = restrict(buffers, structure, sections)
+        relaxation = Relaxation(sections, len(part), decide(part, bound, budget))
+        if relaxation.outcome != FITS:
+            return fitting, relaxation
+        fitting = relaxation
+    return fitting, None
+
+
+def shrink(
+    buffers: Sequence[Buffer],
+    structure: TimeStructure,
+    sections: list[int],
+    budget: int,
+) -> list[int]:
+    """Drop sections one by one (passes in ascending order until none goes)
+    while the relaxation still does not fit at the max-live bound within
+    `budget` nodes: a core whose every strict subset the search fits."""
+    bound = max(structure.section_totals)
+    core = list(sections)
+    dropped = True
+    while dropped:
+        dropped = False
+        for section in list(core):
+            trial = [s for s in core if s != section]
+            if decide(restrict(buffers, structure, trial), bound, budget) != FITS:
+                core = trial
+                dropped = True
+    return core
+
+
+def describe(relaxation: Relaxation) -> str:
+    return (
+        f"{len(relaxation.sections)} sections, {relaxation.buffers} buffers:"
+        f" {relaxation.outcome}"
+    )
+
+
+def core_row(name: str, buffers: list[Buffer], budget: int, top: int) -> str:
+    """The level relaxations of one file, its core, and the lowest height (in
+    steps of the sizes' gcd, up to `top`) the core fits within the budget."""
+    structure = sweep(buffers, MAX_OVERLAPS)
+    bound = max(structure.section_totals)
+    fitting, failing = level_relaxations(buffers, structure, budget)
+    fit_text = "-" if fitting is None else describe(fitting)
+    if failing is None:
+        return f"| {name} | {len(structure.section_totals)} | {fit_text} | - | - | - |"
+    core = shrink(buffers, structure, failing.sections, budget)
+    part = restrict(buffers, structure, core)
+    step = math.gcd(*(b.size for b in buffers))
+    heights = range(bound, top + 1, step)
+    outcomes = {}
+    for height in heights:
+        outcomes[height] = decide(part, height, budget)
+        if outcomes[height] == FITS:
+            break
+    core_text = (
+        f"{len(core)} sections ({', '.join(map(str, core))}), {len(part)} buffers"
+    )
+    above = ", ".join(f"{h - bound:+,}: {o}" for h, o in outcomes.items())
+    return (
+        f"| {name} | {len(structure.section_totals)} | {fit_text}"
+        f" | {describe(failing)} | {core_text} | {above} |"
+    )
+
+
+def best_row(name: str, buffers: list[Buffer], budget: int) -> tuple[str, int]:
+    """The table row of `best` at `budget`, and the height it reached."""
     started = time.perf_counter()
     result = plan(buffers, None, "best", budget=budget)
     seconds = time.perf_counter() - started
@@ -97,10 +181,11 @@ def best_row(name: str, buffers: list[Buffer], budget: int) -> str:
         raise SystemExit(f"invalid plan of {name}: {problem}")
     bound = lower_bound(buffers)
     proved = "yes" if result.proved_optimal else "no"
-    return (
+    row = (
         f"| {name} | {budget:,} | {result.height} | {result.height / bound:.4f}"
         f" | {result.lower_bound} | {proved} | {seconds:.0f} |"
     )
+    return row, result.height
 
 
 def main() -> int:
@@ -121,6 +206,12 @@ def main() -> int:
         help=f"search nodes per window (default: {WINDOW_BUDGET:,})",
     )
     parser.add_argument(
+        "--relax-budget",
+        type=int,
+        default=RELAX_BUDGET,
+        help=f"search nodes per section-subset relaxation (default: {RELAX_BUDGET:,})",
+    )
+    parser.add_argument(
         "--write", action="store_true", help=f"write the tables to {REPORT}"
     )
     args = parser.parse_args()
@@ -139,12 +230,20 @@ def main() -> int:
         " | fit at max live | proved not to fit | undecided |",
         "|---|---|---|---|---|---|---|---|",
     ]
+    core_rows = [
+        "| file | sections | largest level relaxation that fits at max live"
+        " | first that does not | core | core at max live + ... bytes |",
+        "|---|---|---|---|---|---|",
+    ]
     print("\n".join(best_rows), flush=True)
+    default_heights = {}
     for path in files:
         buffers = [b for b in read_trace(path).buffers if b.size]
         for budget in (DEFAULT_NODES, args.long_budget):
-            best_rows.append(best_row(path.stem[0], buffers, budget))
-            print(best_rows[-1], flush=True)
+            row, height = best_row(path.stem[0], buffers, budget)
+            default_heights.setdefault(path, height)
+            best_rows.append(row)
+            print(row, flush=True)
     print("\n".join(window_rows[:2]), flush=True)
     for path in files:
         buffers = [b for b in read_trace(path).buffers if b.size]
@@ -159,6 +258,13 @@ def main() -> int:
                 f" | {undecided} |"
             )
             print(window_rows[-1], flush=True)
+    print("\n".join(core_rows[:2]), flush=True)
+    for path in files:
+        buffers = [b for b in read_trace(path).buffers if b.size]
+        core_rows.append(
+            core_row(path.stem[0], buffers, args.relax_budget, default_heights[path])
+        )
+        print(core_rows[-1], flush=True)
     lines = [
         "# Optimality benchmark",
         "",
@@ -179,6 +285,18 @@ def main() -> int:
         " whole trace; one that fits cannot.",
         "",
         *window_rows,
+        "",
+        f"## Section-subset relaxations ({args.relax_budget:,} nodes per search)",
+        "",
+        "The buffers alive in any chosen set of sections, each alive from the"
+        " first to the last chosen section it spans, must fit under any plan of"
+        " the whole trace. A level relaxation keeps the sections holding at least"
+        " L live bytes; L goes down through the section totals until one does not"
+        " fit at max live. Its core drops sections one by one while the rest"
+        " still does not fit; the last column probes the core just above max"
+        ' live. Only "proved not to fit" would lift the bound.',
+        "",
+        *core_rows,
         *load_note(load_before),
     ]
     if args.write:

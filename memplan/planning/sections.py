@@ -7,6 +7,7 @@ in time shares a section, and each buffer spans a contiguous run of sections.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -78,3 +79,24 @@ def sweep(buffers: Sequence[Buffer], max_overlaps: int) -> TimeStructure:
     return TimeStructure(
         first_section, last_section, overlaps, section_totals, section_members, cuts
     )
+
+
+def restrict(
+    buffers: Sequence[Buffer], structure: TimeStructure, sections: Sequence[int]
+) -> list[Buffer]:
+    """The buffers alive in any of `sections` (ascending indices into `structure`),
+    each alive from the first to the last of them it spans, time counted in
+    positions of `sections`.
+
+    Two of them meet in time only if both are alive in a kept section, so they
+    meet in the whole trace too: any plan of the whole is a plan of this
+    relaxation, and a height it cannot reach the whole cannot reach either.
+    Kept consecutive sections give the buffers of a time window, clipped to it.
+    """
+    kept = []
+    for i, buffer in enumerate(buffers):
+        lower = bisect_left(sections, structure.first_section[i])
+        upper = bisect_left(sections, structure.last_section[i])
+        if lower < upper:
+            kept.append(Buffer(buffer.id, lower, upper, buffer.size, buffer.alignment))
+    return kept
