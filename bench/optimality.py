@@ -94,6 +94,8 @@ def window_outcomes(
 
 @dataclass
 class Relaxation:
+    """A relaxation to some sections: which, how many buffers, the search's answer."""
+
     sections: list[int]
     buffers: int
     outcome: str
@@ -126,7 +128,8 @@ def shrink(
 ) -> list[int]:
     """Drop sections one by one (passes in ascending order until none goes)
     while the relaxation still does not fit at the max-live bound within
-    `budget` nodes: a core whose every strict subset the search fits."""
+    `budget` nodes: a core that the search fits once any one section is
+    dropped."""
     bound = max(structure.section_totals)
     core = list(sections)
     dropped = True
