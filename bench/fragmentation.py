@@ -27,7 +27,7 @@ import os
 import sys
 import time
 
-from report import REPO, load_note, run_line, suite_files, write_report
+from report import REPO, load_note, positive_int, run_line, suite_files, write_report
 
 from memplan.planning import Buffer, lower_bound, plan, validate
 from memplan.planning.blocks import (
@@ -159,7 +159,7 @@ def main() -> int:
     parser.add_argument("--files", help="comma-separated file letters, e.g. A,D")
     parser.add_argument(
         "--budget",
-        type=int,
+        type=positive_int,
         help=f"nodes of the contiguous `best` (default {DEFAULT_NODES:,})",
     )
     parser.add_argument("--write", action="store_true", help=f"write {REPORT}")

@@ -38,7 +38,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from report import REPO, load_note, run_line, suite_files, write_report
+from report import REPO, load_note, positive_int, run_line, suite_files, write_report
 
 from memplan.planning import Buffer, lower_bound, plan, validate
 from memplan.planning.budget import DEFAULT_NODES, Budget, OutOfBudget
@@ -213,25 +213,25 @@ def main() -> int:
     parser.add_argument("--files", default="D,J", help="file letters (default: D,J)")
     parser.add_argument(
         "--long-budget",
-        type=int,
+        type=positive_int,
         default=LONG_BUDGET,
         help=f"search nodes of the long run (default: {LONG_BUDGET:,})",
     )
     parser.add_argument(
         "--window-budget",
-        type=int,
+        type=positive_int,
         default=WINDOW_BUDGET,
         help=f"search nodes per window (default: {WINDOW_BUDGET:,})",
     )
     parser.add_argument(
         "--relax-budget",
-        type=int,
+        type=positive_int,
         default=RELAX_BUDGET,
         help=f"search nodes per section-subset relaxation (default: {RELAX_BUDGET:,})",
     )
     parser.add_argument(
         "--relax-long-budget",
-        type=int,
+        type=positive_int,
         default=RELAX_LONG_BUDGET,
         help="search nodes for the first level relaxation that does not fit and"
         f" for its core, at max live (default: {RELAX_LONG_BUDGET:,})",

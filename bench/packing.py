@@ -41,7 +41,7 @@ from collections.abc import Iterator
 from importlib.metadata import version
 from pathlib import Path
 
-from report import REPO, load_note, run_line, suite_files, write_report
+from report import REPO, load_note, positive_int, run_line, suite_files, write_report
 
 from memplan.planning import Buffer, Plan, lower_bound, plan, validate
 from memplan.planning.budget import DEFAULT_NODES
@@ -404,7 +404,7 @@ def main() -> int:
     parser.add_argument("--files", help="comma-separated file letters, e.g. A,C")
     parser.add_argument(
         "--budget",
-        type=int,
+        type=positive_int,
         default=DEFAULT_NODES,
         help=f"search nodes per best run (default: {DEFAULT_NODES:,}, the library's)",
     )

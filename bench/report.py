@@ -4,6 +4,7 @@ docs/bench only when asked)."""
 
 from __future__ import annotations
 
+import argparse
 import datetime
 import os
 import platform
@@ -12,6 +13,18 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 SUITE = REPO / "bench" / "data" / "minimalloc" / "challenging"
+
+
+def positive_int(text: str) -> int:
+    """argparse type of node budgets: a positive whole number, else a usage
+    error naming the flag."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
 
 
 def suite_files(letters: str | None) -> list[Path]:
