@@ -261,18 +261,17 @@ def main() -> int:
         " | core at max live + ... bytes | core at max live, long budget |",
         "|---|---|---|---|---|---|---|---|",
     ]
+    traces = {path: [b for b in read_trace(path).buffers if b.size] for path in files}
     print("\n".join(best_rows), flush=True)
     default_heights = {}
-    for path in files:
-        buffers = [b for b in read_trace(path).buffers if b.size]
+    for path, buffers in traces.items():
         for budget in (DEFAULT_NODES, args.long_budget):
             row, height = best_row(path.stem[0], buffers, budget)
             default_heights.setdefault(path, height)
             best_rows.append(row)
             print(row, flush=True)
     print("\n".join(window_rows[:2]), flush=True)
-    for path in files:
-        buffers = [b for b in read_trace(path).buffers if b.size]
+    for path, buffers in traces.items():
         sections = len(sweep(buffers, MAX_OVERLAPS).section_totals)
         for width in WINDOW_WIDTHS:
             fit, impossible, undecided = window_outcomes(
@@ -285,8 +284,7 @@ def main() -> int:
             )
             print(window_rows[-1], flush=True)
     print("\n".join(core_rows[:2]), flush=True)
-    for path in files:
-        buffers = [b for b in read_trace(path).buffers if b.size]
+    for path, buffers in traces.items():
         core_rows.append(
             core_row(
                 path.stem[0],
