@@ -302,11 +302,18 @@ def _enclosing_ops(op: Operation) -> dict[Block, Operation]:
 
 
 def _anchor(user: Operation, enclosing: dict[Block, Operation]) -> Operation:
-    """The ancestor of `user` in the innermost block around the allocation."""
+    """The ancestor of `user` in the innermost block around the allocation.
+
+    In a function of several blocks (`cf` branches) a use in another block of
+    the body has no ancestor there: it counts at its own op of the body,
+    numbered in block order; back edges are not modelled, so such ranges are
+    approximate (docs/passes.md, Liveness).
+    """
     current = user
     while current.parent_block() not in enclosing:
         parent = current.parent_op()
-        assert parent is not None, "a use outside the function of its value"
+        if parent is None or isinstance(parent, func.FuncOp):
+            return current
         current = parent
     return current
 

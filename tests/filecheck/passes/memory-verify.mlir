@@ -300,3 +300,22 @@ func.func @table_on_its_own_block() {
   "test.op"(%t) : (memref<2x4xf32, #memory.discontiguous, "global.vtcm">) -> ()
   func.return
 }
+
+// -----
+
+// A function of several blocks (cf branches): a use in another block counts
+// at its op in block order (approximate, not a crash).
+// CHECK: memory-verify: in @several_blocks, memory.alloc_tensor %b (bytes [512, 1536) of %s) overlaps %a (bytes [0, 1024) of %s) while both are live: expected disjoint bytes or disjoint live ranges
+
+func.func @several_blocks(%c: i1) {
+  %s = memory.alloc_storage [4096] align 2048 : !memory.storage<"global.vtcm">
+  %a = memory.alloc_tensor %s[0] : !memory.storage<"global.vtcm"> to memref<256xi32, "global.vtcm">
+  cf.cond_br %c, ^bb1, ^bb2
+^bb1:
+  %b = memory.alloc_tensor %s[512] : !memory.storage<"global.vtcm"> to memref<256xi32, "global.vtcm">
+  "test.op"(%a, %b) : (memref<256xi32, "global.vtcm">, memref<256xi32, "global.vtcm">) -> ()
+  cf.br ^bb2
+^bb2:
+  "test.op"(%a) : (memref<256xi32, "global.vtcm">) -> ()
+  func.return
+}
