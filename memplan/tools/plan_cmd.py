@@ -19,6 +19,7 @@ from pathlib import Path
 from memplan.planning import ALGORITHMS, Plan, TraceError, plan
 from memplan.planning.blocks import BlockPlan, blocks_lower_bound, plan_with_blocks
 from memplan.planning.budget import DEFAULT_NODES
+from memplan.planning.buffers import INT64_MAX
 from memplan.planning.trace_csv import Trace, read_trace, write_trace
 from memplan.tools.progress import status_line
 
@@ -81,6 +82,11 @@ def check_planning_arguments(args: argparse.Namespace) -> None:
     if alignment <= 0 or alignment & (alignment - 1):
         raise UsageError(
             f"argument --alignment: {alignment} is not a positive power of two"
+        )
+    if alignment > INT64_MAX:
+        raise UsageError(
+            f"argument --alignment: {alignment} does not fit in 64 bits"
+            f" (at most {INT64_MAX})"
         )
 
 
