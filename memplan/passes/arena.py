@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from memplan.planning import Buffer, Plan, lower_bound, plan
-from memplan.planning.blocks import BlockPlan, plan_with_blocks
+from memplan.planning.blocks import BlockPlan, TooManyBlocks, plan_with_blocks
 from memplan.planning.buffers import BufferId
 
 DEFAULT_BUDGET = 20_000
@@ -117,18 +117,23 @@ def _pack_with_blocks(
         for index, tensor in enumerate(tensors)
         if tensor.key in options.split_cost
     }
-    packed = plan_with_blocks(
-        buffers,
-        block_size=options.block_size,
-        capacity=capacity,
-        mode=options.mode,
-        splittable=splittable.keys(),
-        split_cost=splittable,
-        pointer_width=options.pointer_width,
-        tables_in_arena=options.tables_in_arena,
-        algorithm=algorithm,
-        budget=budget,
-    )
+    try:
+        packed = plan_with_blocks(
+            buffers,
+            block_size=options.block_size,
+            capacity=capacity,
+            mode=options.mode,
+            splittable=splittable.keys(),
+            split_cost=splittable,
+            pointer_width=options.pointer_width,
+            tables_in_arena=options.tables_in_arena,
+            algorithm=algorithm,
+            budget=budget,
+        )
+    except TooManyBlocks as error:
+        raise ArenaTooLarge(
+            f'the "{scope}" arena cannot take blocks: {error} (option block-size)'
+        ) from None
     if not packed.fits:
         raise ArenaTooLarge(
             _blocks_over_capacity_message(scope, buffers, packed, capacity)

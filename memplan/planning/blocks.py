@@ -58,6 +58,14 @@ __all__ = [
 Mode = Literal["auto", "always"]
 MODES = ("auto", "always")
 
+MAX_BLOCKS = 2**24
+"""The most blocks a plan may cut its buffers into: every block is a Python
+object, so far more exhaust memory (or take hours) instead of planning."""
+
+
+class TooManyBlocks(ValueError):
+    """The block size cuts the buffers into more than MAX_BLOCKS blocks."""
+
 
 @dataclass(frozen=True)
 class BlockPlan:
@@ -207,8 +215,9 @@ def plan_with_blocks(
       could go.  When nothing fits, the lowest plan found is returned with
       `fits=False`.
 
-    Raises ValueError (TraceError for malformed buffers) for bad arguments,
-    never for a capacity that cannot be met.
+    Raises ValueError (TraceError for malformed buffers, TooManyBlocks when
+    the candidates make more than MAX_BLOCKS blocks) for bad arguments, never
+    for a capacity that cannot be met.
     """
     _check_arguments(
         buffers,
@@ -227,6 +236,12 @@ def plan_with_blocks(
         for i, b in enumerate(buffers)
         if b.size and b.alignment <= block_size and (allowed is None or b.id in allowed)
     ]
+    blocks = sum(block_count(buffers[i].size, block_size) for i in candidates)
+    if blocks > MAX_BLOCKS:
+        raise TooManyBlocks(
+            f"blocks of {block_size} bytes cut the buffers into {blocks:,} blocks, "
+            f"more than the {MAX_BLOCKS:,} a plan may hold: use larger blocks"
+        )
     layout = _Layout(
         buffers, block_size, capacity, pointer_width, tables_in_arena, algorithm, budget
     )

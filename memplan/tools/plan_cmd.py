@@ -17,7 +17,12 @@ import sys
 from pathlib import Path
 
 from memplan.planning import ALGORITHMS, Plan, TraceError, plan
-from memplan.planning.blocks import BlockPlan, blocks_lower_bound, plan_with_blocks
+from memplan.planning.blocks import (
+    BlockPlan,
+    TooManyBlocks,
+    blocks_lower_bound,
+    plan_with_blocks,
+)
 from memplan.planning.budget import DEFAULT_NODES
 from memplan.planning.buffers import INT64_MAX
 from memplan.planning.trace_csv import Trace, read_trace, write_trace
@@ -239,15 +244,14 @@ def _plan_one(path: Path, args: argparse.Namespace, table: _Table | None) -> int
     """Plan one trace and print its report; its exit code."""
     try:
         trace = load_trace(path, args)
+        result = run_planner(args, trace, "plan")
+        blocks = None if args.block_size is None else _plan_blocks(trace, args)
     except UsageError as error:
         sys.stdout.flush()
         print(f"memplan plan: error: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    result = run_planner(args, trace, "plan")
     report = _report(path, result, args.capacity)
-    blocks = None
-    if args.block_size is not None:
-        blocks = _plan_blocks(trace, args)
+    if blocks is not None:
         report.update(_block_report(trace, blocks, args))
     if args.output is not None:
         try:
@@ -280,15 +284,18 @@ def _plan_one(path: Path, args: argparse.Namespace, table: _Table | None) -> int
 
 def _plan_blocks(trace: Trace, args: argparse.Namespace) -> BlockPlan:
     """Every buffer in blocks (those aligned beyond a block stay contiguous)."""
-    return plan_with_blocks(
-        trace.buffers,
-        block_size=args.block_size,
-        capacity=args.capacity,
-        mode="always",
-        tables_in_arena=args.table_in_arena,
-        algorithm=args.algorithm,
-        budget=args.budget,
-    )
+    try:
+        return plan_with_blocks(
+            trace.buffers,
+            block_size=args.block_size,
+            capacity=args.capacity,
+            mode="always",
+            tables_in_arena=args.table_in_arena,
+            algorithm=args.algorithm,
+            budget=args.budget,
+        )
+    except TooManyBlocks as error:
+        raise UsageError(f"argument --block-size: {trace.path}: {error}") from None
 
 
 def _block_report(trace: Trace, blocks: BlockPlan, args: argparse.Namespace) -> Report:

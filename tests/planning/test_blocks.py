@@ -7,7 +7,9 @@ from packing_strategies import examples, traces
 
 from memplan.planning import Buffer, BufferId, TraceError, lower_bound, plan
 from memplan.planning.blocks import (
+    MAX_BLOCKS,
     BlockPlan,
+    TooManyBlocks,
     block_count,
     blocks_lower_bound,
     plan_with_blocks,
@@ -37,6 +39,15 @@ def fragmenting_trace() -> list[Buffer]:
 
 def test_block_count_rounds_up_and_needs_no_block_for_no_bytes() -> None:
     assert [block_count(s, 64) for s in (0, 1, 64, 65, 128)] == [0, 1, 1, 2, 2]
+
+
+def test_too_many_blocks_is_an_error_not_an_exhausted_memory() -> None:
+    huge = [Buffer("a", 0, 2, 2**62), Buffer("b", 1, 3, 8)]
+    with pytest.raises(TooManyBlocks, match="more than the 16,777,216 a plan"):
+        plan_with_blocks(huge, block_size=4, mode="always")
+    # Only the buffers that may be split count: "a" is not one of them.
+    result = plan_with_blocks(huge, block_size=4, mode="always", splittable={"b"})
+    assert list(result.blocks) == ["b"] and MAX_BLOCKS == 2**24
 
 
 def test_auto_splits_buffers_where_contiguous_packing_cannot_fit() -> None:
