@@ -77,6 +77,17 @@ class StorageType(ParametrizedAttribute, TypeAttribute):
     def __init__(self, scope: str | StringAttr = GLOBAL_SCOPE):
         super().__init__(StringAttr(scope) if isinstance(scope, str) else scope)
 
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        parser.parse_punctuation(
+            "<", ' before the memory scope, as in !memory.storage<"global.vtcm">'
+        )
+        scope = parser.parse_str_literal(
+            ' as the memory scope of !memory.storage, such as "global.vtcm"'
+        )
+        parser.parse_punctuation(">", " after the memory scope of !memory.storage")
+        return [StringAttr(scope)]
+
     def verify(self) -> None:
         if not self.scope.data:
             raise VerifyException("memory scope must be a non-empty string")
