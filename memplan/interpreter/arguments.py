@@ -21,6 +21,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     MemRefType,
+    Signedness,
     TensorType,
     UnrankedMemRefType,
 )
@@ -136,7 +137,8 @@ def argument_from_attribute(
     _check_supported(type_, position)
     if isinstance(attribute, IntegerAttr):
         if isinstance(type_, IntegerType | IndexType):
-            return check_argument(attribute.value.data, type_, index_bitwidth, position)
+            value = _literal_value(attribute, type_, index_bitwidth, position)
+            return check_argument(value, type_, index_bitwidth, position)
         raise ModelError(
             f"argument {position} of type {type_} needs a float literal such as "
             f"{attribute.value.data}.0 : {type_}, got {attribute}"
@@ -149,6 +151,39 @@ def argument_from_attribute(
             )
         return check_argument(attribute.value.data, type_, index_bitwidth, position)
     raise ModelError(f"argument {position} of type {type_} cannot be {attribute}")
+
+
+def _literal_value(
+    attribute: IntegerAttr, type_: Attribute, index_bitwidth: int, position: int
+) -> int:
+    """The integer an `--args` literal gives an argument of type `type_`.
+
+    xDSL keeps a signless literal in its signed range: `true`, `1 : i1` and
+    `255 : i8` all hold -1.  `true` is 1.  A literal at least as wide as the
+    argument gives its signed value (the unsigned reading does not fit, or
+    has the same bits); a narrower negative one is ambiguous (`255 : i8` and
+    `-1 : i8` differ in an i32), so it must be written in the argument's
+    type rather than be silently changed.
+    """
+    value = attribute.value.data
+    literal_type = attribute.type
+    if (
+        value >= 0
+        or not isinstance(literal_type, IntegerType)
+        or literal_type.signedness.data != Signedness.SIGNLESS
+    ):
+        return value
+    width = literal_type.width.data
+    if width == 1:
+        return 1
+    bits = type_.width.data if isinstance(type_, IntegerType) else index_bitwidth
+    if width >= bits:
+        return value
+    raise ModelError(
+        f"argument {position} of type {type_} cannot take {attribute}: a signless "
+        f"{literal_type} literal holds {value} and {value + (1 << width)} alike; "
+        f"write the value as an {type_} literal"
+    )
 
 
 def _memref_from_attribute(

@@ -21,7 +21,7 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.interpreter import Interpreter
 from xdsl.tools.command_line_tool import CommandLineTool
-from xdsl.utils.exceptions import ParseError
+from xdsl.utils.exceptions import ParseError, VerifyException
 
 from memplan.context import run_context
 from memplan.interpreter import InterpretationError
@@ -284,7 +284,8 @@ class MemplanRunMain(CommandLineTool):
                 )
                 or []
             )
-        except ParseError as error:
+        except (ParseError, VerifyException) as error:
+            # VerifyException: a literal out of its type's range (`300 : i8`).
             raise InterpretationError(f"--args: {error}") from None
         if parser.pos < len(text):
             raise InterpretationError(

@@ -414,6 +414,15 @@ def test_an_npz_path_that_is_not_an_archive_is_a_clean_error(
         ("1.5, 2 : i32", "argument 0 of type i32 needs an integer literal"),
         ("4294967296 : i64, 1 : i32", "argument 0 of type i32 must be in"),
         ("dense<1> : tensor<2xi32>, 1 : i32", "argument 0 of type i32 cannot be"),
+        (
+            "255 : i8, 1 : i32",
+            "argument 0 of type i32 cannot take -1 : i8: a signless i8 literal "
+            "holds -1 and 255 alike; write the value as an i32 literal",
+        ),
+        (
+            "300 : i8, 1 : i32",
+            "Integer value 300 is out of range for type i8",
+        ),
     ],
 )
 def test_scalar_arguments_are_never_truncated(
@@ -423,6 +432,29 @@ def test_scalar_arguments_are_never_truncated(
     program.write_text(SCALAR)
     assert main([str(program), "--args", args]) == 1
     assert capsys.readouterr().err.startswith(f"memplan-run: error: --args: {message}")
+
+
+@pytest.mark.parametrize(
+    ("args", "results"),
+    [
+        ("true, 1 : i8", "True,\n    1\n"),
+        ("1 : i1, 255 : i8", "True,\n    -1\n"),
+        ("false, true", "False,\n    1\n"),
+        ("true, -1 : i64", "True,\n    -1\n"),
+    ],
+)
+def test_signless_literals_keep_their_value(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: str, results: str
+):
+    """xDSL holds `true` and `255 : i8` as -1: `true` still passes an i1 (and
+    is 1 for an i8), and an i8 literal gives an i8 argument its bits."""
+    program = tmp_path / "flags.mlir"
+    program.write_text(
+        "func.func @main(%b: i1, %x: i8) -> (i1, i8) {\n"
+        "  func.return %b, %x : i1, i8\n}\n"
+    )
+    assert main([str(program), "--args", args, "--no-stats"]) == 0
+    assert capsys.readouterr().out == f"result: (\n    {results})\n"
 
 
 @pytest.mark.parametrize(
