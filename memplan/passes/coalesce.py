@@ -50,6 +50,7 @@ from memplan.dialects.memory import (
     AllocTensorOp,
     KillOp,
 )
+from memplan.passes.diagnostics import check_storage_bytes
 from memplan.passes.options import MemplanPass, resolve_target
 from memplan.passes.rounding import is_power_of_two, pack_in_order
 from memplan.targets import DEFAULT_TARGET, Target
@@ -200,6 +201,9 @@ class CoalesceStorages(RewritePattern):
         sizes = [_static_size(storage) for storage in group]
         offsets, total = pack_in_order(sizes, alignments)
         first = group[0]
+        check_storage_bytes(
+            "memory-coalesce", first, f'the merged "{first.scope}" storage', total
+        )
         merged = AllocStorageOp(
             total, first.scope, max(alignments), first.device.value.data
         )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from xdsl.dialects import func
 from xdsl.ir import Operation
+from xdsl.utils.exceptions import PassFailedException
 
 
 def failure(pass_name: str, op: Operation, message: str) -> str:
@@ -13,3 +14,21 @@ def failure(pass_name: str, op: Operation, message: str) -> str:
         parent = parent.parent_op()
     where = "" if parent is None else f"in @{parent.sym_name.data}, "
     return f"{pass_name}: {where}{message}"
+
+
+INT64_MAX = 2**63 - 1
+"""Sizes and offsets of memory ops are i64 properties."""
+
+
+def check_storage_bytes(pass_name: str, op: Operation, what: str, size: int) -> None:
+    """Fail `pass_name` at `op` when `size` bytes of `what` do not fit the i64
+    size of a storage (the property would wrap to a negative size)."""
+    if size > INT64_MAX:
+        raise PassFailedException(
+            failure(
+                pass_name,
+                op,
+                f"{what} would need {size} bytes, more than a storage size "
+                f"holds (at most {INT64_MAX})",
+            )
+        )

@@ -44,7 +44,7 @@ from memplan.dialects.memory import (
     element_bytes,
     scope_of,
 )
-from memplan.passes.diagnostics import failure
+from memplan.passes.diagnostics import check_storage_bytes, failure
 from memplan.passes.options import MemplanPass, resolve_target
 from memplan.targets import DEFAULT_TARGET, Target
 
@@ -63,6 +63,9 @@ def _alloc_alignment(alloc: memref.AllocOp, target: Target, scope: str) -> int:
     return target.alignment(scope) if requested is None else requested
 
 
+MANIFEST = "memory-manifest"
+
+
 def _byte_size_ops(
     alloc: memref.AllocOp, type_: MemRefType
 ) -> tuple[list[Operation], int | SSAValue]:
@@ -75,6 +78,9 @@ def _byte_size_ops(
     for dim in type_.get_shape():
         if dim != DYNAMIC_INDEX:
             static_bytes *= dim
+    check_storage_bytes(
+        MANIFEST, alloc, f"the storage of memref.alloc of {type_}", static_bytes
+    )
     if not alloc.dynamic_sizes:
         return [], static_bytes
     constant = arith.ConstantOp(IntegerAttr(static_bytes, IndexType()))
@@ -85,9 +91,6 @@ def _byte_size_ops(
         ops.append(product)
         size = product.result
     return ops, size
-
-
-MANIFEST = "memory-manifest"
 
 
 @dataclass

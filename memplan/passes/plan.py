@@ -53,6 +53,7 @@ from memplan.passes.arena import (
     arena_alignment,
     pack_arena,
 )
+from memplan.passes.diagnostics import check_storage_bytes
 from memplan.passes.liveness import CONDITIONAL_REGIONS, FunctionLiveness, LiveRange
 from memplan.passes.options import MemplanPass, resolve_target
 from memplan.passes.plan_blocks import (
@@ -442,6 +443,9 @@ class MemoryPlanPass(MemplanPass):
         )
         alignment = arena_alignment(
             [storage.alignment.value.data for storage in arena.storages], requested
+        )
+        check_storage_bytes(
+            self.name, arena.first, f'the "{arena.scope}" arena', arena.size
         )
         storage = AllocStorageOp(arena.size, arena.scope, alignment, arena.device)
         storage.result.name_hint = "arena"
