@@ -6,6 +6,8 @@ from xdsl.dialects import func
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import PassFailedException
 
+from memplan.planning.buffers import INT64_MAX
+
 
 def failure(pass_name: str, op: Operation, message: str) -> str:
     """`message` about `op`, prefixed with the pass and the enclosing function."""
@@ -16,13 +18,9 @@ def failure(pass_name: str, op: Operation, message: str) -> str:
     return f"{pass_name}: {where}{message}"
 
 
-INT64_MAX = 2**63 - 1
-"""Sizes and offsets of memory ops are i64 properties."""
-
-
 def check_storage_bytes(pass_name: str, op: Operation, what: str, size: int) -> None:
     """Fail `pass_name` at `op` when `size` bytes of `what` do not fit the i64
-    size of a storage (the property would wrap to a negative size)."""
+    size property of a storage (it would wrap to a negative size)."""
     if size > INT64_MAX:
         raise PassFailedException(
             failure(
