@@ -3,8 +3,10 @@
 Writes a PNG, SVG or PDF image (by the suffix of -o).  The input is a CSV
 trace (one without an `offset` column is planned first) or a planned `.mlir`
 module, drawn as it is: one function's tensors in one scope, with live ranges
-from the liveness analysis of `memory-plan`.  matplotlib is the optional
-`plot` extra; without it the command says so and exits 2.
+from the liveness analysis of `memory-plan`.  A flag that cannot apply to the
+input (a planning flag for a module or a CSV with offsets, `--scope` for a
+CSV) is an error.  matplotlib is the optional `plot` extra; without it the
+command says so and exits 2.
 """
 
 from __future__ import annotations
@@ -95,10 +97,41 @@ def draw(
 Drawing = tuple[Sequence[Buffer], Mapping[BufferId, int], str]
 
 
+SEARCH_FLAGS = {
+    "algorithm": "--algorithm",
+    "budget": "--budget",
+    "time_limit": "--time-limit",
+}
+MODULE_FLAGS = {"scope": "--scope", "function": "--function"}
+DEFAULTS = {"algorithm": "best", "alignment": 1, "scope": VTCM_SCOPE}
+"""What the flags mean when not given; None in the parsed arguments marks a
+flag the user did not give, so one that cannot apply is an error, not ignored."""
+
+
+def _reject_given(args: argparse.Namespace, flags: Mapping[str, str], why: str) -> None:
+    for name, flag in flags.items():
+        if getattr(args, name) is not None:
+            raise UsageError(f"argument {flag}: {why}")
+
+
+def _with_defaults(args: argparse.Namespace) -> argparse.Namespace:
+    given = vars(args)
+    return argparse.Namespace(
+        **{**given, **{k: v for k, v in DEFAULTS.items() if given[k] is None}}
+    )
+
+
 def _planned_trace(args: argparse.Namespace) -> Drawing:
-    trace = load_trace(args.trace, args)
+    _reject_given(args, MODULE_FLAGS, "applies to a .mlir module, not a CSV trace")
+    trace = load_trace(args.trace, _with_defaults(args))
     if trace.offsets is not None:
+        _reject_given(
+            args,
+            SEARCH_FLAGS,
+            f"{trace.path.name} has an offset column: it is drawn as planned",
+        )
         return trace.buffers, trace.offsets, f"{trace.path.name} (offsets from file)"
+    args = _with_defaults(args)
     result = run_planner(args, trace, "plot")
     return trace.buffers, result.offsets, f"{trace.path.name} ({result.algorithm})"
 
@@ -111,6 +144,12 @@ def _planned_module(args: argparse.Namespace) -> Drawing:
         read_module,
     )
 
+    _reject_given(
+        args,
+        {**SEARCH_FLAGS, "alignment": "--alignment"},
+        "a .mlir module is drawn as planned",
+    )
+    args = _with_defaults(args)
     try:
         found = module_trace(read_module(args.trace), args.scope, args.function)
     except ModuleTraceError as error:
@@ -119,7 +158,7 @@ def _planned_module(args: argparse.Namespace) -> Drawing:
 
 
 def run(args: argparse.Namespace) -> int:
-    check_planning_arguments(args)
+    check_planning_arguments(_with_defaults(args))
     if args.output.suffix not in PLOT_SUFFIXES:
         raise UsageError(
             f"argument -o/--output: expected a {', '.join(PLOT_SUFFIXES)} file"
@@ -165,11 +204,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument(
         "--scope",
-        default=VTCM_SCOPE,
         help=f"for a .mlir module: the scope to draw (default: {VTCM_SCOPE})",
     )
     parser.add_argument(
         "--function",
         help="for a .mlir module: the function to draw (default: the first with tensors in the scope)",
     )
-    parser.set_defaults(run=run)
+    parser.set_defaults(run=run, algorithm=None, alignment=None)

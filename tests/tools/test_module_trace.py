@@ -80,3 +80,24 @@ def test_cli_reports_a_parse_error_without_traceback(
     assert main(["plot", str(bad), "-o", str(tmp_path / "p.png")]) == 2
     err = capsys.readouterr().err
     assert err.startswith("memplan plot: error: ") and "bad.mlir" in err
+
+
+@pytest.mark.parametrize(
+    "flags",
+    [
+        ["--algorithm", "greedy"],
+        ["--budget", "10"],
+        ["--time-limit", "1"],
+        ["--alignment", "8"],
+    ],
+)
+def test_cli_rejects_planning_flags_for_a_module_naming_them(
+    planned: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], flags: list[str]
+) -> None:
+    pytest.importorskip("matplotlib")
+    output = tmp_path / "p.png"
+    assert main(["plot", str(planned), "-o", str(output), *flags]) == 2
+    assert f"argument {flags[0]}: a .mlir module is drawn as planned" in (
+        capsys.readouterr().err
+    )
+    assert not output.exists()

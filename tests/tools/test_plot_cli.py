@@ -84,3 +84,47 @@ def test_invalid_offsets_in_a_planned_trace_exit_2(
     planned = write(tmp_path, "id,lower,upper,size,offset\na,0,3,4,0\nc,0,9,4,2\n")
     assert main(["plot", str(planned), "-o", str(tmp_path / "plan.png")]) == 2
     assert "invalid plan: buffers 'a'" in capsys.readouterr().err
+
+
+PLANNED_TRACE = "id,lower,upper,size,offset\na,0,3,4,0\nb,3,9,4,0\nc,0,9,4,4\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "flags", "message"),
+    [
+        (TRACE, ["--scope", "global"], "argument --scope: applies to a .mlir module"),
+        (TRACE, ["--function", "f"], "argument --function: applies to a .mlir module"),
+        (
+            PLANNED_TRACE,
+            ["--budget", "5"],
+            "argument --budget: trace.csv has an offset",
+        ),
+        (PLANNED_TRACE, ["--algorithm", "best"], "argument --algorithm: trace.csv has"),
+        (PLANNED_TRACE, ["--time-limit", "1"], "argument --time-limit: trace.csv has"),
+    ],
+)
+def test_a_flag_that_cannot_apply_to_a_trace_exits_2_naming_it(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    text: str,
+    flags: list[str],
+    message: str,
+) -> None:
+    pytest.importorskip("matplotlib")
+    output = tmp_path / "plan.png"
+    assert main(["plot", str(write(tmp_path, text)), "-o", str(output), *flags]) == 2
+    assert message in capsys.readouterr().err
+    assert not output.exists()
+
+
+def test_alignment_still_checks_the_offsets_of_a_planned_trace(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("matplotlib")
+    planned = write(tmp_path, PLANNED_TRACE)
+    assert main(["plot", str(planned), "-o", str(tmp_path / "p.png")]) == 0
+    code = main(
+        ["plot", str(planned), "-o", str(tmp_path / "p.png"), "--alignment", "8"]
+    )
+    assert code == 2
+    assert "invalid plan" in capsys.readouterr().err
