@@ -197,8 +197,20 @@ def static_byte_size(type_: MemRefType) -> int | None:
     return count * element_bytes(type_.element_type)
 
 
-def _is_power_of_two(value: int) -> bool:
-    return value > 0 and value & (value - 1) == 0
+INDEX_MAX = 2**63 - 1
+"""MLIR's index attributes are 64 bits wide; xDSL does not bound them."""
+
+
+def _verify_alignment(alignment: int) -> None:
+    if alignment <= 0 or alignment & (alignment - 1):
+        raise VerifyException(
+            f"alignment must be a positive power of two, got {alignment}"
+        )
+    if alignment > INDEX_MAX:
+        raise VerifyException(
+            f"alignment {alignment} does not fit in a 64-bit index (the largest "
+            f"power of two that does is {(INDEX_MAX + 1) // 2})"
+        )
 
 
 def _single_static(values: DenseArrayBase[IntegerType]) -> int | None:
@@ -285,14 +297,14 @@ class AllocStorageOp(IRDLOperation):
         size = self.static_size_bytes()
         if size is not None and size < 0:
             raise VerifyException(f"storage size must be non-negative, got {size}")
-        alignment = self.alignment.value.data
-        if not _is_power_of_two(alignment):
+        _verify_alignment(self.alignment.value.data)
+        device = self.device.value.data
+        if device < 0:
+            raise VerifyException(f"device index must be non-negative, got {device}")
+        if device > INDEX_MAX:
             raise VerifyException(
-                f"alignment must be a positive power of two, got {alignment}"
-            )
-        if self.device.value.data < 0:
-            raise VerifyException(
-                f"device index must be non-negative, got {self.device.value.data}"
+                f"device index {device} does not fit in a 64-bit index "
+                f"(at most {INDEX_MAX})"
             )
 
 
@@ -407,10 +419,7 @@ class AllocTensorOp(IRDLOperation):
         requested = self.requested_alignment()
         if requested is None:
             return
-        if not _is_power_of_two(requested):
-            raise VerifyException(
-                f"alignment must be a positive power of two, got {requested}"
-            )
+        _verify_alignment(requested)
         if offset is None or offset < 0:
             return
         storage = self.storage.owner

@@ -42,7 +42,6 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint
-from xdsl.utils.exceptions import PassFailedException
 
 from memplan.dialects.memory import (
     AllocDiscontiguousTensorOp,
@@ -51,8 +50,8 @@ from memplan.dialects.memory import (
     KillOp,
 )
 from memplan.passes.diagnostics import check_storage_bytes
-from memplan.passes.options import MemplanPass, resolve_target
-from memplan.passes.rounding import is_power_of_two, pack_in_order
+from memplan.passes.options import MemplanPass, check_power_of_two, resolve_target
+from memplan.passes.rounding import pack_in_order
 from memplan.targets import DEFAULT_TARGET, Target
 
 
@@ -258,11 +257,7 @@ class MemoryCoalescePass(MemplanPass):
     """Target whose scope alignments apply when `alignment` is not given."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if self.alignment is not None and not is_power_of_two(self.alignment):
-            raise PassFailedException(
-                f"memory-coalesce: alignment={self.alignment} is not a positive "
-                "power of two: expected 1, 2, 4, 8, ..."
-            )
+        check_power_of_two(self.name, "alignment", self.alignment)
         pattern = CoalesceStorages(
             resolve_target(self.name, self.target), self.alignment
         )

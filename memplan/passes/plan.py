@@ -55,7 +55,7 @@ from memplan.passes.arena import (
 )
 from memplan.passes.diagnostics import check_storage_bytes
 from memplan.passes.liveness import CONDITIONAL_REGIONS, FunctionLiveness, LiveRange
-from memplan.passes.options import MemplanPass, resolve_target
+from memplan.passes.options import MemplanPass, check_power_of_two, resolve_target
 from memplan.passes.plan_blocks import (
     DISCONTIGUOUS_MODES,
     may_take_blocks,
@@ -63,7 +63,7 @@ from memplan.passes.plan_blocks import (
     table_offsets,
     table_read_cycles,
 )
-from memplan.passes.rounding import align_up, is_power_of_two
+from memplan.passes.rounding import align_up
 from memplan.planning import ALGORITHMS
 from memplan.targets import DEFAULT_TARGET, GLOBAL_SCOPE, VTCM_SCOPE, Target
 
@@ -238,14 +238,8 @@ class MemoryPlanPass(MemplanPass):
             raise PassFailedException(
                 f"memory-plan: unknown algorithm '{self.algorithm}', expected one of: {known}"
             )
-        for option, value in (
-            ("alignment", self.alignment),
-            ("tensor-alignment", self.tensor_alignment),
-        ):
-            if value is not None and not is_power_of_two(value):
-                raise PassFailedException(
-                    f"memory-plan: {option} must be a positive power of two, got {value}"
-                )
+        check_power_of_two(self.name, "alignment", self.alignment)
+        check_power_of_two(self.name, "tensor-alignment", self.tensor_alignment)
         if self.arenas not in ARENA_MODES:
             raise PassFailedException(
                 f"memory-plan: unknown arenas '{self.arenas}', expected one of: "
@@ -260,11 +254,7 @@ class MemoryPlanPass(MemplanPass):
                 f"memory-plan: unknown discontiguous '{self.discontiguous}', "
                 "expected one of: " + ", ".join(DISCONTIGUOUS_MODES)
             )
-        if self.block_size is not None and not is_power_of_two(self.block_size):
-            raise PassFailedException(
-                "memory-plan: block-size must be a positive power of two bytes, "
-                f"got {self.block_size}"
-            )
+        check_power_of_two(self.name, "block-size", self.block_size)
         if not self.table_scope:
             raise PassFailedException(
                 "memory-plan: table-scope must be a non-empty scope name such as "

@@ -39,8 +39,7 @@ from memplan.dialects.memory import (
     static_byte_size,
 )
 from memplan.passes.liveness import FunctionLiveness, LiveRange, viewed_value
-from memplan.passes.options import MemplanPass, resolve_target
-from memplan.passes.rounding import is_power_of_two
+from memplan.passes.options import MemplanPass, check_power_of_two, resolve_target
 from memplan.targets import DEFAULT_TARGET, Target
 
 
@@ -299,10 +298,7 @@ class MemoryVerifyPass(MemplanPass):
     """Alignment every tensor address needs; default: its element size."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if self.alignment is not None and not is_power_of_two(self.alignment):
-            raise PassFailedException(
-                f"memory-verify: alignment must be a positive power of two, got {self.alignment}"
-            )
+        check_power_of_two(self.name, "alignment", self.alignment)
         target = resolve_target(self.name, self.target, self.capacity)
         problems: list[str] = []
         for function in op.walk():

@@ -99,9 +99,16 @@ def test_coalescing_twice_changes_nothing() -> None:
     [
         (
             MemoryCoalescePass(alignment=24),
-            "alignment=24 is not a positive power of two",
+            "alignment must be a positive power of two, got 24",
         ),
-        (MemoryCoalescePass(alignment=0), "alignment=0 is not a positive power of two"),
+        (
+            MemoryCoalescePass(alignment=0),
+            "alignment must be a positive power of two, got 0",
+        ),
+        (
+            MemoryCoalescePass(alignment=2**63),
+            f"alignment {2**63} does not fit in 64 bits",
+        ),
         (MemoryCoalescePass(target="hexagon-v1"), "unknown target 'hexagon-v1'"),
     ],
 )

@@ -18,7 +18,7 @@
 // RUN: xdsl-opt %examples/fragmentation.mlir -p 'memory-manifest,memory-plan{discontiguous=auto capacity=12288},convert-memory-to-memref' --verify-diagnostics | filecheck %s --check-prefix=LOWER
 
 // BADMODE: memory-plan: unknown discontiguous 'sometimes', expected one of: never, auto, always
-// BADBLOCK: memory-plan: block-size must be a positive power of two bytes, got 1000
+// BADBLOCK: memory-plan: block-size must be a positive power of two, got 1000
 // BADTABLE: memory-plan: table-scope must be a non-empty scope name such as "global" or "global.vtcm"
 
 // FIRSTFIT: memref.alloc %i (in @main): cannot allocate 8192 bytes in "global.vtcm": no free range of its 12288-byte window holds them at a 2048-byte aligned address (8192 bytes free in total, the largest free range has 4096 bytes)

@@ -36,6 +36,25 @@
 
 // -----
 
+%s = memory.alloc_storage [64] align 9223372036854775808 : !memory.storage<"global">
+
+// CHECK: alignment 9223372036854775808 does not fit in a 64-bit index (the largest power of two that does is 4611686018427387904)
+
+// -----
+
+%s = memory.alloc_storage [64] device 9223372036854775808 : !memory.storage<"global">
+
+// CHECK: device index 9223372036854775808 does not fit in a 64-bit index (at most 9223372036854775807)
+
+// -----
+
+%s = memory.alloc_storage [64] : !memory.storage<"global">
+%a = memory.alloc_tensor %s[0] align 18446744073709551616 : !memory.storage<"global"> to memref<4xi32>
+
+// CHECK: alignment 18446744073709551616 does not fit in a 64-bit index (the largest power of two that does is 4611686018427387904)
+
+// -----
+
 %s = memory.alloc_storage [64] : !memory.storage<"global">
 %a = memory.alloc_tensor %s[0, 4] : !memory.storage<"global"> to memref<4xi32>
 
