@@ -164,6 +164,16 @@ MAX_NESTING_TRIES = 8
 """Branches tried one by one for nesting in an arena, when not all fit."""
 
 
+def _reject_unused(options: dict[str, object], setting: str, needed: str) -> None:
+    """An option the user gave that `setting` switches off is an error, not ignored."""
+    for option, value in options.items():
+        if value is not None:
+            raise PassFailedException(
+                f"memory-plan: option {option} has no effect with {setting}: "
+                f"it applies with {needed}"
+            )
+
+
 @dataclass(frozen=True)
 class MemoryPlanPass(MemplanPass):
     """Pack the static tensors of each function into arenas: one per run of
@@ -218,10 +228,10 @@ class MemoryPlanPass(MemplanPass):
     """Bytes of one block; default: the target's alignment of the scope
     (VTCM: 2048), so every block starts where a VTCM allocation could."""
 
-    table_scope: str = GLOBAL_SCOPE
-    """Scope of the pointer tables: "global" (DDR, as TVM's Hexagon runtime
-    keeps them), one table storage per arena; the arena's own scope puts
-    the tables inside the arena, where they count against its capacity."""
+    table_scope: str | None = None
+    """Scope of the pointer tables; default "global" (DDR, as TVM's Hexagon
+    runtime keeps them), one table storage per arena; the arena's own scope
+    puts the tables inside the arena, where they count against its capacity."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         self._check_options()
@@ -255,7 +265,7 @@ class MemoryPlanPass(MemplanPass):
                 "expected one of: " + ", ".join(DISCONTIGUOUS_MODES)
             )
         check_power_of_two(self.name, "block-size", self.block_size)
-        if not self.table_scope:
+        if self.table_scope is not None and not self.table_scope:
             raise PassFailedException(
                 "memory-plan: table-scope must be a non-empty scope name such as "
                 f'"{GLOBAL_SCOPE}" or "{VTCM_SCOPE}"'
@@ -263,6 +273,18 @@ class MemoryPlanPass(MemplanPass):
         if self.budget is not None and self.budget < 0:
             raise PassFailedException(
                 f"memory-plan: budget must be >= 0 search nodes, got {self.budget}"
+            )
+        if self.discontiguous == "never":
+            _reject_unused(
+                {"block-size": self.block_size, "table-scope": self.table_scope},
+                "discontiguous=never",
+                "discontiguous=auto or always",
+            )
+        if self.algorithm != "best":
+            _reject_unused(
+                {"budget": self.budget, "time-limit": self.time_limit},
+                f"algorithm={self.algorithm}",
+                "algorithm=best",
             )
 
     def _plan_function(self, function: func.FuncOp, target: Target) -> None:
@@ -321,19 +343,23 @@ class MemoryPlanPass(MemplanPass):
     def _block_size(self, scope: str, target: Target) -> int:
         return target.alignment(scope) if self.block_size is None else self.block_size
 
+    @property
+    def _table_scope(self) -> str:
+        return GLOBAL_SCOPE if self.table_scope is None else self.table_scope
+
     def _tables(
         self, arena: UnitArena, storage: AllocStorageOp, target: Target
     ) -> tuple[AllocStorageOp, Tables]:
         """Where the pointer tables of the arena's cut tensors go: inside the
         arena when `table-scope` is its scope, else side by side in a storage
         of their own, allocated and killed with the arena."""
-        if self.table_scope == arena.scope:
+        if self._table_scope == arena.scope:
             return storage, arena.tables()
         tables, size = table_offsets(
             arena.blocks(), self._block_size(arena.scope, target), target.pointer_width
         )
-        alignment = max(target.alignment(self.table_scope), target.pointer_width)
-        table_storage = AllocStorageOp(size, self.table_scope, alignment, arena.device)
+        alignment = max(target.alignment(self._table_scope), target.pointer_width)
+        table_storage = AllocStorageOp(size, self._table_scope, alignment, arena.device)
         table_storage.result.name_hint = "tables"
         return table_storage, tables
 
@@ -347,9 +373,9 @@ class MemoryPlanPass(MemplanPass):
             "always" if self.discontiguous == "always" else "auto",
             block_size,
             target.pointer_width,
-            self.table_scope == arena.scope,
+            self._table_scope == arena.scope,
             {
-                tensor: table_read_cycles(tensor, block_size, target, self.table_scope)
+                tensor: table_read_cycles(tensor, block_size, target, self._table_scope)
                 for tensor in arena.tensors
                 if may_take_blocks(tensor, block_size)
             },

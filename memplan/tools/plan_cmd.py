@@ -83,6 +83,13 @@ def check_planning_arguments(args: argparse.Namespace) -> None:
         raise UsageError(
             f"argument --time-limit: must be a finite number of seconds >= 0, got {limit}"
         )
+    if args.algorithm != "best":
+        for flag, value in (("--budget", args.budget), ("--time-limit", limit)):
+            if value is not None:
+                raise UsageError(
+                    f"argument {flag}: has no effect with --algorithm "
+                    f"{args.algorithm} (it limits the best search)"
+                )
     alignment = args.alignment
     if alignment <= 0 or alignment & (alignment - 1):
         raise UsageError(

@@ -64,10 +64,10 @@ def test_bad_option_names_pass_option_and_expectation(
 
 def test_good_options_build_the_pass() -> None:
     built = build(
-        "memory-plan{algorithm=greedy time-limit=2 arenas=function capacity=4096}"
+        "memory-plan{algorithm=best time-limit=2 arenas=function capacity=4096}"
     )
     assert built == MemoryPlanPass(
-        algorithm="greedy", time_limit=2, arenas="function", capacity=4096
+        algorithm="best", time_limit=2, arenas="function", capacity=4096
     )
 
 

@@ -6,6 +6,8 @@
 // RUN: xdsl-opt %s -p 'memory-plan{discontiguous=sometimes}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=BADMODE
 // RUN: xdsl-opt %s -p 'memory-plan{block-size=1000}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=BADBLOCK
 // RUN: xdsl-opt %s -p 'memory-plan{table-scope=""}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=BADTABLE
+// RUN: xdsl-opt %s -p 'memory-plan{block-size=1024}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=NOBLOCKS
+// RUN: xdsl-opt %s -p 'memory-plan{discontiguous=never table-scope="global.vtcm"}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=NOTABLES
 
 // examples/fragmentation.mlir: first fit fails on a 12 KiB VTCM, so does
 // every contiguous plan; blocks fit, and the planned program runs there
@@ -20,6 +22,8 @@
 // BADMODE: memory-plan: unknown discontiguous 'sometimes', expected one of: never, auto, always
 // BADBLOCK: memory-plan: block-size must be a positive power of two, got 1000
 // BADTABLE: memory-plan: table-scope must be a non-empty scope name such as "global" or "global.vtcm"
+// NOBLOCKS: memory-plan: option block-size has no effect with discontiguous=never: it applies with discontiguous=auto or always
+// NOTABLES: memory-plan: option table-scope has no effect with discontiguous=never: it applies with discontiguous=auto or always
 
 // FIRSTFIT: memref.alloc %i (in @main): cannot allocate 8192 bytes in "global.vtcm": no free range of its 12288-byte window holds them at a 2048-byte aligned address (8192 bytes free in total, the largest free range has 4096 bytes)
 // CONTIGUOUS: memory-plan: in @main, the "global.vtcm" arena needs 14336 bytes with the best plan of 10 tensors (at least 12288 bytes are live at once), over the scope capacity of 12288 bytes

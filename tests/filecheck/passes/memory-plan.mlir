@@ -8,6 +8,8 @@
 // RUN: xdsl-opt %s -p 'memory-plan{algorithm=nope}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=ALGO
 // RUN: xdsl-opt %s -p 'memory-plan{alignment=48}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=BADALIGN
 // RUN: xdsl-opt %s -p 'memory-plan{tensor-alignment=9223372036854775808}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=HUGEALIGN
+// RUN: xdsl-opt %s -p 'memory-plan{algorithm=greedy budget=100}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=GREEDYBUDGET
+// RUN: xdsl-opt %s -p 'memory-plan{algorithm=token time-limit=1}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=TOKENTIME
 // RUN: xdsl-opt %s -p 'memory-plan{time-limit=-1}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=BADTIME
 // RUN: xdsl-opt %s -p 'memory-plan{arenas=function}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=FUNC
 // RUN: xdsl-opt %s -p 'memory-plan{arenas=block}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=BADARENAS
@@ -23,6 +25,8 @@
 // BADALIGN: memory-plan: alignment must be a positive power of two, got 48
 // HUGEALIGN: memory-plan: tensor-alignment 9223372036854775808 does not fit in 64 bits (the largest power of two that does is 4611686018427387904)
 // BADTIME: memory-plan: time-limit must be >= 0 seconds, got -1
+// GREEDYBUDGET: memory-plan: option budget has no effect with algorithm=greedy: it applies with algorithm=best
+// TOKENTIME: memory-plan: option time-limit has no effect with algorithm=token: it applies with algorithm=best
 // BADARENAS: memory-plan: unknown arenas 'block', expected one of: run, function
 // The seed's five 1024-byte VTCM tensors: at most three are live at once.
 // SEED-LABEL: func.func @seed(
