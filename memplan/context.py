@@ -1,6 +1,7 @@
 """The dialects a memplan tool parses with: every installed one, as in
 xdsl-opt, with memplan's corrected linalg and memref, arith with `remf`
-added, and a per-context builtin blob store (see docs/frontend-ops.md)."""
+added and MLIR's `trunci`, and a per-context builtin blob store (see
+docs/frontend-ops.md)."""
 
 from __future__ import annotations
 

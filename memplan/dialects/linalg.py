@@ -75,6 +75,8 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
 
+from memplan.dialects.arith import TruncIOp
+
 __all__ = [
     "COMMUTATIVE_OPS",
     "LINALG",
@@ -203,7 +205,7 @@ def cast_scalar(value: SSAValue, to: Attribute, *, unsigned: bool = False) -> SS
         if to.bitwidth > source.bitwidth:
             extend = arith.ExtUIOp if unsigned else arith.ExtSIOp
             return extend(value, to).result
-        return arith.TruncIOp(value, to).result
+        return TruncIOp(value, to).result
     if isinstance(source, AnyFloat) and isinstance(to, AnyFloat):
         if to.bitwidth > source.bitwidth:
             return arith.ExtFOp(value, to).result

@@ -24,7 +24,7 @@ from xdsl.interpreter import (
 )
 from xdsl.ir import Attribute, Operation
 
-from memplan.dialects.arith import RemFOp
+from memplan.dialects.arith import RemFOp, TruncIOp
 from memplan.interpreter.cf_impl import CF_KERNELS
 from memplan.interpreter.element_types import numpy_dtype, unsigned_dtype
 from memplan.interpreter.errors import ModelError
@@ -206,7 +206,8 @@ ARITH_KERNELS: dict[type[Operation], Kernel] = {
     arith.IndexCastOp: _cast,
     arith.ExtSIOp: _sign_extend,
     arith.ExtUIOp: _cast_from_unsigned,
-    arith.TruncIOp: _cast,
+    arith.TruncIOp: _cast,  # built by xDSL's own builders
+    TruncIOp: _cast,  # MLIR's, with overflowFlags: what memplan parses
     arith.SIToFPOp: _cast,
     arith.UIToFPOp: _cast_from_unsigned,
     arith.FPToSIOp: _cast,

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from xdsl.dialects import bufferization
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     DenseIntOrFPElementsAttr,
@@ -128,16 +129,35 @@ class MemRefFunctions(InterpreterFunctions):
             if record is not None and record.killed_by is None:
                 self.model.free_memref(array, killer)
 
+    @impl(bufferization.CloneOp)
+    def run_clone(
+        self, interpreter: Interpreter, op: bufferization.CloneOp, args: PythonValues
+    ) -> PythonValues:
+        """A new buffer holding a copy of the operand, allocated as `memref.alloc`
+        would (MLIR lowers the op to an alloc and a copy), so `memref.dealloc`
+        frees it.  MLIR's deallocation pipeline clones each function argument
+        or global a function returns."""
+        source_type, type_ = op.input.type, op.output.type
+        if not isinstance(source_type, MemRefType) or not isinstance(type_, MemRefType):
+            raise ModelError(f"bufferization.clone of {source_type} is not supported")
+        dtype = numpy_dtype(type_.element_type, interpreter.index_bitwidth)
+        clone = self.model.allocate_memref(
+            op, scope_of(type_), tuple(args[0].shape), dtype, 1
+        )
+        copy_tensor(self.model, source_type, type_, args[0], clone)
+        return (clone,)
+
     @impl(memref.DeallocOp)
     def run_dealloc(
         self, interpreter: Interpreter, op: memref.DeallocOp, args: PythonValues
     ) -> PythonValues:
         record = self.model.record_of(args[0])
         if record is not None:
-            if not isinstance(record.op, memref.AllocOp):
+            if not isinstance(record.op, memref.AllocOp | bufferization.CloneOp):
                 raise ModelError(
                     f"deallocates the tensor made by {describe(record.op)}; only "
-                    "memref.alloc results may be deallocated"
+                    "memref.alloc and bufferization.clone results may be "
+                    "deallocated"
                 )
             self.model.free_memref(args[0], describe(op))
         return ()

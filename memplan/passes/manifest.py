@@ -7,6 +7,11 @@ every use stays valid.  `memref.dealloc` becomes two kills: the tensor's (its
 life ends) and its storage's (its bytes are freed).  Later passes merge
 storages and move tensors; they need both facts separately.
 
+`bufferization.clone` (MLIR's deallocation pipeline clones each function
+argument, or view of one, that a function returns) first becomes what MLIR
+lowers it to, a `memref.alloc` and a `memref.copy`, so its buffer is
+manifested and planned like any other and `memref.dealloc` may free it.
+
 `memref.alloca` is left alone: stack memory is freed by its scope, not by a
 kill, so there is nothing for a planner to decide.
 """
@@ -16,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith
+from xdsl.dialects import arith, bufferization
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     IndexType,
@@ -134,6 +139,34 @@ class ManifestAlloc(RewritePattern):
         rewriter.replace(op, [*size_ops, storage, tensor], [tensor.result])
 
 
+class ManifestClone(RewritePattern):
+    """`bufferization.clone` -> `memref.alloc` + `memref.copy`, as MLIR lowers it
+    (convert-bufferization-to-memref), for memrefs with the identity layout."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: bufferization.CloneOp, rewriter: PatternRewriter
+    ) -> None:
+        type_ = op.output.type
+        if not isinstance(type_, MemRefType) or not isinstance(type_.layout, NoneAttr):
+            raise PassFailedException(
+                failure(
+                    MANIFEST,
+                    op,
+                    f"bufferization.clone of {type_}: expected a memref with the "
+                    "identity layout, the only one a tensor at a byte offset has",
+                )
+            )
+        sizes: list[Operation] = []
+        for axis, dim in enumerate(type_.get_shape()):
+            if dim == DYNAMIC_INDEX:
+                index = arith.ConstantOp(IntegerAttr(axis, IndexType()))
+                sizes += [index, memref.DimOp.from_source_and_index(op.input, index)]
+        alloc = memref.AllocOp([size.results[0] for size in sizes[1::2]], [], type_)
+        copy = memref.CopyOp(op.input, alloc)
+        rewriter.replace(op, [*sizes, alloc, copy], [alloc.memref])
+
+
 def _tensors_in(storage: SSAValue) -> int:
     return sum(
         isinstance(use.operation, AllocTensorOp | AllocDiscontiguousTensorOp)
@@ -183,6 +216,8 @@ class MemoryManifestPass(MemplanPass):
     """Target whose scope alignments apply to allocs without an `alignment`."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        # Clones first: a dealloc of a clone must find a manifested alloc.
+        PatternRewriteWalker(ManifestClone()).rewrite_module(op)
         patterns = GreedyRewritePatternApplier(
             [ManifestAlloc(resolve_target(self.name, self.target)), ManifestDealloc()],
             dce_enabled=False,

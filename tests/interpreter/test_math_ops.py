@@ -152,6 +152,37 @@ def test_remf_keeps_the_sign_of_the_dividend_scalar_and_in_a_body(run: Run):
     assert run(scalar, -7.25, 2.0).results == (-1.25,)
 
 
+def test_trunci_with_overflow_flags_wraps_like_without(run: Run):
+    """torch-mlir's int64 -> int8 casts print `overflowFlags` in generic form;
+    memplan-run keeps the low bits, as MLIR's trunci does."""
+    ids = np.array([-9, 3, 127, 128, 300, -129], np.int64)
+    out = np.zeros(6, np.int8)
+    run(
+        """
+        #id = affine_map<(d0) -> (d0)>
+        func.func @main(%a: memref<6xi64>, %b: memref<6xi8>) {
+          linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+              ins(%a : memref<6xi64>) outs(%b : memref<6xi8>) {
+          ^bb0(%x: i64, %unused: i8):
+            %t = "arith.trunci"(%x) <{overflowFlags = #arith.overflow<none>}> : (i64) -> i8
+            linalg.yield %t : i8
+          }
+          func.return
+        }
+        """,
+        ids,
+        out,
+    )
+    np.testing.assert_array_equal(out, ids.astype(np.int8))
+    scalar = """
+    func.func @main(%a: i32) -> i16 {
+      %t = arith.trunci %a overflow<nsw> : i32 to i16
+      func.return %t : i16
+    }
+    """
+    assert run(scalar, np.int32(70000)).results == (np.int16(70000 - 65536),)
+
+
 def test_fpowi_raises_to_integer_powers_of_either_sign(run: Run):
     program = _scalar_program("fpowi", ["f32", "i32"], "f32, i32")
     assert run(program, np.float32(-2.0), np.int32(3)).results[0] == -8.0

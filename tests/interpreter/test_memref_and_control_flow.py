@@ -79,6 +79,28 @@ def test_global_is_read_and_persists(run: Run):
     np.testing.assert_array_equal(run(program).results[0], [4, 8, 12])
 
 
+def test_clone_is_a_new_buffer_that_dealloc_frees(run: Run):
+    """bufferization.clone (MLIR's deallocation pipeline clones each argument a
+    function returns) copies its operand into an allocation of its own."""
+    program = """
+    func.func @main(%x: memref<4xi32>) -> (memref<4xi32>, memref<4xi32>) {
+      %scratch = bufferization.clone %x : memref<4xi32> to memref<4xi32>
+      linalg.add ins(%scratch, %scratch : memref<4xi32>, memref<4xi32>) outs(%scratch : memref<4xi32>)
+      %doubled = bufferization.clone %scratch : memref<4xi32> to memref<4xi32>
+      memref.dealloc %scratch : memref<4xi32>
+      %same = "bufferization.clone"(%x) : (memref<4xi32>) -> memref<4xi32>
+      func.return %same, %doubled : memref<4xi32>, memref<4xi32>
+    }
+    """
+    x = np.array([1, -2, 3, 4], np.int32)
+    result = run(program, x)
+    np.testing.assert_array_equal(result.results[0], [1, -2, 3, 4])
+    np.testing.assert_array_equal(result.results[1], [2, -4, 6, 8])
+    np.testing.assert_array_equal(x, [1, -2, 3, 4])
+    assert result.stats.storage_allocations == {GLOBAL_SCOPE: 3}
+    assert result.stats.peak_bytes == {GLOBAL_SCOPE: 32}
+
+
 def test_alloca_is_freed_when_its_function_returns(run: Run):
     program = """
     func.func @scratch() {

@@ -148,6 +148,41 @@ func.func @nothing_to_do(%x: memref<4xf32>) -> memref<4xf32> {
 
 // -----
 
+// bufferization.clone (the deallocation pipeline clones each argument a
+// function returns) becomes memref.alloc + memref.copy, as MLIR lowers it,
+// and then a tensor like any other: a dealloc of it is a kill, and a dynamic
+// size comes from the source.
+// CHECK-LABEL: func.func @clone(%x: memref<4xf32>, %y: memref<?x2xi8>) -> memref<?x2xi8> {
+// CHECK-NEXT:    %[[S:.*]] = memory.alloc_storage [16] : !memory.storage<"global">
+// CHECK-NEXT:    %[[T:.*]] = memory.alloc_tensor %[[S]][0] : !memory.storage<"global"> to memref<4xf32>
+// CHECK-NEXT:    memref.copy %x, %[[T]] : memref<4xf32> to memref<4xf32>
+// CHECK-NEXT:    memory.kill %[[T]] : memref<4xf32>
+// CHECK-NEXT:    memory.kill %[[S]] : !memory.storage<"global">
+// CHECK-NEXT:    %[[I:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[D:.*]] = memref.dim %y, %[[I]] : memref<?x2xi8>
+// CHECK:         %[[DS:.*]] = memory.alloc_storage [%{{.*}}] : !memory.storage<"global">
+// CHECK-NEXT:    %[[DT:.*]] = memory.alloc_tensor %[[DS]][0][%[[D]]] : !memory.storage<"global"> to memref<?x2xi8>
+// CHECK-NEXT:    memref.copy %y, %[[DT]] : memref<?x2xi8> to memref<?x2xi8>
+// CHECK-NEXT:    func.return %[[DT]] : memref<?x2xi8>
+
+func.func @clone(%x: memref<4xf32>, %y: memref<?x2xi8>) -> memref<?x2xi8> {
+  %c = "bufferization.clone"(%x) : (memref<4xf32>) -> memref<4xf32>
+  memref.dealloc %c : memref<4xf32>
+  %d = "bufferization.clone"(%y) : (memref<?x2xi8>) -> memref<?x2xi8>
+  func.return %d : memref<?x2xi8>
+}
+
+// -----
+
+// CHECK: bufferization.clone of memref<4xf32, strided<[2]>>: expected a memref with the identity layout, the only one a tensor at a byte offset has
+
+func.func @clone_strided(%x: memref<4xf32, strided<[2]>>) -> memref<4xf32, strided<[2]>> {
+  %c = "bufferization.clone"(%x) : (memref<4xf32, strided<[2]>>) -> memref<4xf32, strided<[2]>>
+  func.return %c : memref<4xf32, strided<[2]>>
+}
+
+// -----
+
 // CHECK: memref.alloc of memref<4x4xf32, strided<[8, 1]>> has the layout strided<[8, 1]>: expected the identity layout, the only one a tensor at a byte offset has
 
 func.func @strided_layout() {
