@@ -187,9 +187,9 @@ def test_auto_cuts_tensors_to_beat_fragmentation_and_keeps_results(
     original = run_function(module.clone())
     MemoryManifestPass().apply(CONTEXT, module)
     capacity = 6 * unit
-    plan = MemoryPlanPass(block_size=unit, capacity=capacity)
+    plan = MemoryPlanPass(capacity=capacity)
     with pytest.raises(PassFailedException, match="over the scope capacity"):
         _planned(module, plan)
-    planned = _planned(module, replace(plan, discontiguous="auto"))
+    planned = _planned(module, replace(plan, discontiguous="auto", block_size=unit))
     assert any(isinstance(op, AllocDiscontiguousTensorOp) for op in planned.walk())
     _assert_runs_within(planned, capacity, original, f"auto, {unit}-byte units")
