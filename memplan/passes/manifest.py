@@ -133,6 +133,10 @@ class ManifestAlloc(RewritePattern):
                 failure(MANIFEST, op, f"memref.alloc of {type_}: {error}")
             ) from None
         storage = AllocStorageOp(size, scope, _alloc_alignment(op, self.target, scope))
+        # The tensor takes over the alloc's name; its storage gets one of its
+        # own, so the IR and diagnostics tell the two apart.
+        if op.memref.name_hint:
+            storage.result.name_hint = f"{op.memref.name_hint}_storage"
         tensor = AllocTensorOp(
             storage, 0, type_, op.dynamic_sizes, _requested_alignment(op)
         )

@@ -31,16 +31,16 @@
 // Promotion: local tensors move to VTCM with every value that refers to them
 // (a subview, an scf.if result); the argument %out stays in DDR.
 // CHECK-LABEL: func.func @promote(%out: memref<16xf32>, %flag: i1) {
-// CHECK:         %a = memory.alloc_storage [128] align 2048 : !memory.storage<"global.vtcm">
-// CHECK-NEXT:    %a_1 = memory.alloc_tensor %a[0] : !memory.storage<"global.vtcm"> to memref<32xf32, "global.vtcm">
-// CHECK:         %half = memref.subview %a_1[0] [16] [1] : memref<32xf32, "global.vtcm"> to memref<16xf32, strided<[1]>, "global.vtcm">
-// CHECK:         %b_1 = memory.alloc_tensor %b[0] : !memory.storage<"global.vtcm"> to memref<16xf32, "global.vtcm">
-// CHECK:         %c_1 = memory.alloc_tensor %c[0] : !memory.storage<"global.vtcm"> to memref<16xf32, "global.vtcm">
+// CHECK:         %a_storage = memory.alloc_storage [128] align 2048 : !memory.storage<"global.vtcm">
+// CHECK-NEXT:    %a = memory.alloc_tensor %a_storage[0] : !memory.storage<"global.vtcm"> to memref<32xf32, "global.vtcm">
+// CHECK:         %half = memref.subview %a[0] [16] [1] : memref<32xf32, "global.vtcm"> to memref<16xf32, strided<[1]>, "global.vtcm">
+// CHECK:         %b = memory.alloc_tensor %b_storage[0] : !memory.storage<"global.vtcm"> to memref<16xf32, "global.vtcm">
+// CHECK:         %c = memory.alloc_tensor %c_storage[0] : !memory.storage<"global.vtcm"> to memref<16xf32, "global.vtcm">
 // CHECK:         %pick = scf.if %flag -> (memref<16xf32, "global.vtcm">) {
-// CHECK-NEXT:      scf.yield %b_1 : memref<16xf32, "global.vtcm">
+// CHECK-NEXT:      scf.yield %b : memref<16xf32, "global.vtcm">
 // CHECK-NEXT:    } else {
-// CHECK-NEXT:      scf.yield %c_1 : memref<16xf32, "global.vtcm">
-// CHECK:         memory.copy %c_1, %out : memref<16xf32, "global.vtcm"> to memref<16xf32>
+// CHECK-NEXT:      scf.yield %c : memref<16xf32, "global.vtcm">
+// CHECK:         memory.copy %c, %out : memref<16xf32, "global.vtcm"> to memref<16xf32>
 // SLOW-LABEL:  func.func @promote(
 // SLOW-NOT:      "global.vtcm"
 // SLOW:          func.return
@@ -75,8 +75,8 @@ func.func @promote(%out: memref<16xf32>, %flag: i1) {
 // CHECK:         %x_vtcm_storage = memory.alloc_storage [4096] align 2048 : !memory.storage<"global.vtcm">
 // CHECK-NEXT:    %x_vtcm = memory.alloc_tensor %x_vtcm_storage[0] : !memory.storage<"global.vtcm"> to memref<1024xf32, "global.vtcm">
 // CHECK-NEXT:    memory.copy %x, %x_vtcm : memref<1024xf32> to memref<1024xf32, "global.vtcm">
-// CHECK-NEXT:    linalg.mul ins(%x_vtcm, %x_vtcm : {{.*}}) outs(%t_1 : memref<1024xf32, "global.vtcm">)
-// CHECK:         linalg.add ins(%t_1, %x_vtcm : {{.*}}) outs(%out : memref<1024xf32>)
+// CHECK-NEXT:    linalg.mul ins(%x_vtcm, %x_vtcm : {{.*}}) outs(%t : memref<1024xf32, "global.vtcm">)
+// CHECK:         linalg.add ins(%t, %x_vtcm : {{.*}}) outs(%out : memref<1024xf32>)
 // CHECK-NEXT:    memory.kill %x_vtcm : memref<1024xf32, "global.vtcm">
 // CHECK-NEXT:    memory.kill %x_vtcm_storage : !memory.storage<"global.vtcm">
 // CHECK-NOT:     memory.copy
@@ -101,17 +101,17 @@ func.func @prefetch(%x: memref<1024xf32>, %out: memref<1024xf32>) {
 // a DDR tensor, killed) and comes back (copied into a new VTCM tensor) for
 // its last uses; the result is copied out to %out from VTCM.
 // CHECK-LABEL: func.func @evict(%out: memref<1024xf32>) {
-// CHECK:         %a_1 = memory.alloc_tensor %a[0] : !memory.storage<"global.vtcm"> to memref<1024xf32, "global.vtcm">
-// CHECK:         linalg.fill ins(%one : f32) outs(%a_1 : memref<1024xf32, "global.vtcm">)
-// CHECK-NEXT:    linalg.add ins(%a_1, %a_1 : {{.*}}) outs(%a_1 : memref<1024xf32, "global.vtcm">)
-// CHECK-NEXT:    linalg.add ins(%a_1, %a_1 : {{.*}}) outs(%a_1 : memref<1024xf32, "global.vtcm">)
+// CHECK:         %a = memory.alloc_tensor %a_storage[0] : !memory.storage<"global.vtcm"> to memref<1024xf32, "global.vtcm">
+// CHECK:         linalg.fill ins(%one : f32) outs(%a : memref<1024xf32, "global.vtcm">)
+// CHECK-NEXT:    linalg.add ins(%a, %a : {{.*}}) outs(%a : memref<1024xf32, "global.vtcm">)
+// CHECK-NEXT:    linalg.add ins(%a, %a : {{.*}}) outs(%a : memref<1024xf32, "global.vtcm">)
 // CHECK-NEXT:    %a_ddr_storage = memory.alloc_storage [4096] : !memory.storage<"global">
 // CHECK-NEXT:    %a_ddr = memory.alloc_tensor %a_ddr_storage[0] : !memory.storage<"global"> to memref<1024xf32>
-// CHECK-NEXT:    memory.copy %a_1, %a_ddr : memref<1024xf32, "global.vtcm"> to memref<1024xf32>
-// CHECK-NEXT:    memory.kill %a_1 : memref<1024xf32, "global.vtcm">
-// CHECK-NEXT:    memory.kill %a : !memory.storage<"global.vtcm">
-// CHECK-NEXT:    %b = memory.alloc_storage [12288] align 2048 : !memory.storage<"global.vtcm">
-// CHECK:         memory.kill %b : !memory.storage<"global.vtcm">
+// CHECK-NEXT:    memory.copy %a, %a_ddr : memref<1024xf32, "global.vtcm"> to memref<1024xf32>
+// CHECK-NEXT:    memory.kill %a : memref<1024xf32, "global.vtcm">
+// CHECK-NEXT:    memory.kill %a_storage : !memory.storage<"global.vtcm">
+// CHECK-NEXT:    %b_storage = memory.alloc_storage [12288] align 2048 : !memory.storage<"global.vtcm">
+// CHECK:         memory.kill %b_storage : !memory.storage<"global.vtcm">
 // CHECK-NEXT:    %a_vtcm_storage = memory.alloc_storage [4096] align 2048 : !memory.storage<"global.vtcm">
 // CHECK-NEXT:    %a_vtcm = memory.alloc_tensor %a_vtcm_storage[0] : !memory.storage<"global.vtcm"> to memref<1024xf32, "global.vtcm">
 // CHECK-NEXT:    memory.copy %a_ddr, %a_vtcm : memref<1024xf32> to memref<1024xf32, "global.vtcm">
@@ -121,7 +121,7 @@ func.func @prefetch(%x: memref<1024xf32>, %out: memref<1024xf32>) {
 // CHECK-NEXT:    linalg.add ins(%a_vtcm, %a_vtcm : {{.*}}) outs(%a_vtcm : memref<1024xf32, "global.vtcm">)
 // CHECK-NEXT:    memory.copy %a_vtcm, %out : memref<1024xf32, "global.vtcm"> to memref<1024xf32>
 // EXACT-LABEL: func.func @evict(
-// EXACT:         memory.copy %a_1, %a_ddr : memref<1024xf32, "global.vtcm"> to memref<1024xf32>
+// EXACT:         memory.copy %a, %a_ddr : memref<1024xf32, "global.vtcm"> to memref<1024xf32>
 // EXACT:         memory.copy %a_ddr, %a_vtcm : memref<1024xf32> to memref<1024xf32, "global.vtcm">
 
 func.func @evict(%out: memref<1024xf32>) {
@@ -148,8 +148,8 @@ func.func @evict(%out: memref<1024xf32>) {
 // Spill within a function: two 8 KiB VTCM tensors live together do not fit
 // 12 KiB; the one that saves fewer cycles per byte goes to DDR.
 // CHECK-LABEL: func.func @spill(%out: memref<2048xf32>) {
-// CHECK:         %a_1 = memory.alloc_tensor %a[0] : !memory.storage<"global.vtcm"> to memref<2048xf32, "global.vtcm">
-// CHECK:         %b_1 = memory.alloc_tensor %b[0] : !memory.storage<"global"> to memref<2048xf32>
+// CHECK:         %a = memory.alloc_tensor %a_storage[0] : !memory.storage<"global.vtcm"> to memref<2048xf32, "global.vtcm">
+// CHECK:         %b = memory.alloc_tensor %b_storage[0] : !memory.storage<"global"> to memref<2048xf32>
 
 func.func @spill(%out: memref<2048xf32>) {
   %one = arith.constant 1.0 : f32
