@@ -7,6 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from memplan.tools import plan_cmd, plot_cmd
+from memplan.tools.internal_error import report_internal_error
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -24,6 +25,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except plan_cmd.UsageError as error:
         print(f"memplan {args.command}: error: {error}", file=sys.stderr)
         return plan_cmd.EXIT_BAD_INPUT
+    except Exception as error:
+        report_internal_error(f"memplan {args.command}", error)
+        return plan_cmd.EXIT_INTERNAL_ERROR
 
 
 if __name__ == "__main__":

@@ -10,7 +10,8 @@ load those replacements: an `xdsl.universe` plugin may not redefine a dialect
 name, and it has no hook for the parser.  The passes are `xdsl-opt`'s, memplan's
 included.  What `xdsl-opt` raises as a Python traceback (a malformed file, an
 op that does not verify, a pass that fails, an unknown pass or option, a
-missing file) becomes `memplan-opt: error: ...` on stderr with exit status 1.
+missing file) becomes `memplan-opt: error: ...` on stderr with exit status 1;
+anything else is a bug, reported as one `internal error` line (exit 1).
 With `--verify-diagnostics` it behaves as `xdsl-opt`.
 """
 
@@ -29,6 +30,7 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 from memplan.context import memplan_dialects
 from memplan.dialects.memref import blob_store
 from memplan.parser import MemplanParser
+from memplan.tools.internal_error import report_internal_error
 
 EXIT_ERROR = 1
 
@@ -73,6 +75,9 @@ def main() -> int:
             f"memplan-opt: error: bad pass pipeline given to -p: {where.strip()}",
             file=sys.stderr,
         )
+        return EXIT_ERROR
+    except Exception as error:
+        report_internal_error("memplan-opt", error)
         return EXIT_ERROR
     return 0
 

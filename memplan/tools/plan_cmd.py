@@ -31,6 +31,7 @@ from memplan.tools.progress import status_line
 EXIT_OK = 0
 EXIT_DOES_NOT_FIT = 1
 EXIT_BAD_INPUT = 2
+EXIT_INTERNAL_ERROR = 3
 
 Report = dict[str, object]
 

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from memplan.passes.verify import MemoryVerifyPass
+from memplan.tools.internal_error import TRACEBACK_VARIABLE
 from memplan.tools.memplan_opt import main
 
 S = '!memory.storage<"global">'
@@ -450,3 +452,33 @@ def test_bad_flag_is_a_usage_error_naming_it(
     assert code == 2, err
     assert f"memplan-opt: error: {expected}" in err
     assert "Traceback" not in err
+
+
+def _broken_verify(self: MemoryVerifyPass, ctx: object, op: object) -> None:
+    raise RuntimeError("an unexpected state")
+
+
+def test_an_unexpected_exception_is_one_internal_error_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "in.mlir"
+    source.write_text(function())
+    monkeypatch.delenv(TRACEBACK_VARIABLE, raising=False)
+    monkeypatch.setattr(MemoryVerifyPass, "apply", _broken_verify)
+    code, err = run([str(source), "-p", "memory-verify"], monkeypatch, capsys)
+    assert code == 1
+    assert err.startswith(
+        "memplan-opt: internal error: RuntimeError: an unexpected state\n"
+    )
+    assert "this is a bug in memplan" in err and "Traceback" not in err
+
+
+def test_the_traceback_of_an_internal_error_is_shown_on_request(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "in.mlir"
+    source.write_text(function())
+    monkeypatch.setenv(TRACEBACK_VARIABLE, "1")
+    monkeypatch.setattr(MemoryVerifyPass, "apply", _broken_verify)
+    with pytest.raises(RuntimeError, match="an unexpected state"):
+        run([str(source), "-p", "memory-verify"], monkeypatch, capsys)

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from memplan.tools import plan_cmd
+from memplan.tools.internal_error import TRACEBACK_VARIABLE
 from memplan.tools.memplan_main import main
 
 GOOD = "id,lower,upper,size\nb1,0,3,4\nb2,3,9,4\nb3,0,9,4\nb4,9,21,4\nb5,0,21,4\n"
@@ -304,3 +306,20 @@ def test_a_time_limit_that_cuts_is_said_on_stderr_and_in_json(
     assert json.loads(out)["time_limited"] is False
     assert json.loads(out)["height"] == 30
     assert err == ""
+
+
+def test_an_unexpected_exception_exits_3_with_one_internal_error_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def broken(*args: object) -> None:
+        raise RuntimeError("an unexpected state")
+
+    monkeypatch.delenv(TRACEBACK_VARIABLE, raising=False)
+    monkeypatch.setattr(plan_cmd, "run_planner", broken)
+    trace = write(tmp_path, "id,lower,upper,size\na,0,2,4\n")
+    assert main(["plan", str(trace)]) == 3
+    err = capsys.readouterr().err
+    assert err.startswith(
+        "memplan plan: internal error: RuntimeError: an unexpected state\n"
+    )
+    assert "MEMPLAN_TRACEBACK=1" in err
