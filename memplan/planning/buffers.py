@@ -57,6 +57,18 @@ def align_up(value: int, alignment: int) -> int:
     return -(-value // alignment) * alignment
 
 
+def alignment_problem(alignment: int) -> str | None:
+    """Why `alignment` is not a positive power of two within 64 bits, or None."""
+    if alignment <= 0 or alignment & (alignment - 1):
+        return f"{alignment} is not a positive power of two"
+    if alignment > INT64_MAX:
+        return (
+            f"{alignment} does not fit in 64 bits (the largest power of two "
+            f"that does is {(INT64_MAX + 1) // 2})"
+        )
+    return None
+
+
 def buffer_problem(buffer: Buffer) -> str | None:
     """Why `buffer` is malformed, or None; shared by check_buffers and the CSV reader."""
     for name in ("lower", "upper", "size", "alignment"):
@@ -67,10 +79,8 @@ def buffer_problem(buffer: Buffer) -> str | None:
         return f"buffer {buffer.id!r}: lower {buffer.lower} must be below upper {buffer.upper}"
     if buffer.size < 0:
         return f"buffer {buffer.id!r}: negative size {buffer.size}"
-    alignment = buffer.alignment
-    if alignment <= 0 or alignment & (alignment - 1):
-        return f"buffer {buffer.id!r}: alignment {alignment} is not a positive power of two"
-    return None
+    problem = alignment_problem(buffer.alignment)
+    return None if problem is None else f"buffer {buffer.id!r}: alignment {problem}"
 
 
 def check_buffers(buffers: Iterable[Buffer]) -> None:

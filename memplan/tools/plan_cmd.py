@@ -24,7 +24,7 @@ from memplan.planning.blocks import (
     plan_with_blocks,
 )
 from memplan.planning.budget import DEFAULT_NODES
-from memplan.planning.buffers import INT64_MAX
+from memplan.planning.buffers import alignment_problem
 from memplan.planning.trace_csv import Trace, read_trace, write_trace
 from memplan.tools.progress import status_line
 
@@ -91,16 +91,9 @@ def check_planning_arguments(args: argparse.Namespace) -> None:
                     f"argument {flag}: has no effect with --algorithm "
                     f"{args.algorithm} (it limits the best search)"
                 )
-    alignment = args.alignment
-    if alignment <= 0 or alignment & (alignment - 1):
-        raise UsageError(
-            f"argument --alignment: {alignment} is not a positive power of two"
-        )
-    if alignment > INT64_MAX:
-        raise UsageError(
-            f"argument --alignment: {alignment} does not fit in 64 bits"
-            f" (at most {INT64_MAX})"
-        )
+    problem = alignment_problem(args.alignment)
+    if problem is not None:
+        raise UsageError(f"argument --alignment: {problem}")
 
 
 def load_trace(path: Path, args: argparse.Namespace) -> Trace:
