@@ -10,8 +10,7 @@ from xdsl.passes import ModulePass
 from xdsl.utils.arg_spec import ArgSpec
 from xdsl.utils.exceptions import PassFailedException
 
-from memplan.passes.rounding import is_power_of_two
-from memplan.planning.buffers import INT64_MAX
+from memplan.planning.buffers import alignment_problem
 from memplan.targets import Target, UnknownTargetError, get_target
 
 _VALUE_KINDS = {
@@ -103,14 +102,6 @@ def resolve_target(pass_name: str, name: str, capacity: int | None = None) -> Ta
 def check_power_of_two(pass_name: str, option: str, value: int | None) -> None:
     """Fail `pass_name` unless `option`, when given, is a positive power of two
     that the 64-bit properties it ends up in can hold."""
-    if value is None:
-        return
-    if not is_power_of_two(value):
-        raise PassFailedException(
-            f"{pass_name}: {option} must be a positive power of two, got {value}"
-        )
-    if value > INT64_MAX:
-        raise PassFailedException(
-            f"{pass_name}: {option} {value} does not fit in 64 bits (the largest "
-            f"power of two that does is {(INT64_MAX + 1) // 2})"
-        )
+    problem = None if value is None else alignment_problem(value)
+    if problem is not None:
+        raise PassFailedException(f"{pass_name}: {option} {problem}")

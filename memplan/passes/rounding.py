@@ -5,10 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 
-def is_power_of_two(value: int) -> bool:
-    return value > 0 and value & (value - 1) == 0
-
-
 def align_up(offset: int, alignment: int) -> int:
     """The smallest multiple of `alignment` that is >= `offset`."""
     return -(-offset // alignment) * alignment

@@ -11,6 +11,7 @@ from memplan.planning import (
     plan,
     validate,
 )
+from memplan.planning.buffers import alignment_problem
 from memplan.planning.greedy import best_fit_offset
 from memplan.planning.trace_csv import read_trace
 
@@ -54,6 +55,17 @@ def test_check_buffers_rejects_malformed_buffers(buffer: Buffer, message: str) -
         check_buffers([buffer])
     with pytest.raises(TraceError, match=message):
         plan([buffer])
+
+
+def test_alignment_problem_accepts_exactly_the_powers_of_two_within_64_bits() -> None:
+    accepted = [n for n in range(-2, 17) if alignment_problem(n) is None]
+    assert accepted == [1, 2, 4, 8, 16]
+    assert alignment_problem(2**62) is None
+    assert alignment_problem(2**63) == (
+        f"{2**63} does not fit in 64 bits (the largest power of two that does "
+        f"is {2**62})"
+    )
+    assert alignment_problem(12) == "12 is not a positive power of two"
 
 
 def test_check_buffers_rejects_duplicate_ids() -> None:

@@ -4,7 +4,7 @@
 // RUN: xdsl-opt %s -p 'memory-coalesce{alignment=3}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=NOT-POW2
 // RUN: xdsl-opt %s -p 'memory-coalesce{target=nope}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=TARGET
 
-// NOT-POW2: memory-coalesce: alignment must be a positive power of two, got 3
+// NOT-POW2: memory-coalesce: alignment 3 is not a positive power of two
 // TARGET: memory-coalesce: unknown target 'nope'; expected one of: hexagon-v65, hexagon-v66, hexagon-v68, hexagon-v69, hexagon-v73, hexagon-v75
 
 // Offsets are running sums rounded up to each storage's alignment (and the

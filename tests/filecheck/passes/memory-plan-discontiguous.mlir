@@ -20,7 +20,7 @@
 // RUN: xdsl-opt %examples/fragmentation.mlir -p 'memory-manifest,memory-plan{discontiguous=auto capacity=12288},convert-memory-to-memref' --verify-diagnostics | filecheck %s --check-prefix=LOWER
 
 // BADMODE: memory-plan: unknown discontiguous 'sometimes', expected one of: never, auto, always
-// BADBLOCK: memory-plan: block-size must be a positive power of two, got 1000
+// BADBLOCK: memory-plan: block-size 1000 is not a positive power of two
 // BADTABLE: memory-plan: table-scope must be a non-empty scope name such as "global" or "global.vtcm"
 // NOBLOCKS: memory-plan: option block-size has no effect with discontiguous=never: it applies with discontiguous=auto or always
 // NOTABLES: memory-plan: option table-scope has no effect with discontiguous=never: it applies with discontiguous=auto or always

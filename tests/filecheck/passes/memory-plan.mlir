@@ -22,7 +22,7 @@
 
 // ALGO: memory-plan: unknown algorithm 'nope', expected one of: token, greedy, best
 // BADCAP: memory-plan: capacity must be >= 0 bytes, got -5
-// BADALIGN: memory-plan: alignment must be a positive power of two, got 48
+// BADALIGN: memory-plan: alignment 48 is not a positive power of two
 // HUGEALIGN: memory-plan: tensor-alignment 9223372036854775808 does not fit in 64 bits (the largest power of two that does is 4611686018427387904)
 // BADTIME: memory-plan: time-limit must be >= 0 seconds, got -1
 // GREEDYBUDGET: memory-plan: option budget has no effect with algorithm=greedy: it applies with algorithm=best

@@ -7,7 +7,7 @@
 // RUN: xdsl-opt %s -p 'memory-verify{target=nope}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=TARGET
 
 // BADCAP: memory-verify: capacity must be >= 0 bytes, got -5
-// BADALIGN: memory-verify: alignment must be a positive power of two, got 3
+// BADALIGN: memory-verify: alignment 3 is not a positive power of two
 // TARGET: memory-verify: unknown target 'nope'; expected one of: hexagon-v65, hexagon-v66, hexagon-v68, hexagon-v69, hexagon-v73, hexagon-v75
 
 // A planned module that reuses bytes only between tensors that are never
