@@ -123,7 +123,8 @@ def _with_defaults(args: argparse.Namespace) -> argparse.Namespace:
 
 def _planned_trace(args: argparse.Namespace) -> Drawing:
     _reject_given(args, MODULE_FLAGS, "applies to a .mlir module, not a CSV trace")
-    trace = load_trace(args.trace, _with_defaults(args))
+    defaulted = _with_defaults(args)
+    trace = load_trace(args.trace, defaulted)
     if trace.offsets is not None:
         _reject_given(
             args,
@@ -131,8 +132,7 @@ def _planned_trace(args: argparse.Namespace) -> Drawing:
             f"{trace.path.name} has an offset column: it is drawn as planned",
         )
         return trace.buffers, trace.offsets, f"{trace.path.name} (offsets from file)"
-    args = _with_defaults(args)
-    result = run_planner(args, trace, "plot")
+    result = run_planner(defaulted, trace, "plot")
     return trace.buffers, result.offsets, f"{trace.path.name} ({result.algorithm})"
 
 
