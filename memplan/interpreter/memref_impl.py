@@ -35,7 +35,12 @@ from memplan.interpreter.resource_globals import global_values
 
 
 def _memref_type(value: Attribute) -> MemRefType:
-    assert isinstance(value, MemRefType)
+    """`value` as a ranked memref type; anything else (an unranked memref) is
+    a model error naming it, since the interpreter runs ranked memrefs only."""
+    if not isinstance(value, MemRefType):
+        raise ModelError(
+            f"{value} is not supported: the interpreter runs ranked memrefs only"
+        )
     return value
 
 
@@ -137,9 +142,7 @@ class MemRefFunctions(InterpreterFunctions):
         would (MLIR lowers the op to an alloc and a copy), so `memref.dealloc`
         frees it.  MLIR's deallocation pipeline clones each function argument
         or global a function returns."""
-        source_type, type_ = op.input.type, op.output.type
-        if not isinstance(source_type, MemRefType) or not isinstance(type_, MemRefType):
-            raise ModelError(f"bufferization.clone of {source_type} is not supported")
+        source_type, type_ = _memref_type(op.input.type), _memref_type(op.output.type)
         dtype = numpy_dtype(type_.element_type, interpreter.index_bitwidth)
         clone = self.model.allocate_memref(
             op, scope_of(type_), tuple(args[0].shape), dtype, 1

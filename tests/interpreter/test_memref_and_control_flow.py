@@ -101,6 +101,23 @@ def test_clone_is_a_new_buffer_that_dealloc_frees(run: Run):
     assert result.stats.peak_bytes == {GLOBAL_SCOPE: 32}
 
 
+def test_an_unranked_memref_is_a_model_error_naming_its_type(run: Run):
+    program = """
+    func.func @main(%x: memref<4xf32>) -> memref<4xf32> {
+      %u = "memref.cast"(%x) : (memref<4xf32>) -> memref<*xf32>
+      %c = "bufferization.clone"(%u) : (memref<*xf32>) -> memref<*xf32>
+      %r = "memref.cast"(%c) : (memref<*xf32>) -> memref<4xf32>
+      func.return %r : memref<4xf32>
+    }
+    """
+    with pytest.raises(
+        InterpretationError,
+        match=r"memref.cast %u \(in @main\): memref<\*xf32> is not supported: "
+        "the interpreter runs ranked memrefs only",
+    ):
+        run(program, np.zeros(4, np.float32))
+
+
 def test_alloca_is_freed_when_its_function_returns(run: Run):
     program = """
     func.func @scratch() {
