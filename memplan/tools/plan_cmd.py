@@ -226,10 +226,9 @@ def run(args: argparse.Namespace) -> int:
             f"argument --output: writes one planned trace, got {len(paths)} traces"
         )
     block_size = args.block_size
-    if block_size is not None and (block_size <= 0 or block_size & (block_size - 1)):
-        raise UsageError(
-            f"argument --block-size: {block_size} is not a positive power of two"
-        )
+    problem = None if block_size is None else alignment_problem(block_size)
+    if problem is not None:
+        raise UsageError(f"argument --block-size: {problem}")
     if args.table_in_arena and block_size is None:
         raise UsageError("argument --table-in-arena: needs --block-size")
     table = (
