@@ -133,10 +133,13 @@ class ManifestAlloc(RewritePattern):
                 failure(MANIFEST, op, f"memref.alloc of {type_}: {error}")
             ) from None
         storage = AllocStorageOp(size, scope, _alloc_alignment(op, self.target, scope))
-        # The tensor takes over the alloc's name; its storage gets one of its
-        # own, so the IR and diagnostics tell the two apart.
-        if op.memref.name_hint:
-            storage.result.name_hint = f"{op.memref.name_hint}_storage"
+        # The tensor takes over the alloc's name; its storage and byte count get
+        # names of their own (xDSL would give them the alloc's), so the IR and
+        # diagnostics tell them apart.
+        if name := op.memref.name_hint:
+            storage.result.name_hint = f"{name}_storage"
+            for size_op in size_ops:
+                size_op.results[0].name_hint = f"{name}_bytes"
         tensor = AllocTensorOp(
             storage, 0, type_, op.dynamic_sizes, _requested_alignment(op)
         )

@@ -55,14 +55,16 @@ func.func @dealloc_kills_tensor_then_storage() {
 // -----
 
 // The byte size is the static part (4 x 4 bytes) times each dynamic size.
+// The tensor keeps the alloc's name; the byte count and the storage are named
+// after it.
 // CHECK-LABEL: func.func @dynamic_sizes(%m: index, %n: index) {
-// CHECK-NEXT:    %[[C:.*]] = arith.constant 16 : index
-// CHECK-NEXT:    %[[M:.*]] = arith.muli %[[C]], %m : index
-// CHECK-NEXT:    %[[MN:.*]] = arith.muli %[[M]], %n : index
-// CHECK-NEXT:    %[[S:.*]] = memory.alloc_storage [%[[MN]]] : !memory.storage<"global">
-// CHECK-NEXT:    %[[T:.*]] = memory.alloc_tensor %[[S]][0][%m, %n] : !memory.storage<"global"> to memref<?x4x?xf32>
-// CHECK-NEXT:    memory.kill %[[T]] : memref<?x4x?xf32>
-// CHECK-NEXT:    memory.kill %[[S]] : !memory.storage<"global">
+// CHECK-NEXT:    %a_bytes = arith.constant 16 : index
+// CHECK-NEXT:    %a_bytes_1 = arith.muli %a_bytes, %m : index
+// CHECK-NEXT:    %a_bytes_2 = arith.muli %a_bytes_1, %n : index
+// CHECK-NEXT:    %a_storage = memory.alloc_storage [%a_bytes_2] : !memory.storage<"global">
+// CHECK-NEXT:    %a = memory.alloc_tensor %a_storage[0][%m, %n] : !memory.storage<"global"> to memref<?x4x?xf32>
+// CHECK-NEXT:    memory.kill %a : memref<?x4x?xf32>
+// CHECK-NEXT:    memory.kill %a_storage : !memory.storage<"global">
 
 func.func @dynamic_sizes(%m: index, %n: index) {
   %a = memref.alloc(%m, %n) : memref<?x4x?xf32>
