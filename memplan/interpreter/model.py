@@ -141,6 +141,9 @@ class Storage:
         default_factory=DisjointRanges["TensorRecord"]
     )
     """The byte ranges of the live tensors placed in this storage."""
+    empty_tensors: list[TensorRecord] = field(default_factory=list)
+    """The live tensors of zero bytes placed in it: they own no bytes, so
+    they share offsets with anything, but die with the storage all the same."""
 
 
 @dataclass(frozen=True)
@@ -322,8 +325,8 @@ class MemoryModel:
             )
         storage.killed_by = killer
         tensors, storage.tensors = storage.tensors, DisjointRanges[TensorRecord]()
-        for placed in tensors:
-            record = placed.value
+        empty, storage.empty_tensors = storage.empty_tensors, []
+        for record in [placed.value for placed in tensors] + empty:
             if record.live:
                 record.killed_by = f"{killer}, which killed its storage"
                 _forget(record)
@@ -362,6 +365,8 @@ class MemoryModel:
         for claimed in ranges:
             storage = claimed.storage
             self.check_storage(storage)
+            if claimed.start == claimed.end:
+                continue
             for placed in storage.tensors.overlapping(claimed.start, claimed.end):
                 start = max(placed.start, claimed.start)
                 end = min(placed.end, claimed.end)
@@ -372,7 +377,10 @@ class MemoryModel:
                 )
                 _forget(old)
         for claimed in ranges:
-            claimed.storage.tensors.add(claimed.start, claimed.end, record)
+            if claimed.start == claimed.end:
+                claimed.storage.empty_tensors.append(record)
+            else:
+                claimed.storage.tensors.add(claimed.start, claimed.end, record)
         return record
 
     def place_tensor(
@@ -523,8 +531,13 @@ class MemoryModel:
 def _forget(record: TensorRecord) -> None:
     """Take a tensor that just stopped being live out of its storages' maps."""
     for byte_range in record.ranges:
-        if byte_range.storage.killed_by is None:
-            byte_range.storage.tensors.remove(byte_range.start)
+        storage = byte_range.storage
+        if storage.killed_by is not None:
+            continue
+        if byte_range.start == byte_range.end:
+            storage.empty_tensors.remove(record)
+        else:
+            storage.tensors.remove(byte_range.start)
 
 
 def _check_disjoint(ranges: list[ByteRange]) -> None:

@@ -97,6 +97,46 @@ def test_tensor_over_live_tensor_fails_only_when_the_old_one_is_used(run: Run):
         run(program, True)
 
 
+def test_zero_byte_tensors_share_offsets_with_any_tensor(run: Run):
+    """A tensor of zero bytes owns none: it neither clobbers a live tensor at
+    its offset nor clashes with another empty one there, and both die cleanly."""
+    program = f"""
+    func.func @main() -> i32 {{
+      %c0 = arith.constant 0 : index
+      %c7 = arith.constant 7 : i32
+      %s = memory.alloc_storage [16] : {VTCM}
+      %live = memory.alloc_tensor %s[0] : {VTCM} to memref<4xi32, "global.vtcm">
+      memref.store %c7, %live[%c0] : memref<4xi32, "global.vtcm">
+      %e1 = memory.alloc_tensor %s[0] : {VTCM} to memref<0xi32, "global.vtcm">
+      %e2 = memory.alloc_tensor %s[0] : {VTCM} to memref<0xi32, "global.vtcm">
+      %v = memref.load %live[%c0] : memref<4xi32, "global.vtcm">
+      memory.kill %e1 : memref<0xi32, "global.vtcm">
+      memory.kill %e2 : memref<0xi32, "global.vtcm">
+      memory.kill %live : memref<4xi32, "global.vtcm">
+      memory.kill %s : {VTCM}
+      func.return %v : i32
+    }}
+    """
+    assert run(program).results == (7,)
+
+
+def test_zero_byte_tensor_dies_with_its_storage(run: Run):
+    program = f"""
+    func.func @main() {{
+      %s = memory.alloc_storage [16] : {VTCM}
+      %e = memory.alloc_tensor %s[4] : {VTCM} to memref<0xi32, "global.vtcm">
+      memory.kill %s : {VTCM}
+      memory.kill %e : memref<0xi32, "global.vtcm">
+      func.return
+    }}
+    """
+    with pytest.raises(
+        InterpretationError,
+        match=r"memory.kill \(in @main\): kills the tensor allocated by memory.alloc_tensor %e .* again: it was killed by memory.kill .*, which killed its storage",
+    ):
+        run(program)
+
+
 def test_use_after_dealloc_is_reported(run: Run):
     program = """
     func.func @free(%m: memref<4xf32>) {
