@@ -23,7 +23,11 @@ in it.  A tensor lives from its allocation to its last real use, where:
   iteration died.  A carried tensor has no single slot: the next iteration
   allocates a new one while the old one is still live, so planners must
   leave it alone;
-* a tensor returned by `func.return` (directly or through an alias) escapes.
+* a tensor returned by `func.return` (directly or through an alias) escapes;
+* a tensor allocated in a loop whose iterations may run at once (any loop but
+  `scf.for`, `scf.while` and `affine.for`: `scf.parallel`, `scf.forall`,
+  `affine.parallel` or a region op memplan does not know) is `concurrent`:
+  every running iteration needs its own bytes, so no single slot serves it.
 
 Planning units (`FunctionLiveness.unit_of`): code that may not run plans its
 own memory.  A unit is the function body or one block of a conditional op
@@ -40,7 +44,7 @@ from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from xdsl.dialects import func, scf
+from xdsl.dialects import affine, func, scf
 from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import IsTerminator
@@ -56,6 +60,10 @@ NOT_USES = (KillOp, memref.DeallocOp)
 
 RUN_REGIONS_AT_MOST_ONCE = (scf.IfOp, scf.IndexSwitchOp, scf.ExecuteRegionOp)
 """Region ops that are not loops; every other region op is treated as one."""
+
+SEQUENTIAL_LOOPS = (scf.ForOp, scf.WhileOp, affine.ForOp)
+"""Loops whose iterations run one after another; every other loop may run
+its iterations at once."""
 
 CONDITIONAL_REGIONS = (scf.IfOp, scf.IndexSwitchOp)
 """Region ops whose blocks may not run at all: each block is a planning unit."""
@@ -78,6 +86,20 @@ class LiveRange:
     ends: tuple[Operation, ...] = field(default=(), repr=False, compare=False)
     """The kills and deallocs of the tensor and of every alias of it (a kill
     of a cast or subview ends the tensor it views)."""
+    concurrent: bool = False
+    """Allocated in a loop whose iterations may run at once."""
+
+    @property
+    def needs_own_storage(self) -> bool:
+        """The tensor cannot move into an arena shared with others: it escapes,
+        is loop-carried or concurrent, or a `memref.dealloc` frees it (which
+        frees its storage: after planning, the arena)."""
+        return (
+            self.escapes
+            or self.carried
+            or self.concurrent
+            or any(isinstance(end, memref.DeallocOp) for end in self.ends)
+        )
 
     @property
     def upper(self) -> int:
@@ -166,6 +188,26 @@ def is_loop(op: Operation) -> bool:
     return bool(op.regions) and not isinstance(op, RUN_REGIONS_AT_MOST_ONCE)
 
 
+def may_run_at_once(op: Operation) -> bool:
+    """A loop whose iterations may run concurrently (not known sequential)."""
+    return is_loop(op) and not isinstance(op, SEQUENTIAL_LOOPS)
+
+
+def concurrent_loop_between(op: Operation, value: SSAValue) -> Operation | None:
+    """The innermost loop around `op` that may run its iterations at once and
+    does not hold the definition of `value`: every iteration's `op` then
+    shares `value` with the others running with it."""
+    definition = _defining_op(value)
+    loop = op.parent_op()
+    while loop is not None and not isinstance(loop, func.FuncOp):
+        if may_run_at_once(loop) and not (
+            definition is not None and loop.is_ancestor(definition)
+        ):
+            return loop
+        loop = loop.parent_op()
+    return None
+
+
 class FunctionLiveness:
     """Program points of one function and the live ranges of its tensors."""
 
@@ -222,7 +264,10 @@ class FunctionLiveness:
             end = self.last_point
             local = False
         last_user = self.op_at(allocation.parent_block(), end) if local else None
-        return LiveRange(start, end, escapes, carried, last_user, tuple(ends))
+        concurrent = any(map(may_run_at_once, enclosing.values()))
+        return LiveRange(
+            start, end, escapes, carried, last_user, tuple(ends), concurrent
+        )
 
     def unit_of(self, allocation: Operation) -> Block:
         """The planning unit of the tensor that `allocation` defines: the

@@ -385,11 +385,7 @@ class _Builder:
                 return None
             for tensor in tensors:
                 live = self.liveness.range_of(tensor)
-                if (
-                    live.escapes
-                    or live.carried
-                    or any(isinstance(end, memref.DeallocOp) for end in live.ends)
-                ):
+                if live.needs_own_storage:
                     return None
                 found.append((tensor, live))
         return found

@@ -594,18 +594,8 @@ def _plannable_storages(liveness: FunctionLiveness) -> Iterator[PlannedStorage]:
             if not tensors:
                 continue
             ranges = [(tensor, liveness.range_of(tensor)) for tensor in tensors]
-            if not any(_stays(live) for _, live in ranges):
+            if not any(live.needs_own_storage for _, live in ranges):
                 yield PlannedStorage(op, ranges)
-
-
-def _stays(live: LiveRange) -> bool:
-    """The tensor keeps its storage: it escapes, is loop-carried, or is freed
-    by a `memref.dealloc` (which frees the storage: after planning, the arena)."""
-    return (
-        live.escapes
-        or live.carried
-        or any(isinstance(end, memref.DeallocOp) for end in live.ends)
-    )
 
 
 def _static_tensors(storage: AllocStorageOp) -> list[AllocTensorOp] | None:

@@ -3,6 +3,9 @@
 Per function, using the live ranges of `memplan.passes.liveness`:
 
 * two tensors whose bytes overlap in one storage while both are live;
+* a tensor at a static offset, allocated in a loop whose iterations may run
+  at once (`scf.parallel`, `scf.forall`, ...) from a storage allocated outside
+  that loop: the iterations running together would share its bytes;
 * a tensor (or a block or pointer table of a discontiguous tensor) past the
   end of its static-size storage, or at an address less aligned than its
   elements (or than the `alignment` option);
@@ -38,7 +41,12 @@ from memplan.dialects.memory import (
     element_bytes,
     static_byte_size,
 )
-from memplan.passes.liveness import FunctionLiveness, LiveRange, viewed_value
+from memplan.passes.liveness import (
+    FunctionLiveness,
+    LiveRange,
+    concurrent_loop_between,
+    viewed_value,
+)
 from memplan.passes.options import MemplanPass, check_power_of_two, resolve_target
 from memplan.targets import DEFAULT_TARGET, Target
 
@@ -152,6 +160,19 @@ def _placement_problems(placement: Placement) -> Iterator[str]:
             f"{owner.alignment.value.data}) is only {aligned}-byte aligned: expected "
             f"a multiple of {placement.alignment} bytes"
         )
+
+
+def _shared_by_iterations(placement: Placement) -> Iterator[str]:
+    loop = concurrent_loop_between(placement.tensor, placement.storage)
+    if loop is None:
+        return
+    name = f"{placement.tensor.name} {describe(placement.tensor.results[0])}"
+    yield (
+        f"{name} ({placement.describe()}) is allocated in each iteration of an "
+        f"{loop.name}, whose iterations may run at once, from a storage allocated "
+        f"outside it: the iterations would share these bytes; expected a storage "
+        f"allocated inside the {loop.name}"
+    )
 
 
 def _overlap_problems(
@@ -324,6 +345,7 @@ class MemoryVerifyPass(MemplanPass):
             live = liveness.range_of(tensor)
             for placement in placements:
                 yield from _placement_problems(placement)
+                yield from _shared_by_iterations(placement)
                 by_storage[placement.storage].append((placement, live))
         for placements in by_storage.values():
             yield from _overlap_problems(placements)

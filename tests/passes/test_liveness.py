@@ -247,6 +247,43 @@ def test_loop_carried_tensor_lives_over_the_whole_loop():
     assert live.carried and live.last_user is None
 
 
+PARALLEL = (
+    '"scf.parallel"(%c0, %n, %c1) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}>'
+)
+
+
+@pytest.mark.parametrize(
+    ("opening", "closing", "concurrent"),
+    [
+        ("scf.for %i = %c0 to %n step %c1 {", "}", False),
+        ("affine.for %i = 0 to 4 {", "}", False),
+        (
+            f"{PARALLEL} ({{\n^bb0(%i: index):",
+            "scf.reduce\n}) : (index, index, index) -> ()",
+            True,
+        ),
+        ('"test.region"() ({', "}) : () -> ()", True),
+    ],
+)
+def test_tensor_in_a_loop_that_may_run_iterations_at_once_is_concurrent(
+    opening: str, closing: str, concurrent: bool
+):
+    a = Analysed(
+        f"""
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  {opening}
+    %t = memref.alloc() : {T}
+    "test.op"(%t) : ({T}) -> ()
+  {closing}""",
+        "(%n: index)",
+    )
+    live = a.range("t")
+    assert live.concurrent is concurrent
+    assert live.needs_own_storage is concurrent
+    assert not live.carried
+
+
 def test_iter_arg_init_lives_through_the_loop_and_its_result_uses():
     a = Analysed(
         f"""

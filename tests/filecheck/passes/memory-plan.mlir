@@ -358,6 +358,40 @@ func.func @loop_carried(%n: index, %init: memref<16xf32>) {
 
 // -----
 
+// The iterations of an scf.parallel may run at once, so a tensor allocated in
+// its body needs bytes of its own in each: its storage stays in the body.
+// CHECK-LABEL: func.func @parallel_loop(%n: index) {
+// CHECK-NEXT:    %c0 = arith.constant 0 : index
+// CHECK-NEXT:    %c1 = arith.constant 1 : index
+// CHECK-NEXT:    "scf.parallel"(%c0, %n, %c1) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({
+// CHECK-NEXT:    ^bb0(%i: index):
+// CHECK-NEXT:      %s = memory.alloc_storage [64] : !memory.storage<"global">
+// CHECK-NEXT:      %t = memory.alloc_tensor %s[0] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:      "test.op"(%t) : (memref<16xf32>) -> ()
+// CHECK-NEXT:      memory.kill %t : memref<16xf32>
+// CHECK-NEXT:      memory.kill %s : !memory.storage<"global">
+// CHECK-NEXT:      scf.reduce
+// CHECK-NEXT:    }) : (index, index, index) -> ()
+// CHECK-NEXT:    func.return
+// CHECK-NEXT:  }
+
+func.func @parallel_loop(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  "scf.parallel"(%c0, %n, %c1) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({
+  ^bb0(%i: index):
+    %s = memory.alloc_storage [64] : !memory.storage<"global">
+    %t = memory.alloc_tensor %s[0] : !memory.storage<"global"> to memref<16xf32>
+    "test.op"(%t) : (memref<16xf32>) -> ()
+    memory.kill %t : memref<16xf32>
+    memory.kill %s : !memory.storage<"global">
+    scf.reduce
+  }) : (index, index, index) -> ()
+  func.return
+}
+
+// -----
+
 // Calls and views are uses; a call's memref result may alias its argument.
 // CHECK-LABEL: func.func @calls_and_views() {
 // CHECK-NEXT:    %arena = memory.alloc_storage [128] : !memory.storage<"global">

@@ -102,6 +102,32 @@ func.func @loop(%n: index) {
 
 // -----
 
+// The iterations of an scf.parallel may run at once: a tensor allocated in
+// the body from a storage outside it would be shared by all of them.  One
+// from a storage allocated in the body (u) is each iteration's own.
+// CHECK: memory-verify: in @parallel_iterations_share_a_slot, memory.alloc_tensor %t (bytes [0, 64) of %s) is allocated in each iteration of an scf.parallel, whose iterations may run at once, from a storage allocated outside it: the iterations would share these bytes; expected a storage allocated inside the scf.parallel
+
+func.func @parallel_iterations_share_a_slot() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %s = memory.alloc_storage [64] : !memory.storage<"global.vtcm">
+  "scf.parallel"(%c0, %c4, %c1) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({
+  ^bb0(%i: index):
+    %t = memory.alloc_tensor %s[0] : !memory.storage<"global.vtcm"> to memref<16xf32, "global.vtcm">
+    "test.op"(%t) : (memref<16xf32, "global.vtcm">) -> ()
+    %own = memory.alloc_storage [64] : !memory.storage<"global.vtcm">
+    %u = memory.alloc_tensor %own[0] : !memory.storage<"global.vtcm"> to memref<16xf32, "global.vtcm">
+    "test.op"(%u) : (memref<16xf32, "global.vtcm">) -> ()
+    memory.kill %own : !memory.storage<"global.vtcm">
+    scf.reduce
+  }) : (index, index, index) -> ()
+  memory.kill %s : !memory.storage<"global.vtcm">
+  func.return
+}
+
+// -----
+
 // A tensor used in a branch lives to the end of the scf.if, so b may not take
 // a's bytes (branches are not told apart: conservative); c, after it, may.
 // CHECK: memory-verify: in @branch, memory.alloc_tensor %b (bytes [0, 64) of %s) overlaps %a (bytes [0, 64) of %s) while both are live: expected disjoint bytes or disjoint live ranges
