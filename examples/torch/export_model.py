@@ -184,7 +184,7 @@ def export(path: Path, seed: int) -> tuple[str, dict[str, np.ndarray]]:
     torch, fx, pass_manager = _import_torch()
     model, inputs = load_model(path, seed)
     with torch.no_grad():
-        outputs = _flat_tensors(torch, model(*inputs))
+        outputs = _flat_tensors(torch, _call(path, "forward", lambda: model(*inputs)))
         try:
             mlir = fx.export_and_import(model, *inputs, output_type="linalg-on-tensors")
         except Exception as error:
