@@ -63,6 +63,10 @@ class Placement:
     alignment: int
     """Alignment the address of these bytes needs."""
 
+    def tensor_name(self) -> str:
+        """The op and SSA name of the tensor, as diagnostics start."""
+        return f"{self.tensor.name} {describe(self.tensor.results[0])}"
+
     def describe(self) -> str:
         return (
             f"{self.part}bytes [{self.start}, {self.end}) of {describe(self.storage)}"
@@ -147,7 +151,7 @@ def _placement_problems(placement: Placement) -> Iterator[str]:
     if not isinstance(owner, AllocStorageOp):
         return
     size = owner.static_size_bytes()
-    name = f"{placement.tensor.name} {describe(placement.tensor.results[0])}"
+    name = placement.tensor_name()
     if placement.start < 0 or (size is not None and placement.end > size):
         yield (
             f"{name} ({placement.describe()}) is out of bounds: expected bytes "
@@ -166,7 +170,7 @@ def _shared_by_iterations(placement: Placement) -> Iterator[str]:
     loop = concurrent_loop_between(placement.tensor, placement.storage)
     if loop is None:
         return
-    name = f"{placement.tensor.name} {describe(placement.tensor.results[0])}"
+    name = placement.tensor_name()
     yield (
         f"{name} ({placement.describe()}) is allocated in each iteration of an "
         f"{loop.name}, whose iterations may run at once, from a storage allocated "
@@ -191,7 +195,7 @@ def _overlap_problems(
 
 
 def _overlap(placement: Placement, other: Placement) -> str:
-    name = f"{placement.tensor.name} {describe(placement.tensor.results[0])}"
+    name = placement.tensor_name()
     if other.tensor is placement.tensor:
         return (
             f"{name} ({placement.describe()}) overlaps its own "
