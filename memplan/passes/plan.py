@@ -65,7 +65,7 @@ from memplan.passes.plan_blocks import (
 )
 from memplan.passes.rounding import align_up
 from memplan.planning import ALGORITHMS
-from memplan.targets import DEFAULT_TARGET, GLOBAL_SCOPE, VTCM_SCOPE, Target
+from memplan.targets import DEFAULT_TARGET, GLOBAL_SCOPE, Target
 
 
 @dataclass(frozen=True)
@@ -236,6 +236,7 @@ class MemoryPlanPass(MemplanPass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         self._check_options()
         target = resolve_target(self.name, self.target, self.capacity)
+        self._check_table_scope(target)
         functions = [f for f in op.walk() if isinstance(f, func.FuncOp)]
         for function in functions:
             if len(function.body.blocks) == 1:
@@ -265,11 +266,6 @@ class MemoryPlanPass(MemplanPass):
                 "expected one of: " + ", ".join(DISCONTIGUOUS_MODES)
             )
         check_power_of_two(self.name, "block-size", self.block_size)
-        if self.table_scope is not None and not self.table_scope:
-            raise PassFailedException(
-                "memory-plan: table-scope must be a non-empty scope name such as "
-                f'"{GLOBAL_SCOPE}" or "{VTCM_SCOPE}"'
-            )
         if self.budget is not None and self.budget < 0:
             raise PassFailedException(
                 f"memory-plan: budget must be >= 0 search nodes, got {self.budget}"
@@ -285,6 +281,16 @@ class MemoryPlanPass(MemplanPass):
                 {"budget": self.budget, "time-limit": self.time_limit},
                 f"algorithm={self.algorithm}",
                 "algorithm=best",
+            )
+
+    def _check_table_scope(self, target: Target) -> None:
+        """A table scope the target lacks is a typo, not a new scope: it
+        would be modelled as unbounded DDR and hide the tables' cost."""
+        if self.table_scope is not None and self.table_scope not in target.scopes:
+            known = ", ".join(f'"{scope}"' for scope in target.scopes)
+            raise PassFailedException(
+                f'memory-plan: unknown table-scope "{self.table_scope}", '
+                f"expected a scope of target {target.name}: {known}"
             )
 
     def _plan_function(self, function: func.FuncOp, target: Target) -> None:

@@ -5,7 +5,8 @@
 // RUN: xdsl-opt %s -p 'memory-plan{discontiguous=never}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=AUTO
 // RUN: xdsl-opt %s -p 'memory-plan{discontiguous=sometimes}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=BADMODE
 // RUN: xdsl-opt %s -p 'memory-plan{block-size=1000}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=BADBLOCK
-// RUN: xdsl-opt %s -p 'memory-plan{table-scope=""}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=BADTABLE
+// RUN: xdsl-opt %s -p 'memory-plan{discontiguous=always table-scope=""}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=BADTABLE
+// RUN: xdsl-opt %s -p 'memory-plan{discontiguous=always table-scope="global.vtc"}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=TYPOTABLE
 // RUN: xdsl-opt %s -p 'memory-plan{block-size=1024}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=NOBLOCKS
 // RUN: xdsl-opt %s -p 'memory-plan{discontiguous=never table-scope="global.vtcm"}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=NOTABLES
 
@@ -21,7 +22,8 @@
 
 // BADMODE: memory-plan: unknown discontiguous 'sometimes', expected one of: never, auto, always
 // BADBLOCK: memory-plan: block-size 1000 is not a positive power of two
-// BADTABLE: memory-plan: table-scope must be a non-empty scope name such as "global" or "global.vtcm"
+// BADTABLE: memory-plan: unknown table-scope "", expected a scope of target hexagon-v73: "global", "global.vtcm"
+// TYPOTABLE: memory-plan: unknown table-scope "global.vtc", expected a scope of target hexagon-v73: "global", "global.vtcm"
 // NOBLOCKS: memory-plan: option block-size has no effect with discontiguous=never: it applies with discontiguous=auto or always
 // NOTABLES: memory-plan: option table-scope has no effect with discontiguous=never: it applies with discontiguous=auto or always
 
