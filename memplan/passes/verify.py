@@ -12,8 +12,9 @@ Per function, using the live ranges of `memplan.passes.liveness`:
 * a value used (or killed again) after its `memory.kill` in the same block;
 * a scope whose static storages, held from `memory.alloc_storage` to their
   `memory.kill` (or the end of the function), exceed its capacity at some
-  point.  Dynamic-size storages count as zero bytes, and each function is
-  checked on its own (callers' storages are not added).
+  point, a call holding its callee's peak (`memplan.passes.scope_usage`);
+  dynamic-size storages count as zero bytes;
+* a storage of a bounded scope held across a recursive call.
 
 Only static offsets are checked.  A clean module is left unchanged; otherwise
 the pass fails with one line per problem, naming the ops.
@@ -25,6 +26,7 @@ import heapq
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import chain
 
 from xdsl.context import Context
 from xdsl.dialects import func
@@ -41,6 +43,7 @@ from memplan.dialects.memory import (
     element_bytes,
     static_byte_size,
 )
+from memplan.passes.diagnostics import describe
 from memplan.passes.liveness import (
     FunctionLiveness,
     LiveRange,
@@ -48,7 +51,8 @@ from memplan.passes.liveness import (
     viewed_value,
 )
 from memplan.passes.options import MemplanPass, check_power_of_two, resolve_target
-from memplan.targets import DEFAULT_TARGET, Target
+from memplan.passes.scope_usage import ModuleUsage, function_usage
+from memplan.targets import DEFAULT_TARGET
 
 
 @dataclass(frozen=True)
@@ -71,15 +75,6 @@ class Placement:
         return (
             f"{self.part}bytes [{self.start}, {self.end}) of {describe(self.storage)}"
         )
-
-
-def describe(value: SSAValue) -> str:
-    """How diagnostics name a value: its SSA name when it has one."""
-    if value.name_hint:
-        return f"%{value.name_hint}"
-    owner = value.owner
-    what = owner.name if isinstance(owner, Operation) else "block argument"
-    return f"an unnamed {what}"
 
 
 def tensor_placements(tensor: Operation, required: int) -> list[Placement]:
@@ -210,61 +205,6 @@ def _overlap(placement: Placement, other: Placement) -> str:
     )
 
 
-@dataclass(frozen=True)
-class HeldStorage:
-    storage: AllocStorageOp
-    start: int
-    end: int
-    size: int
-
-
-def held_storages(liveness: FunctionLiveness) -> list[HeldStorage]:
-    """Static storages and the points from their allocation to their kill.
-
-    Only a kill in the storage's own block frees it on every path; a storage
-    killed only inside a branch or a loop is held to the end of the function.
-    """
-    held: list[HeldStorage] = []
-    for op in liveness.index:
-        if not isinstance(op, AllocStorageOp):
-            continue
-        size = op.static_size_bytes()
-        if size is None:
-            continue
-        kill_points = [
-            liveness.index[use.operation]
-            for use in op.result.uses
-            if isinstance(use.operation, KillOp)
-            and use.operation.parent_block() is op.parent_block()
-        ]
-        end = min(kill_points) if kill_points else liveness.last_point
-        held.append(HeldStorage(op, liveness.index[op], end, size))
-    return held
-
-
-def _capacity_problems(held: list[HeldStorage], target: Target) -> Iterator[str]:
-    """The first point where each scope holds more than its capacity."""
-    by_scope: defaultdict[str, list[HeldStorage]] = defaultdict(list)
-    for storage in held:
-        by_scope[storage.storage.scope].append(storage)
-    for scope, storages in by_scope.items():
-        capacity = target.capacity(scope)
-        if capacity is None:
-            continue
-        live: list[HeldStorage] = []
-        for storage in sorted(storages, key=lambda s: s.start):
-            live = [s for s in live if s.end >= storage.start] + [storage]
-            total = sum(s.size for s in live)
-            if total > capacity:
-                names = ", ".join(describe(s.storage.result) for s in live)
-                yield (
-                    f'scope "{scope}" holds {total} bytes at memory.alloc_storage '
-                    f"{describe(storage.storage.result)} (live storages: {names}), "
-                    f"over its capacity of {capacity} bytes"
-                )
-                break
-
-
 def _use_after_kill_problems(function: func.FuncOp) -> Iterator[str]:
     """Uses of a value after its kill (or its storage's kill) in the same
     block, in one walk per block.  A view (cast, subview, ...) stands for the
@@ -325,20 +265,27 @@ class MemoryVerifyPass(MemplanPass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         check_power_of_two(self.name, "alignment", self.alignment)
         target = resolve_target(self.name, self.target, self.capacity)
+        functions = [
+            FunctionLiveness(function)
+            for function in op.walk()
+            if isinstance(function, func.FuncOp) and function.body.blocks
+        ]
+        usage = ModuleUsage([function_usage(f) for f in functions])
         problems: list[str] = []
-        for function in op.walk():
-            if isinstance(function, func.FuncOp) and function.body.blocks:
-                problems.extend(
-                    f"memory-verify: in @{function.sym_name.data}, {problem}"
-                    for problem in self._function_problems(function, target)
+        for liveness in functions:
+            name = liveness.function.sym_name.data
+            problems.extend(
+                f"memory-verify: in @{name}, {problem}"
+                for problem in chain(
+                    self._function_problems(liveness),
+                    usage.capacity_problems(name, target),
+                    _use_after_kill_problems(liveness.function),
                 )
+            )
         if problems:
             raise PassFailedException("\n".join(problems))
 
-    def _function_problems(
-        self, function: func.FuncOp, target: Target
-    ) -> Iterator[str]:
-        liveness = FunctionLiveness(function)
+    def _function_problems(self, liveness: FunctionLiveness) -> Iterator[str]:
         by_storage: defaultdict[SSAValue, list[tuple[Placement, LiveRange]]] = (
             defaultdict(list)
         )
@@ -353,5 +300,3 @@ class MemoryVerifyPass(MemplanPass):
                 by_storage[placement.storage].append((placement, live))
         for placements in by_storage.values():
             yield from _overlap_problems(placements)
-        yield from _capacity_problems(held_storages(liveness), target)
-        yield from _use_after_kill_problems(function)

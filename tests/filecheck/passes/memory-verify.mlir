@@ -203,8 +203,8 @@ func.func @blocks_of_n() {
 // Storages are held from their allocation to their kill; never killed, to
 // the end of the function.  hexagon-v65 has 256 KiB of VTCM: even one is
 // too many.
-// V65: memory-verify: in @over_capacity, scope "global.vtcm" holds 4194304 bytes at memory.alloc_storage %s0 (live storages: %s0), over its capacity of 262144 bytes
-// CHECK: memory-verify: in @over_capacity, scope "global.vtcm" holds 12582912 bytes at memory.alloc_storage %s3 (live storages: %s1, %s2, %s3), over its capacity of 8388608 bytes
+// V65: memory-verify: in @over_capacity, scope "global.vtcm" holds 4194304 bytes at memory.alloc_storage %s0 (held: %s0), over its capacity of 262144 bytes
+// CHECK: memory-verify: in @over_capacity, scope "global.vtcm" holds 12582912 bytes at memory.alloc_storage %s3 (held: %s1, %s2, %s3), over its capacity of 8388608 bytes
 
 func.func @over_capacity() {
   %s0 = memory.alloc_storage [4194304] align 2048 : !memory.storage<"global.vtcm">
@@ -219,7 +219,7 @@ func.func @over_capacity() {
 
 // A kill inside a branch frees the storage on one path only: it is held to
 // the end of the function, over a 1536-byte VTCM.
-// CAP: memory-verify: in @kill_in_branch, scope "global.vtcm" holds 2048 bytes at memory.alloc_storage %s1 (live storages: %s0, %s1), over its capacity of 1536 bytes
+// CAP: memory-verify: in @kill_in_branch, scope "global.vtcm" holds 2048 bytes at memory.alloc_storage %s1 (held: %s0, %s1), over its capacity of 1536 bytes
 // CHECK-LABEL: func.func @kill_in_branch(%cond: i1) {
 // CHECK-NEXT:    %s0 = memory.alloc_storage [1024] align 2048 : !memory.storage<"global.vtcm">
 // CHECK-NEXT:    scf.if %cond {
@@ -343,5 +343,73 @@ func.func @several_blocks(%c: i1) {
   cf.br ^bb2
 ^bb2:
   "test.op"(%a) : (memref<256xi32, "global.vtcm">) -> ()
+  func.return
+}
+
+// -----
+
+// A call holds what its callee holds at its peak, on top of the caller's
+// storages: 1024 + 1024 fits the default VTCM, not 1536 bytes.  The callee's
+// own peak is the larger of its two storages, which never coexist, plus
+// what its callee holds.
+// CAP: memory-verify: in @caller, scope "global.vtcm" holds 2048 bytes at func.call @middle (held: %s, func.call @middle (1024 bytes)), over its capacity of 1536 bytes
+// CAP-NOT: in @middle
+// CAP-NOT: in @leaf
+// CHECK-LABEL: func.func @caller()
+
+func.func @leaf() {
+  %l = memory.alloc_storage [512] : !memory.storage<"global.vtcm">
+  memory.kill %l : !memory.storage<"global.vtcm">
+  func.return
+}
+func.func @middle() {
+  %m0 = memory.alloc_storage [512] : !memory.storage<"global.vtcm">
+  func.call @leaf() : () -> ()
+  memory.kill %m0 : !memory.storage<"global.vtcm">
+  %m1 = memory.alloc_storage [768] : !memory.storage<"global.vtcm">
+  memory.kill %m1 : !memory.storage<"global.vtcm">
+  func.return
+}
+func.func @caller() {
+  %s = memory.alloc_storage [1024] : !memory.storage<"global.vtcm">
+  func.call @middle() : () -> ()
+  memory.kill %s : !memory.storage<"global.vtcm">
+  func.call @middle() : () -> ()
+  func.call @external() : () -> ()
+  func.return
+}
+func.func private @external()
+
+// -----
+
+// A storage held across a recursive call is added once per level: no
+// capacity bounds it.  Recursion that holds nothing across its calls is fine,
+// and its functions share the peak of the cycle.
+// CHECK: memory-verify: in @even, func.call @odd recurses while 256 bytes of scope "global.vtcm" are held (held: %e): every level of the recursion adds them, so no capacity bounds the total; expected no storage of a bounded scope held across a recursive call
+// CHECK-NOT: in @odd
+// CHECK-NOT: in @quiet
+// CHECK-NOT: in @user
+// CAP: memory-verify: in @user, scope "global.vtcm" holds 1792 bytes at func.call @quiet (held: %u, func.call @quiet (768 bytes)), over its capacity of 1536 bytes
+
+func.func @even(%n: index) {
+  %e = memory.alloc_storage [256] : !memory.storage<"global.vtcm">
+  func.call @odd(%n) : (index) -> ()
+  memory.kill %e : !memory.storage<"global.vtcm">
+  func.return
+}
+func.func @odd(%n: index) {
+  func.call @even(%n) : (index) -> ()
+  func.return
+}
+func.func @quiet(%n: index) {
+  %q = memory.alloc_storage [768] : !memory.storage<"global.vtcm">
+  memory.kill %q : !memory.storage<"global.vtcm">
+  func.call @quiet(%n) : (index) -> ()
+  func.return
+}
+func.func @user(%n: index) {
+  %u = memory.alloc_storage [1024] : !memory.storage<"global.vtcm">
+  func.call @quiet(%n) : (index) -> ()
+  memory.kill %u : !memory.storage<"global.vtcm">
   func.return
 }

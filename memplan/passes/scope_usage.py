@@ -1,0 +1,206 @@
+"""How many bytes of each scope a function holds at once, callees included.
+
+A storage is held from its `memory.alloc_storage` to its `memory.kill`; a
+`func.call` holds, for an instant, the most its callee (and the callee's own
+callees) ever holds.  Functions that call each other in a cycle (recursion)
+hold storages once per level: that is unbounded unless no storage is held
+across the calls that close the cycle, and is reported as such.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from xdsl.dialects import func
+
+from memplan.dialects.memory import AllocStorageOp, KillOp
+from memplan.passes.diagnostics import describe
+from memplan.passes.liveness import FunctionLiveness
+from memplan.targets import Target
+
+
+@dataclass(frozen=True)
+class Holding:
+    """`size` bytes of `scope` held over program points [start, end]."""
+
+    scope: str
+    start: int
+    end: int
+    size: int
+    at: str
+    """How a diagnostic names the point: "memory.alloc_storage %arena"."""
+    listed: str
+    """How a diagnostic lists it among others: "%arena"."""
+
+
+@dataclass(frozen=True)
+class CallSite:
+    call: func.CallOp
+    point: int
+    callee: str
+
+
+@dataclass
+class FunctionUsage:
+    """The storages a function holds and the calls it makes, by program point."""
+
+    name: str
+    storages: list[Holding]
+    calls: list[CallSite]
+
+
+def function_usage(liveness: FunctionLiveness) -> FunctionUsage:
+    """Static storages of the function with the points from their allocation
+    to their kill, and its calls.  Only a kill in the storage's own block
+    frees it on every path; a storage killed only inside a branch or a loop
+    is held to the end of the function.  Dynamic sizes count as zero."""
+    storages: list[Holding] = []
+    calls: list[CallSite] = []
+    for op, point in liveness.index.items():
+        if isinstance(op, func.CallOp):
+            calls.append(CallSite(op, point, op.callee.string_value()))
+        if not isinstance(op, AllocStorageOp):
+            continue
+        size = op.static_size_bytes()
+        if size is None:
+            continue
+        kill_points = [
+            liveness.index[use.operation]
+            for use in op.result.uses
+            if isinstance(use.operation, KillOp)
+            and use.operation.parent_block() is op.parent_block()
+        ]
+        end = min(kill_points) if kill_points else liveness.last_point
+        name = describe(op.result)
+        storages.append(Holding(op.scope, point, end, size, f"{op.name} {name}", name))
+    return FunctionUsage(liveness.function.sym_name.data, storages, calls)
+
+
+@dataclass(frozen=True)
+class Peak:
+    """Most bytes held at once in one scope, and what was held then."""
+
+    size: int
+    held: tuple[Holding, ...]
+
+
+def _sweep(holdings: Iterable[Holding]) -> Iterator[tuple[Holding, list[Holding]]]:
+    """Each holding with everything held at its start, in program order."""
+    live: list[Holding] = []
+    for holding in sorted(holdings, key=lambda h: (h.start, h.end)):
+        live = [h for h in live if h.end >= holding.start] + [holding]
+        yield holding, live
+
+
+class ModuleUsage:
+    """Per-scope peaks of every function of a module, callees included."""
+
+    def __init__(self, usages: list[FunctionUsage]):
+        self.usages = {usage.name: usage for usage in usages}
+        self._closure = {name: self._reachable(name) for name in self.usages}
+        self.peaks: dict[str, dict[str, Peak]] = {}
+        # A callee's closure is a strict subset of its caller's unless the
+        # two are in one cycle, so this order sees every callee outside the
+        # caller's cycle first; a cycle shares the greatest of its peaks.
+        cycles: defaultdict[frozenset[str], list[str]] = defaultdict(list)
+        for name in self.usages:
+            cycles[self._closure[name]].append(name)
+        for closure in sorted(cycles, key=len):
+            members = cycles[closure]
+            local = [self._own_peaks(name) for name in members]
+            shared: dict[str, Peak] = {}
+            for peaks in local:
+                for scope, peak in peaks.items():
+                    if scope not in shared or peak.size > shared[scope].size:
+                        shared[scope] = peak
+            for name in members:
+                self.peaks[name] = shared
+
+    def _reachable(self, name: str) -> frozenset[str]:
+        """`name` and the functions with a body it calls, directly or not."""
+        seen = {name}
+        stack = [name]
+        while stack:
+            for call in self.usages[stack.pop()].calls:
+                if call.callee in self.usages and call.callee not in seen:
+                    seen.add(call.callee)
+                    stack.append(call.callee)
+        return frozenset(seen)
+
+    def in_cycle(self, caller: str, callee: str) -> bool:
+        return caller in self._closure.get(callee, frozenset())
+
+    def holdings(self, name: str) -> list[Holding]:
+        """The function's storages and, at each call out of its cycle, the
+        callee's peak in each scope."""
+        usage = self.usages[name]
+        held = list(usage.storages)
+        for call in usage.calls:
+            if call.callee not in self.usages or self.in_cycle(name, call.callee):
+                continue
+            for scope, peak in self.peaks[call.callee].items():
+                if peak.size:
+                    at = f"{call.call.name} @{call.callee}"
+                    listed = f"{at} ({peak.size} bytes)"
+                    held.append(
+                        Holding(scope, call.point, call.point, peak.size, at, listed)
+                    )
+        return held
+
+    def _own_peaks(self, name: str) -> dict[str, Peak]:
+        peaks: dict[str, Peak] = {}
+        by_scope: defaultdict[str, list[Holding]] = defaultdict(list)
+        for holding in self.holdings(name):
+            by_scope[holding.scope].append(holding)
+        for scope, holdings in by_scope.items():
+            best = Peak(0, ())
+            for _, live in _sweep(holdings):
+                total = sum(h.size for h in live)
+                if total > best.size:
+                    best = Peak(total, tuple(live))
+            peaks[scope] = best
+        return peaks
+
+    def capacity_problems(self, name: str, target: Target) -> Iterator[str]:
+        """The first point where each bounded scope holds more than its
+        capacity, and storages held across a call that recurses."""
+        by_scope: defaultdict[str, list[Holding]] = defaultdict(list)
+        for holding in self.holdings(name):
+            by_scope[holding.scope].append(holding)
+        for scope, holdings in by_scope.items():
+            capacity = target.capacity(scope)
+            if capacity is None:
+                continue
+            for holding, live in _sweep(holdings):
+                total = sum(h.size for h in live)
+                if total > capacity:
+                    yield (
+                        f'scope "{scope}" holds {total} bytes at {holding.at} '
+                        f"(held: {_held_list(live)}), over its capacity of "
+                        f"{capacity} bytes"
+                    )
+                    break
+            yield from self._recursion_problems(name, scope, holdings)
+
+    def _recursion_problems(
+        self, name: str, scope: str, holdings: list[Holding]
+    ) -> Iterator[str]:
+        for call in self.usages[name].calls:
+            if not self.in_cycle(name, call.callee):
+                continue
+            live = [h for h in holdings if h.start <= call.point <= h.end]
+            if live:
+                total = sum(h.size for h in live)
+                yield (
+                    f"func.call @{call.callee} recurses while {total} bytes of "
+                    f'scope "{scope}" are held (held: {_held_list(live)}): every '
+                    "level of the recursion adds them, so no capacity bounds the "
+                    "total; expected no storage of a bounded scope held across a "
+                    "recursive call"
+                )
+
+
+def _held_list(holdings: Iterable[Holding]) -> str:
+    return ", ".join(holding.listed for holding in holdings)
