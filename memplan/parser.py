@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from xdsl.context import Context
 from xdsl.dialects.builtin import (
     AnyDenseElement,
     AnyFloat,
@@ -26,6 +27,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     RankedStructure,
 )
+from xdsl.ir import Operation
 from xdsl.parser import AttrParser, Parser
 from xdsl.utils.lexer import Span
 
@@ -111,10 +113,25 @@ def _bit_pattern(
 
 
 class MemplanParser(Parser):
-    """xDSL's parser reading hex float elements of dense literals as MLIR does."""
+    """xDSL's parser reading hex float elements of dense literals as MLIR does,
+    and noting where each op's text starts (xDSL keeps no position on an op
+    whose text spells no `loc(...)`), so errors about an op can name its line."""
 
     _literal: list[_Element] | None = None
     """The elements of the dense literal being parsed, in order."""
+
+    op_spans: dict[Operation, Span]
+    """The first token of each parsed op."""
+
+    def __init__(self, ctx: Context, input: str | bytes, name: str = "<unknown>"):
+        super().__init__(ctx, input, name)
+        self.op_spans = {}
+
+    def parse_operation(self) -> Operation:
+        start = self._current_token.span
+        op = super().parse_operation()
+        self.op_spans[op] = start
+        return op
 
     def _parse_tensor_literal_element(self) -> AttrParser._TensorLiteralElement:  # pyright: ignore[reportPrivateUsage]
         parsed = super()._parse_tensor_literal_element()

@@ -1,9 +1,9 @@
 """Parse a module remembering where each op was written, for error messages.
 
 xDSL's parser keeps no source location on an op unless the text spells one
-out (`loc("f.mlir":3:5)`).  `parse_with_locations` records where each op
-starts and gives every op without a location a `FileLineColLoc`, so the
-interpreter's errors can say `memory.kill (prog.mlir:12:3, in @main)`.
+out (`loc("f.mlir":3:5)`).  `parse_with_locations` gives every op without a
+location a `FileLineColLoc` where its text starts (`MemplanParser.op_spans`),
+so the interpreter's errors can say `memory.kill (prog.mlir:12:3, in @main)`.
 """
 
 from __future__ import annotations
@@ -20,38 +20,23 @@ from memplan.dialects.memref import attach_blobs
 from memplan.parser import MemplanParser
 
 
-class _LocatingParser(MemplanParser):
-    """memplan's parser, noting the position where each op's text starts."""
-
-    def __init__(self, ctx: Context, text: str | bytes, name: str):
-        super().__init__(ctx, text, name)
-        self.starts: list[tuple[Operation, int]] = []
-
-    def parse_operation(self) -> Operation:
-        start = self.pos
-        op = super().parse_operation()
-        self.starts.append((op, start))
-        return op
-
-
 def parse_with_locations(
     ctx: Context, text: str | bytes, name: str, *, implicit_module: bool = True
 ) -> ModuleOp:
     """Parse `text` (called `name` in messages), locate its ops and keep its
     dense_resource blobs with it."""
-    parser = _LocatingParser(ctx, text, name)
+    parser = MemplanParser(ctx, text, name)
     module = parser.parse_module(implicit_module)
     attach_blobs(module, ctx)
-    if isinstance(text, str):
-        line_ends = [m.start() for m in re.finditer("\n", text)]
-    else:
-        line_ends = [m.start() for m in re.finditer(b"\n", text)]
     file = StringAttr(name)
-    for op, start in parser.starts:
+    line_ends: list[int] | None = None
+    for op, span in parser.op_spans.items():
         if isinstance(op.location, FileLineColLoc):
             continue
-        line = bisect.bisect_left(line_ends, start)
-        column = start - (line_ends[line - 1] + 1 if line else 0)
+        if line_ends is None:
+            line_ends = [m.start() for m in re.finditer("\n", span.input.content)]
+        line = bisect.bisect_left(line_ends, span.start)
+        column = span.start - (line_ends[line - 1] + 1 if line else 0)
         op.location = FileLineColLoc(file, IntAttr(line + 1), IntAttr(column + 1))
     return module
 

@@ -10,7 +10,8 @@ load those replacements: an `xdsl.universe` plugin may not redefine a dialect
 name, and it has no hook for the parser.  The passes are `xdsl-opt`'s, memplan's
 included.  What `xdsl-opt` raises as a Python traceback (a malformed file, an
 op that does not verify, a pass that fails, an unknown pass or option, a
-missing file) becomes `memplan-opt: error: ...` on stderr with exit status 1;
+missing file) becomes `memplan-opt: error: ...` on stderr with exit status 1,
+an op that fails its verifier named by where its text starts in the input;
 anything else is a bug, reported as one `internal error` line (exit 1).
 With `--verify-diagnostics` it behaves as `xdsl-opt`.
 """
@@ -21,10 +22,13 @@ import itertools
 import re
 import sys
 import warnings
+from dataclasses import replace
 from typing import IO
 
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
+from xdsl.utils.lexer import Span
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from memplan.context import memplan_dialects
@@ -38,17 +42,31 @@ EXIT_ERROR = 1
 class MemplanOptMain(xDSLOptMain):
     """xdsl-opt parsing with memplan's dialects."""
 
+    op_spans: dict[Operation, Span]
+    """Where each op of the chunk being processed was written."""
+    line_offset = 0
+    """Lines of the input before that chunk (`--split-input-file`)."""
+
+    def location_of(self, op: Operation) -> str | None:
+        """`file:line:column` of a parsed op; None for an op a pass built."""
+        span = self.op_spans.get(op)
+        if span is None:
+            return None
+        file, line, column = replace(span, line_offset=self.line_offset).get_location()
+        return f"{file}:{line}:{column}"
+
     def register_all_dialects(self):
         for name, factory in memplan_dialects().items():
             self.ctx.register_dialect(name, factory)
 
     def register_all_frontends(self):
         super().register_all_frontends()
+        self.op_spans = {}
 
         def parse_mlir(io: IO[bytes]) -> ModuleOp:
-            return MemplanParser(
-                self.ctx, io.read(), self.get_input_name()
-            ).parse_module(not self.args.no_implicit_module)
+            parser = MemplanParser(self.ctx, io.read(), self.get_input_name())
+            self.op_spans = parser.op_spans
+            return parser.parse_module(not self.args.no_implicit_module)
 
         self.available_frontends["mlir"] = parse_mlir
 
@@ -58,15 +76,18 @@ class MemplanOptMain(xDSLOptMain):
         """Each `--split-input-file` chunk is an input of its own: it does not
         see the blobs of the chunks before it."""
         blob_store(self.ctx).clear()
+        self.line_offset = start_offset
         return super().parse_chunk(chunk, file_extension, start_offset)
 
 
 def main() -> int:
     warnings.filterwarnings("default", category=DeprecationWarning)
+    opt: MemplanOptMain | None = None
     try:
-        MemplanOptMain().run()
+        opt = MemplanOptMain()
+        opt.run()
     except (ParseError, DiagnosticException, ValueError, OSError) as error:
-        print(f"memplan-opt: error: {_one_message(error)}", file=sys.stderr)
+        print(f"memplan-opt: error: {_one_message(error, opt)}", file=sys.stderr)
         return EXIT_ERROR
     except ArgSpecParseError as error:
         # xDSL derives this one from BaseException, not Exception.
@@ -82,7 +103,7 @@ def main() -> int:
     return 0
 
 
-def _one_message(error: Exception) -> str:
+def _one_message(error: Exception, opt: MemplanOptMain | None) -> str:
     if isinstance(error, OSError) and error.filename is not None:
         return f"cannot open {error.filename}: {error.strerror}"
     if isinstance(error, UnicodeDecodeError):
@@ -98,7 +119,26 @@ def _one_message(error: Exception) -> str:
         return _with_parse_location(error, message)
     name = re.search(r'"([\w.]+)"', op_text)
     prefix = f"{name.group(1)}: " if name and name.group(1) not in message else ""
+    op = _failing_op(error)
+    where = None if op is None or opt is None else opt.location_of(op)
+    if where is not None:
+        prefix = f"{where}: {prefix}"
     return f"{prefix}{message}\n  in: {op_text.strip()}"
+
+
+def _failing_op(error: Exception) -> Operation | None:
+    """The innermost op whose verifier raised `error`."""
+    failing = None
+    trace = error.__traceback__
+    while trace is not None:
+        candidate = trace.tb_frame.f_locals.get("self")
+        if (
+            isinstance(candidate, Operation)
+            and "verify" in trace.tb_frame.f_code.co_name
+        ):
+            failing = candidate
+        trace = trace.tb_next
+    return failing
 
 
 def _with_parse_location(error: Exception, message: str) -> str:

@@ -387,6 +387,31 @@ def test_bad_pass_option_is_one_error_naming_the_option(
     assert_one_clean_error(code, err, expected)
 
 
+@pytest.mark.parametrize("split", [False, True], ids=["whole-file", "split-input"])
+def test_an_op_that_fails_to_verify_is_named_by_file_line_and_column(
+    split: bool,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    bad = """func.func @f() {
+  %s = memory.alloc_storage [100] : !memory.storage<"global">
+  %t = memory.alloc_tensor %s[3] : !memory.storage<"global"> to memref<4xf32>
+  func.return
+}
+"""
+    before = "func.func @g() {\n  func.return\n}\n// -----\n" if split else ""
+    source = tmp_path / "in.mlir"
+    source.write_text(before + bad)
+    code, err = run(
+        [str(source), *(["--split-input-file"] if split else [])], monkeypatch, capsys
+    )
+    line = 7 if split else 3
+    assert_one_clean_error(
+        code, err, (f"{source}:{line}:3: memory.alloc_tensor: offset 3 is not aligned",)
+    )
+
+
 def test_missing_input_file_is_named(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -40,14 +40,14 @@ func.func @f() {
 // MISSING-NOT: Traceback
 // MISSING: memplan-opt: error: cannot open {{.*}}errors.mlir.missing: No such file or directory
 // VERIFY-NOT: Traceback
-// VERIFY: memplan-opt: error: memory.alloc_storage: alignment must be a positive power of two, got 3
+// VERIFY: memplan-opt: error: {{.*}}bad-alignment.mlir:1:1: memory.alloc_storage: alignment must be a positive power of two, got 3
 // VERIFY-NEXT: in: %s = "memory.alloc_storage"()
 // PARSE-NOT: Traceback
 // PARSE: memplan-opt: error: stdin:1:31
 // PARSE: ']' expected
 // The op after a region (whose block label also starts with a caret) is named.
 // REGION-NOT: Traceback
-// REGION: memplan-opt: error: memory.alloc_storage: alignment must be a positive power of two, got 3
+// REGION: memplan-opt: error: {{.*}}region-before-bad-op.mlir:5:3: memory.alloc_storage: alignment must be a positive power of two, got 3
 // REGION-NEXT: in: %s = "memory.alloc_storage"()
 // PIPELINE-NOT: Traceback
 // PIPELINE: memplan-opt: error: bad pass pipeline given to -p: pass-pipeline:1:13
