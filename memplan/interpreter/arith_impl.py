@@ -14,6 +14,7 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     FloatAttr,
     IntegerAttr,
+    MemRefType,
 )
 from xdsl.interpreter import (
     Interpreter,
@@ -230,25 +231,41 @@ def _scalar(value: np.ndarray) -> object:
     return value[()] if value.ndim == 0 else value
 
 
-def _make_impl(op_type: type[Operation]):
-    def run(
-        self: InterpreterFunctions,
-        interpreter: Interpreter,
-        op: Operation,
-        args: PythonValues,
-    ) -> PythonValues:
-        arrays = [np.asarray(a) for a in args]
-        result = evaluate(op, arrays, interpreter.index_bitwidth)
-        return (_scalar(result),) if op.results else ()
+def _run_kernel(
+    self: InterpreterFunctions,
+    interpreter: Interpreter,
+    op: Operation,
+    args: PythonValues,
+) -> PythonValues:
+    arrays = [np.asarray(a) for a in args]
+    result = evaluate(op, arrays, interpreter.index_bitwidth)
+    return (_scalar(result),) if op.results else ()
 
-    return impl(op_type)(run)
+
+def _run_select(
+    self: InterpreterFunctions,
+    interpreter: Interpreter,
+    op: Operation,
+    args: PythonValues,
+) -> PythonValues:
+    """A select of memrefs picks one of the tensors itself (a pointer), not a
+    copy of its values."""
+    if isinstance(op.results[0].type, MemRefType):
+        return (args[1] if args[0] else args[2],)
+    return _run_kernel(self, interpreter, op, args)
 
 
 NumpyArithFunctions = register_impls(
     type(
         "NumpyArithFunctions",
         (InterpreterFunctions,),
-        {f"run_{op_type.__name__}": _make_impl(op_type) for op_type in KERNELS},
+        {
+            f"run_{op_type.__name__}": impl(op_type)(
+                _run_select if op_type is arith.SelectOp else _run_kernel
+            )
+            for op_type in KERNELS
+        },
     )
 )
-"""Scalar arith, math and cf.assert through the same kernels as vectorized bodies."""
+"""Scalar arith, math and cf.assert through the same kernels as vectorized
+bodies; `arith.select` of memrefs picks a tensor."""

@@ -23,8 +23,8 @@ from memplan.interpreter.model import (
     MemoryModel,
     Storage,
     Tensor,
-    describe,
 )
+from memplan.interpreter.source import describe
 
 
 def runtime_shape(type_: MemRefType, dynamic_sizes: Sequence[Any]) -> tuple[int, ...]:

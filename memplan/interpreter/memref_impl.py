@@ -30,8 +30,27 @@ from memplan.interpreter.arith_impl import constant_value
 from memplan.interpreter.element_types import numpy_dtype
 from memplan.interpreter.errors import ModelError
 from memplan.interpreter.memory_impl import copy_tensor, merge_static, runtime_shape
-from memplan.interpreter.model import DiscontiguousTensor, MemoryModel, Tensor, describe
+from memplan.interpreter.model import DiscontiguousTensor, MemoryModel, Tensor
+from memplan.interpreter.ranges import align_up
 from memplan.interpreter.resource_globals import global_values
+from memplan.interpreter.source import describe
+
+EXTERNAL_BASE = 0x0100_0000
+"""Where the addresses of buffers the run did not allocate (arguments,
+globals) start: below every scope's window, handed out in the order the
+program asks for them, so pointers print the same on every run."""
+EXTERNAL_ALIGNMENT = 64
+
+
+def _pointer(array: np.ndarray) -> int:
+    """The host address of an array's first element."""
+    return array.__array_interface__["data"][0]
+
+
+def _contiguous_tensor(value: Tensor, what: str) -> np.ndarray:
+    if not isinstance(value, np.ndarray):
+        raise ModelError(f"{what} of a discontiguous tensor is not supported")
+    return value
 
 
 def _memref_type(value: Attribute) -> MemRefType:
@@ -96,6 +115,9 @@ class MemRefFunctions(InterpreterFunctions):
         self._frames: list[list[np.ndarray]] = []
         self._bases: dict[int, tuple[weakref.ref[np.ndarray], np.ndarray]] = {}
         """The base bytes of each `memref.view` result and of what views it."""
+        self._external: dict[int, tuple[np.ndarray, int]] = {}
+        """id(root) -> (root, address) of the buffers the run did not allocate."""
+        self._next_external = EXTERNAL_BASE
 
     def _allocate(
         self,
@@ -124,11 +146,12 @@ class MemRefFunctions(InterpreterFunctions):
             self._frames[-1].append(array)
         return (array,)
 
-    def enter_function(self) -> None:
+    def enter_scope(self) -> None:
+        """A function or another automatic allocation scope starts."""
         self._frames.append([])
 
-    def leave_function(self, killer: str) -> None:
-        """Free the function's `memref.alloca`s, as returning pops its stack."""
+    def leave_scope(self, killer: str) -> None:
+        """Free the scope's `memref.alloca`s, as returning pops the stack."""
         for array in self._frames.pop():
             record = self.model.record_of(array)
             if record is not None and record.killed_by is None:
@@ -312,6 +335,64 @@ class MemRefFunctions(InterpreterFunctions):
             strides=tuple(s * itemsize for s in strides),
         )
         return (self._derived(view, source),)
+
+    @impl(memref.ExtractStridedMetaDataOp)
+    def run_extract_strided_metadata(
+        self,
+        interpreter: Interpreter,
+        op: memref.ExtractStridedMetaDataOp,
+        args: PythonValues,
+    ) -> PythonValues:
+        """The 0-d base buffer (a view of the element at the base pointer, so
+        `memref.dealloc` and `reinterpret_cast` of it reach the allocation),
+        then offset, sizes and strides in elements: the type's where static."""
+        source = _contiguous_tensor(args[0], "extracting the metadata")
+        base = self._allocation_of(source)
+        buffer = base[:1].reshape(()) if base.size else np.zeros((), base.dtype)
+        self._set_base(buffer, base.view(np.uint8))
+        type_ = _memref_type(op.source.type)
+        static_offset = type_.get_offset()
+        offset = (
+            (_pointer(source) - _pointer(base)) // base.itemsize
+            if static_offset is None
+            else static_offset
+        )
+        static_strides = type_.get_strides() or [None] * source.ndim
+        strides = [
+            stride // base.itemsize if static is None else static
+            for stride, static in zip(source.strides, static_strides, strict=True)
+        ]
+        return (
+            self.model.share_owner(buffer, source),
+            offset,
+            *source.shape,
+            *strides,
+        )
+
+    @impl(memref.ExtractAlignedPointerAsIndexOp)
+    def run_extract_aligned_pointer_as_index(
+        self,
+        interpreter: Interpreter,
+        op: memref.ExtractAlignedPointerAsIndexOp,
+        args: PythonValues,
+    ) -> PythonValues:
+        """The modeled address of the base pointer: storage address plus the
+        byte offset for what the run allocated, an external one otherwise."""
+        source = _contiguous_tensor(args[0], "the pointer")
+        base = self._allocation_of(source)
+        record = self.model.record_of(source)
+        if record is not None:
+            storage = record.ranges[0].storage
+            return (storage.address + _pointer(base) - _pointer(storage.buffer),)
+        root = base
+        while isinstance(root.base, np.ndarray):
+            root = root.base
+        if id(root) not in self._external:
+            self._external[id(root)] = (root, self._next_external)
+            self._next_external = align_up(
+                self._next_external + max(root.nbytes, 1), EXTERNAL_ALIGNMENT
+            )
+        return (self._external[id(root)][1] + _pointer(base) - _pointer(root),)
 
     @impl(memref.MemorySpaceCastOp)
     def run_memory_space_cast(

@@ -14,12 +14,12 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 
 import numpy as np
-from xdsl.dialects import func
 from xdsl.ir import Operation
 
 from memplan.interpreter.errors import ModelError
+from memplan.interpreter.parallel import ParallelIterations
 from memplan.interpreter.ranges import DisjointRanges
-from memplan.interpreter.source import location_of
+from memplan.interpreter.source import describe
 from memplan.interpreter.stats import Stats
 from memplan.targets import GLOBAL_SCOPE, VTCM_SCOPE, Target
 
@@ -27,39 +27,6 @@ SCOPE_BASE_ADDRESSES = {GLOBAL_SCOPE: 0x1000_0000, VTCM_SCOPE: 0xD800_0000}
 """Where each scope's address space starts; VTCM sits high, as on Hexagon."""
 OTHER_SCOPES_BASE = 0x4000_0000
 OTHER_SCOPES_STRIDE = 0x1000_0000
-
-
-def enclosing_function(op: Operation) -> str | None:
-    """The name of the function holding `op`, if any."""
-    parent = op.parent_op()
-    while parent is not None and not isinstance(parent, func.FuncOp):
-        parent = parent.parent_op()
-    return parent.sym_name.data if parent is not None else None
-
-
-def describe(op: Operation, *, line: bool = True) -> str:
-    """`memory.alloc_tensor %a (line 4, in @seed)`: enough to find the op.
-
-    The line is known when the module was parsed with `parse_with_locations`
-    (as `memplan-run` does) or spells out its locations.
-    """
-    names = ", ".join(f"%{r.name_hint}" for r in op.results if r.name_hint)
-    text = f"{op.name} {names}" if names else op.name
-    where: list[str] = []
-    source = location_of(op) if line else None
-    if source is not None:
-        where.append(f"line {source.line}")
-    function = enclosing_function(op)
-    if function is not None:
-        where.append(f"in @{function}")
-    return f"{text} ({', '.join(where)})" if where else text
-
-
-def locate(op: Operation) -> str:
-    """`prog.mlir:14:3: linalg.fill (in @main)`: the op an error is about."""
-    source = location_of(op)
-    text = describe(op, line=False)
-    return f"{source}: {text}" if source is not None else text
 
 
 SPARE_MIN_BYTES = 64 * 1024
@@ -144,6 +111,8 @@ class Storage:
     empty_tensors: list[TensorRecord] = field(default_factory=list)
     """The live tensors of zero bytes placed in it: they own no bytes, so
     they share offsets with anything, but die with the storage all the same."""
+    serial: int = 0
+    """When it was made, from `ParallelIterations.stamp`."""
 
 
 @dataclass(frozen=True)
@@ -167,6 +136,8 @@ class TensorRecord:
     ranges: tuple[ByteRange, ...]
     killed_by: str | None = None
     overwritten_by: str | None = None
+    serial: int = 0
+    """When it was placed, from `ParallelIterations.stamp`."""
 
     @property
     def live(self) -> bool:
@@ -281,6 +252,7 @@ class MemoryModel:
         """id(view) -> (the view, its tensor); an entry dies with its view."""
         self._spare: dict[int, list[np.ndarray]] = {}
         self._spare_bytes = 0
+        self.iterations = ParallelIterations()
 
     def _space(self, scope: str) -> AddressSpace:
         if scope not in self._spaces:
@@ -312,7 +284,14 @@ class MemoryModel:
             )
         self._in_use[scope] = self._in_use.get(scope, 0) + size
         self.stats.record_allocation(scope, self._in_use[scope], space.extent)
-        storage = Storage(op, scope, size, address, self._zeroed_buffer(size))
+        storage = Storage(
+            op,
+            scope,
+            size,
+            address,
+            self._zeroed_buffer(size),
+            serial=self.iterations.stamp(),
+        )
         if self.check_uninitialized:
             storage.written = np.zeros(size, dtype=np.bool_)
         return storage
@@ -323,6 +302,9 @@ class MemoryModel:
                 f"storage allocated by {describe(storage.op)} was already killed by "
                 f"{storage.killed_by}"
             )
+        self.iterations.check_kill(
+            storage.serial, f"the storage allocated by {describe(storage.op)}"
+        )
         storage.killed_by = killer
         tensors, storage.tensors = storage.tensors, DisjointRanges[TensorRecord]()
         empty, storage.empty_tensors = storage.empty_tensors, []
@@ -361,10 +343,12 @@ class MemoryModel:
 
     def _claim(self, op: Operation, ranges: tuple[ByteRange, ...]) -> TensorRecord:
         """Own `ranges` for a new tensor; live tensors on those bytes lose them."""
-        record = TensorRecord(op, ranges)
+        for claimed in ranges:
+            self.check_storage(claimed.storage)
+        self.iterations.check_placement(op, ranges)
+        record = TensorRecord(op, ranges, serial=self.iterations.stamp())
         for claimed in ranges:
             storage = claimed.storage
-            self.check_storage(storage)
             if claimed.start == claimed.end:
                 continue
             for placed in storage.tensors.overlapping(claimed.start, claimed.end):
@@ -515,6 +499,9 @@ class MemoryModel:
                 f"kills the tensor allocated by {describe(record.op)} again: it was "
                 f"killed by {record.killed_by}"
             )
+        self.iterations.check_kill(
+            record.serial, f"the tensor allocated by {describe(record.op)}"
+        )
         was_live = record.live
         record.killed_by = killer
         if was_live:

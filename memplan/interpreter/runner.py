@@ -7,19 +7,21 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
-from xdsl.dialects import func, memref, scf
+from xdsl.dialects import arith, cf, func, scf
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.interpreter import Interpreter, PythonValues, impl_callable, register_impls
 from xdsl.interpreters.builtin import BuiltinFunctions
+from xdsl.interpreters.cf import CfFunctions
 from xdsl.interpreters.func import FuncFunctions
 from xdsl.interpreters.scf import ScfFunctions
 from xdsl.ir import Attribute, Operation
 from xdsl.traits import CallableOpInterface
 
-from memplan.dialects import memory
+from memplan.dialects import memory, memref
 from memplan.interpreter.affine_impl import AffineFunctions
 from memplan.interpreter.arguments import check_argument
 from memplan.interpreter.arith_impl import NumpyArithFunctions
+from memplan.interpreter.cf_impl import BranchingInterpreter
 from memplan.interpreter.cost import CostModel, OpProfile, profile
 from memplan.interpreter.errors import InterpretationError, ModelError, plain_message
 from memplan.interpreter.linalg_impl import LinalgFunctions
@@ -28,8 +30,9 @@ from memplan.interpreter.memref_impl import MemRefFunctions
 from memplan.interpreter.model import (
     DiscontiguousTensor,
     MemoryModel,
-    locate,
 )
+from memplan.interpreter.scf_impl import ScfFunctionsExtra
+from memplan.interpreter.source import locate
 from memplan.interpreter.stats import Stats
 from memplan.interpreter.uninitialized import UninitializedReads
 from memplan.targets import Target, get_target
@@ -42,6 +45,12 @@ PASS_THROUGH_OPS = (
     scf.WhileOp,
     scf.YieldOp,
     scf.ConditionOp,
+    scf.ParallelOp,
+    scf.ReduceOp,
+    scf.ReduceReturnOp,
+    cf.BranchOp,
+    cf.ConditionalBranchOp,
+    arith.SelectOp,
     memory.KillOp,
     memref.DeallocOp,
     memref.CastOp,
@@ -51,8 +60,11 @@ PASS_THROUGH_OPS = (
     memref.CollapseShapeOp,
     memref.ExpandShapeOp,
     memref.DimOp,
+    memref.ExtractStridedMetaDataOp,
+    memref.ExtractAlignedPointerAsIndexOp,
 )
-"""Ops that pass tensors along without reading or writing them."""
+"""Ops that pass tensors along (or read their metadata) without reading or
+writing their bytes."""
 
 
 @dataclass
@@ -105,11 +117,11 @@ class _FrameFuncFunctions(FuncFunctions):
     def call_func(
         self, interpreter: Interpreter, op: func.FuncOp, args: tuple[Any, ...]
     ):
-        self.memrefs.enter_function()
+        self.memrefs.enter_scope()
         try:
             return super().call_func(interpreter, op, args)
         finally:
-            self.memrefs.leave_function(f"the return of @{op.sym_name.data}")
+            self.memrefs.leave_scope(f"the return of @{op.sym_name.data}")
 
 
 _FrameFuncFunctions = register_impls(_FrameFuncFunctions)
@@ -143,12 +155,16 @@ class Runner:
         self.model = MemoryModel(self.target, self.stats, check_uninitialized)
         self.reads = UninitializedReads(self.model) if check_uninitialized else None
         self.tracker = _Tracker(self.model, CostModel(self.target), self.reads)
-        self.interpreter = Interpreter(
+        self.interpreter = BranchingInterpreter(
             module, index_bitwidth=index_bitwidth, listeners=(self.tracker,)
         )
         memrefs = MemRefFunctions(self.model)
         self.interpreter.register_implementations(_FrameFuncFunctions(memrefs))
         self.interpreter.register_implementations(ScfFunctions())
+        self.interpreter.register_implementations(
+            ScfFunctionsExtra(self.model.iterations, memrefs)
+        )
+        self.interpreter.register_implementations(CfFunctions())
         self.interpreter.register_implementations(NumpyArithFunctions())
         self.interpreter.register_implementations(AffineFunctions())
         self.interpreter.register_implementations(BuiltinFunctions())

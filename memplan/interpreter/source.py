@@ -1,4 +1,4 @@
-"""Parse a module remembering where each op was written, for error messages.
+"""Where each op was written, and how error messages name an op.
 
 xDSL's parser keeps no source location on an op unless the text spells one
 out (`loc("f.mlir":3:5)`).  `parse_with_locations` gives every op without a
@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from xdsl.context import Context
+from xdsl.dialects import func
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr
 from xdsl.ir import Operation
 
@@ -59,3 +60,37 @@ def location_of(op: Operation) -> SourceLocation | None:
             location.filename.data, location.line.data, location.column.data
         )
     return None
+
+
+def enclosing_function(op: Operation) -> str | None:
+    """The name of the function holding `op`, if any."""
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, func.FuncOp):
+        parent = parent.parent_op()
+    return parent.sym_name.data if parent is not None else None
+
+
+def describe(op: Operation, *, line: bool = True) -> str:
+    """`memory.alloc_tensor %a (line 4, in @seed)`: enough to find the op.
+
+    The line is known when the module was parsed with `parse_with_locations`
+    (as `memplan-run` does) or spells out its locations.
+    """
+    hints = dict.fromkeys(r.name_hint for r in op.results if r.name_hint)
+    names = ", ".join(f"%{hint}" for hint in hints)
+    text = f"{op.name} {names}" if names else op.name
+    where: list[str] = []
+    source = location_of(op) if line else None
+    if source is not None:
+        where.append(f"line {source.line}")
+    function = enclosing_function(op)
+    if function is not None:
+        where.append(f"in @{function}")
+    return f"{text} ({', '.join(where)})" if where else text
+
+
+def locate(op: Operation) -> str:
+    """`prog.mlir:14:3: linalg.fill (in @main)`: the op an error is about."""
+    source = location_of(op)
+    text = describe(op, line=False)
+    return f"{source}: {text}" if source is not None else text

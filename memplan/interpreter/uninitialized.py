@@ -27,8 +27,8 @@ from memplan.interpreter.model import (
     DiscontiguousTensor,
     MemoryModel,
     Storage,
-    describe,
 )
+from memplan.interpreter.source import describe
 
 COPY_OPS = frozenset({"memory.copy", "memref.copy"})
 """Ops are told apart by name, as in the cost model: the parsing context may

@@ -28,9 +28,8 @@ from memplan.interpreter import InterpretationError
 from memplan.interpreter.arguments import argument_from_attribute, arguments_from_npz
 from memplan.interpreter.cost import CostModelError, with_cost_overrides
 from memplan.interpreter.errors import ModelError, plain_message
-from memplan.interpreter.model import locate
 from memplan.interpreter.runner import Runner
-from memplan.interpreter.source import parse_with_locations
+from memplan.interpreter.source import locate, parse_with_locations
 from memplan.parser import MemplanParser
 from memplan.targets import DEFAULT_TARGET, TARGETS, get_target
 

@@ -1,0 +1,92 @@
+"""The scf ops xDSL 0.74's interpreter lacks: parallel, reduce, execute_region.
+
+`scf.parallel` runs its iterations one after another, in row-major order of
+the induction variables (the last varies fastest), and folds each
+`scf.reduce` operand into its result in that order, from the init value
+(`acc = region(acc, value)`, as MLIR's lowering to `scf.for` does).  The
+memory model sees one iteration at a time; `parallel.py` checks that no
+iteration relies on that.  As in MLIR, each iteration is an automatic
+allocation scope: its `memref.alloca`s are freed when it ends.
+"""
+
+from __future__ import annotations
+
+from itertools import product
+from math import prod
+
+from xdsl.dialects import scf
+from xdsl.interpreter import (
+    Interpreter,
+    InterpreterFunctions,
+    PythonValues,
+    ReturnedValues,
+    TerminatorValue,
+    impl,
+    impl_terminator,
+    register_impls,
+)
+
+from memplan.interpreter.errors import ModelError
+from memplan.interpreter.memref_impl import MemRefFunctions
+from memplan.interpreter.parallel import ParallelIterations
+from memplan.interpreter.source import describe
+
+
+@register_impls
+class ScfFunctionsExtra(InterpreterFunctions):
+    """scf.parallel, scf.reduce, scf.reduce.return, scf.execute_region."""
+
+    def __init__(self, iterations: ParallelIterations, memrefs: MemRefFunctions):
+        self.iterations = iterations
+        self.memrefs = memrefs
+
+    @impl(scf.ParallelOp)
+    def run_parallel(
+        self, interpreter: Interpreter, op: scf.ParallelOp, args: PythonValues
+    ) -> PythonValues:
+        rank = len(op.lowerBound)
+        bounds = [int(value) for value in args[: 3 * rank]]
+        lower, upper, steps = bounds[:rank], bounds[rank : 2 * rank], bounds[2 * rank :]
+        for dim, step in enumerate(steps):
+            if step <= 0:
+                raise ModelError(
+                    f"step {step} of induction variable {dim} is not positive: "
+                    "expected a step above 0"
+                )
+        spaces = [range(*bound) for bound in zip(lower, upper, steps, strict=True)]
+        reduce = op.body.block.last_op
+        assert isinstance(reduce, scf.ReduceOp)
+        values = tuple(args[3 * rank :])
+        with self.iterations.loop(op, prod(map(len, spaces))):
+            for index in product(*spaces):
+                self.iterations.begin(index)
+                self.memrefs.enter_scope()
+                partial = interpreter.run_ssacfg_region(op.body, index, "parallel")
+                self.memrefs.leave_scope(
+                    f"the end of iteration {list(index)} of {describe(op)}"
+                )
+                values = tuple(
+                    interpreter.run_ssacfg_region(region, (acc, new), "reduce")[0]
+                    for region, acc, new in zip(
+                        reduce.reductions, values, partial, strict=True
+                    )
+                )
+        return values
+
+    @impl_terminator(scf.ReduceOp)
+    def run_reduce(
+        self, interpreter: Interpreter, op: scf.ReduceOp, args: PythonValues
+    ) -> tuple[TerminatorValue, PythonValues]:
+        return ReturnedValues(args), ()
+
+    @impl_terminator(scf.ReduceReturnOp)
+    def run_reduce_return(
+        self, interpreter: Interpreter, op: scf.ReduceReturnOp, args: PythonValues
+    ) -> tuple[TerminatorValue, PythonValues]:
+        return ReturnedValues(args), ()
+
+    @impl(scf.ExecuteRegionOp)
+    def run_execute_region(
+        self, interpreter: Interpreter, op: scf.ExecuteRegionOp, args: PythonValues
+    ) -> PythonValues:
+        return interpreter.run_ssacfg_region(op.region, (), "execute_region")

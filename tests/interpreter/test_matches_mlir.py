@@ -1,0 +1,247 @@
+"""memplan-run computes what upstream MLIR's ExecutionEngine computes.
+
+Runs only when MEMPLAN_MLIR_PYTHON names a Python with MLIR's bindings and
+ExecutionEngine, such as torch-mlir's (a development check, like
+`tests/dialects/test_output_parses_in_mlir.py`).  Each program is run by
+`run_function` and, printed in generic form, lowered to LLVM and run by
+MLIR; the memref arguments it writes and its scalar result must agree
+(functions carry `llvm.emit_c_interface`, which `ExecutionEngine.invoke`
+calls through).
+Control flow whose semantics memplan chose (the order `scf.parallel`
+folds `scf.reduce` in) is checked against MLIR's lowering this way.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from io import StringIO
+from pathlib import Path
+
+import numpy as np
+import pytest
+from interpreter_helpers import parse
+from xdsl.printer import Printer
+
+from memplan.interpreter import run_function
+
+MLIR_PYTHON = os.environ.get("MEMPLAN_MLIR_PYTHON")
+
+pytestmark = pytest.mark.skipif(
+    MLIR_PYTHON is None,
+    reason="set MEMPLAN_MLIR_PYTHON to a Python with MLIR's bindings (torch-mlir)",
+)
+
+MLIR_RUN = """
+import ctypes, sys
+import numpy as np
+from torch_mlir import ir, passmanager
+from torch_mlir.execution_engine import ExecutionEngine
+from torch_mlir.runtime import get_ranked_memref_descriptor
+
+PIPELINE = (
+    "builtin.module(convert-linalg-to-loops,expand-strided-metadata,"
+    "lower-affine,convert-scf-to-cf,finalize-memref-to-llvm,"
+    "convert-arith-to-llvm,convert-math-to-llvm,convert-cf-to-llvm,"
+    "convert-func-to-llvm,reconcile-unrealized-casts)"
+)
+RESULTS = {"f32": ctypes.c_float, "f64": ctypes.c_double, "i32": ctypes.c_int32,
+           "i64": ctypes.c_int64, "index": ctypes.c_int64}
+arrays_in, arrays_out, result_type = sys.argv[1:]
+with ir.Context():
+    module = ir.Module.parse(sys.stdin.read())
+    passmanager.PassManager.parse(PIPELINE).run(module.operation)
+    engine = ExecutionEngine(module, opt_level=0)
+    stored = np.load(arrays_in)
+    arrays = [stored[f"arr_{i}"] for i in range(len(stored.files))]
+    args = [ctypes.pointer(ctypes.pointer(get_ranked_memref_descriptor(a)))
+            for a in arrays]
+    outputs = {f"arg{i}": a for i, a in enumerate(arrays)}
+    if result_type == "none":
+        engine.invoke("main", *args)
+    else:
+        result = RESULTS[result_type](0)
+        engine.invoke("main", *args, ctypes.pointer(result))
+        outputs["result"] = np.asarray(result.value)
+    np.savez(arrays_out, **outputs)
+"""
+
+PARALLEL_ORDER = """
+func.func @main(%out: memref<1xi64>) -> i64 attributes {llvm.emit_c_interface} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %zero = arith.constant 0 : i64
+  %ten = arith.constant 10 : i64
+  %r = "scf.parallel"(%c0, %c0, %c2, %c3, %c1, %c1, %zero) <{operandSegmentSizes = array<i32: 2, 2, 2, 1>}> ({
+  ^bb0(%i: index, %j: index):
+    %row = arith.muli %i, %c3 : index
+    %flat = arith.addi %row, %j : index
+    %next = arith.addi %flat, %c1 : index
+    %v = arith.index_cast %next : index to i64
+    "scf.reduce"(%v) ({
+    ^bb1(%acc: i64, %new: i64):
+      %shifted = arith.muli %acc, %ten : i64
+      %sum = arith.addi %shifted, %new : i64
+      "scf.reduce.return"(%sum) : (i64) -> ()
+    }) : (i64) -> ()
+  }) : (index, index, index, index, index, index, i64) -> i64
+  memref.store %r, %out[%c0] : memref<1xi64>
+  func.return %r : i64
+}
+"""
+
+PARALLEL_ROWS = """
+func.func @main(%x: memref<3x4xf32>, %y: memref<3x4xf32>) -> f32 attributes {llvm.emit_c_interface} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %low = arith.constant -1.0e30 : f32
+  %max = "scf.parallel"(%c0, %c3, %c1, %low) <{operandSegmentSizes = array<i32: 1, 1, 1, 1>}> ({
+  ^bb0(%i: index):
+    %t = memref.alloc() : memref<4xf32>
+    %row = memref.subview %x[%i, 0] [1, 4] [1, 1] : memref<3x4xf32> to memref<4xf32, strided<[1], offset: ?>>
+    %out = memref.subview %y[%i, 0] [1, 4] [1, 1] : memref<3x4xf32> to memref<4xf32, strided<[1], offset: ?>>
+    linalg.mul ins(%row, %row : memref<4xf32, strided<[1], offset: ?>>, memref<4xf32, strided<[1], offset: ?>>) outs(%t : memref<4xf32>)
+    linalg.add ins(%t, %row : memref<4xf32>, memref<4xf32, strided<[1], offset: ?>>) outs(%out : memref<4xf32, strided<[1], offset: ?>>)
+    %v = memref.load %t[%c1] : memref<4xf32>
+    memref.dealloc %t : memref<4xf32>
+    "scf.reduce"(%v) ({
+    ^bb1(%a: f32, %b: f32):
+      %m = arith.maximumf %a, %b : f32
+      "scf.reduce.return"(%m) : (f32) -> ()
+    }) : (f32) -> ()
+  }) : (index, index, index, f32) -> f32
+  func.return %max : f32
+}
+"""
+
+BRANCH_LOOP = """
+func.func @main(%x: memref<4xf32>, %acc: memref<4xf32>) -> index attributes {llvm.emit_c_interface} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c5 = arith.constant 5 : index
+  cf.br ^body(%c0 : index)
+^body(%i: index):
+  %t = memref.alloc() : memref<4xf32>
+  %n = arith.index_cast %i : index to i32
+  %v = arith.sitofp %n : i32 to f32
+  linalg.fill ins(%v : f32) outs(%t : memref<4xf32>)
+  linalg.mul ins(%t, %x : memref<4xf32>, memref<4xf32>) outs(%t : memref<4xf32>)
+  linalg.add ins(%acc, %t : memref<4xf32>, memref<4xf32>) outs(%acc : memref<4xf32>)
+  memref.dealloc %t : memref<4xf32>
+  %next = arith.addi %i, %c1 : index
+  %more = arith.cmpi slt, %next, %c5 : index
+  cf.cond_br %more, ^body(%next : index), ^exit(%next : index)
+^exit(%trips: index):
+  func.return %trips : index
+}
+"""
+
+REGION_AND_SELECT = """
+func.func @main(%a: memref<4xf32>, %b: memref<4xf32>, %flag: memref<1xi32>) attributes {llvm.emit_c_interface} {
+  %c0 = arith.constant 0 : index
+  %f = memref.load %flag[%c0] : memref<1xi32>
+  %zero = arith.constant 0 : i32
+  %picked = scf.execute_region -> memref<4xf32> {
+    %c = arith.cmpi ne, %f, %zero : i32
+    cf.cond_br %c, ^yes, ^no
+  ^yes:
+    scf.yield %a : memref<4xf32>
+  ^no:
+    scf.yield %b : memref<4xf32>
+  }
+  %cond = arith.cmpi eq, %f, %zero : i32
+  %other = arith.select %cond, %a, %b : memref<4xf32>
+  linalg.add ins(%picked, %picked : memref<4xf32>, memref<4xf32>) outs(%other : memref<4xf32>)
+  func.return
+}
+"""
+
+METADATA = """
+func.func @main(%m: memref<4x6xi64>, %out: memref<5xindex>) attributes {llvm.emit_c_interface} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %seven = arith.constant 7 : i64
+  %sub = memref.subview %m[1, 2] [2, 3] [1, 1] : memref<4x6xi64> to memref<2x3xi64, strided<[6, 1], offset: 8>>
+  %base, %offset, %sizes:2, %strides:2 = memref.extract_strided_metadata %sub : memref<2x3xi64, strided<[6, 1], offset: 8>> -> memref<i64>, index, index, index, index, index
+  %again = memref.reinterpret_cast %base to offset: [%offset], sizes: [%sizes#0, %sizes#1], strides: [%strides#0, %strides#1] : memref<i64> to memref<?x?xi64, strided<[?, ?], offset: ?>>
+  linalg.fill ins(%seven : i64) outs(%again : memref<?x?xi64, strided<[?, ?], offset: ?>>)
+  memref.store %offset, %out[%c0] : memref<5xindex>
+  memref.store %sizes#0, %out[%c1] : memref<5xindex>
+  memref.store %sizes#1, %out[%c2] : memref<5xindex>
+  memref.store %strides#0, %out[%c3] : memref<5xindex>
+  memref.store %strides#1, %out[%c4] : memref<5xindex>
+  func.return
+}
+"""
+
+FLOATS = np.linspace(-1.5, 2.5, 12, dtype=np.float32)
+CASES = {
+    "parallel-reduce-order": (PARALLEL_ORDER, [np.zeros(1, np.int64)], "i64"),
+    "parallel-rows-and-max": (
+        PARALLEL_ROWS,
+        [FLOATS.reshape(3, 4), np.zeros((3, 4), np.float32)],
+        "f32",
+    ),
+    "branch-loop": (
+        BRANCH_LOOP,
+        [FLOATS[:4].copy(), np.ones(4, np.float32)],
+        "index",
+    ),
+    "execute-region-and-select-true": (
+        REGION_AND_SELECT,
+        [FLOATS[:4].copy(), FLOATS[4:8].copy(), np.ones(1, np.int32)],
+        "none",
+    ),
+    "execute-region-and-select-false": (
+        REGION_AND_SELECT,
+        [FLOATS[:4].copy(), FLOATS[4:8].copy(), np.zeros(1, np.int32)],
+        "none",
+    ),
+    "strided-metadata": (
+        METADATA,
+        [np.zeros((4, 6), np.int64), np.zeros(5, np.int64)],
+        "none",
+    ),
+}
+
+
+def _generic(text: str) -> str:
+    stream = StringIO()
+    Printer(stream=stream, print_generic_format=True).print_op(parse(text))
+    return stream.getvalue()
+
+
+def _run_in_mlir(
+    text: str, arrays: list[np.ndarray], result_type: str, tmp_path: Path
+) -> dict[str, np.ndarray]:
+    assert MLIR_PYTHON is not None
+    inputs, outputs = tmp_path / "in.npz", tmp_path / "out.npz"
+    np.savez(inputs, *arrays)
+    done = subprocess.run(
+        [MLIR_PYTHON, "-c", MLIR_RUN, str(inputs), str(outputs), result_type],
+        input=_generic(text),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    with np.load(outputs) as stored:
+        return {name: stored[name] for name in stored.files}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_memplan_run_matches_mlir_execution_engine(name: str, tmp_path: Path):
+    text, arrays, result_type = CASES[name]
+    expected = _run_in_mlir(text, arrays, result_type, tmp_path)
+    ours = [a.copy() for a in arrays]
+    results = run_function(parse(text), "main", ours).results
+    for position, array in enumerate(ours):
+        np.testing.assert_array_equal(array, expected[f"arg{position}"])
+    if result_type != "none":
+        assert results == (expected["result"].item(),)

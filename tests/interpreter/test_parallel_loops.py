@@ -1,0 +1,174 @@
+"""scf.parallel: iterations run in order, checked as if they ran at once."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from interpreter_helpers import Run
+
+from memplan.interpreter import InterpretationError
+
+S = '!memory.storage<"global.vtcm">'
+V = 'memref<4xi32, "global.vtcm">'
+
+
+def parallel(upper: str, body: str, iv: str = "%i") -> str:
+    """A one-dimensional `scf.parallel` from 0 to `upper` in generic form
+    (xDSL has no custom form for it)."""
+    return (
+        f'"scf.parallel"(%c0, {upper}, %c1) <{{operandSegmentSizes = '
+        f"array<i32: 1, 1, 1, 0>}}> ({{\n^bb0({iv}: index):\n{body}\n"
+        '  "scf.reduce"() : () -> ()\n}) : (index, index, index) -> ()'
+    )
+
+
+def program(*lines: str) -> str:
+    return "\n".join(
+        [
+            "func.func @main() {",
+            "  %c0 = arith.constant 0 : index",
+            "  %c1 = arith.constant 1 : index",
+            "  %c2 = arith.constant 2 : index",
+            "  %c16 = arith.constant 16 : index",
+            "  %one = arith.constant 1 : i32",
+            *lines,
+            "  func.return",
+            "}",
+        ]
+    )
+
+
+def test_sum_and_product_reductions_match_numpy(run: Run):
+    text = """
+    func.func @main(%m: memref<3x4xf64>) -> (f64, f64) {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c3 = arith.constant 3 : index
+      %c4 = arith.constant 4 : index
+      %zero = arith.constant 0.0 : f64
+      %one = arith.constant 1.0 : f64
+      %r:2 = "scf.parallel"(%c0, %c0, %c3, %c4, %c1, %c1, %zero, %one) <{operandSegmentSizes = array<i32: 2, 2, 2, 2>}> ({
+      ^bb0(%i: index, %j: index):
+        %v = memref.load %m[%i, %j] : memref<3x4xf64>
+        "scf.reduce"(%v, %v) ({
+        ^bb1(%a: f64, %b: f64):
+          %s = arith.addf %a, %b : f64
+          "scf.reduce.return"(%s) : (f64) -> ()
+        }, {
+        ^bb1(%a: f64, %b: f64):
+          %p = arith.mulf %a, %b : f64
+          "scf.reduce.return"(%p) : (f64) -> ()
+        }) : (f64, f64) -> ()
+      }) : (index, index, index, index, index, index, f64, f64) -> (f64, f64)
+      func.return %r#0, %r#1 : f64, f64
+    }
+    """
+    m = np.linspace(0.5, 2.0, 12).reshape(3, 4)
+    total, product = run(text, m).results
+    assert total == pytest.approx(m.sum())
+    assert product == pytest.approx(m.prod())
+
+
+def test_a_loop_without_iterations_returns_its_init_values(run: Run):
+    text = """
+    func.func @main() -> i32 {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %init = arith.constant 42 : i32
+      %r = "scf.parallel"(%c1, %c0, %c1, %init) <{operandSegmentSizes = array<i32: 1, 1, 1, 1>}> ({
+      ^bb0(%i: index):
+        %v = arith.index_cast %i : index to i32
+        "scf.reduce"(%v) ({
+        ^bb1(%a: i32, %b: i32):
+          "scf.reduce.return"(%b) : (i32) -> ()
+        }) : (i32) -> ()
+      }) : (index, index, index, i32) -> i32
+      func.return %r : i32
+    }
+    """
+    assert run(text).results == (42,)
+
+
+def test_an_iteration_may_reuse_its_own_bytes_of_a_storage_made_outside(run: Run):
+    body = "\n".join(
+        [
+            "  %off = arith.muli %i, %c16 : index",
+            f"  %a = memory.alloc_tensor %s[%off] : {S} to {V}",
+            f"  linalg.fill ins(%one : i32) outs(%a : {V})",
+            f"  memory.kill %a : {V}",
+            f"  %b = memory.alloc_tensor %s[%off] : {S} to {V}",
+            f"  linalg.fill ins(%one : i32) outs(%b : {V})",
+        ]
+    )
+    text = program(
+        f"  %s = memory.alloc_storage [32] : {S}",
+        parallel("%c2", body),
+    )
+    assert run(text).stats.peak_bytes["global.vtcm"] == 32
+
+
+def test_the_error_names_the_last_tensor_an_earlier_iteration_placed_there(
+    run: Run,
+):
+    """Iteration 0 places %a on [0, 16) then %b on [8, 24): bytes 0-7 stay
+    %a's, 8-23 are %b's; iteration 1's %c on [16, 32) meets %b at [16, 24)."""
+    body = "\n".join(
+        [
+            "  %c8 = arith.constant 8 : index",
+            "  %first = arith.cmpi eq, %i, %c0 : index",
+            "  scf.if %first {",
+            f"    %a = memory.alloc_tensor %s[%c0] : {S} to {V}",
+            f"    memory.kill %a : {V}",
+            f"    %b = memory.alloc_tensor %s[%c8] : {S} to {V}",
+            f"    memory.kill %b : {V}",
+            "  } else {",
+            f"    %c = memory.alloc_tensor %s[%c16] : {S} to {V}",
+            "  }",
+        ]
+    )
+    text = program(f"  %s = memory.alloc_storage [32] : {S}", parallel("%c2", body))
+    with pytest.raises(
+        InterpretationError,
+        match=r"memory.alloc_tensor %c \(in @main\): in iteration \[1\] of "
+        r"scf.parallel \(in @main\), places its tensor on bytes \[16, 24\) of the "
+        r'"global.vtcm" storage allocated by memory.alloc_storage %s \(in @main\), '
+        r"which iteration \[0\] gave to the tensor allocated by "
+        r"memory.alloc_tensor %b \(in @main\);",
+    ):
+        run(text)
+
+
+def test_nested_loops_flag_the_loop_whose_iterations_share_a_storage(run: Run):
+    """Each outer iteration allocates its own storage, so the outer loop is
+    fine; the inner iterations all place at offset 0 of it."""
+
+    def nest(inner_upper: str) -> str:
+        inner = parallel(
+            inner_upper, f"  %t = memory.alloc_tensor %s[%c0] : {S} to {V}", "%j"
+        )
+        return program(
+            parallel("%c2", f"  %s = memory.alloc_storage [16] : {S}\n{inner}")
+        )
+
+    with pytest.raises(
+        InterpretationError,
+        match=r"in iteration \[1\] of scf.parallel \(in @main\), places its tensor "
+        r"on bytes \[0, 16\) .* which iteration \[0\] gave",
+    ):
+        run(nest("%c2"))
+    assert run(nest("%c1")).stats.storage_allocations == {"global.vtcm": 2}
+
+
+def test_killing_a_tensor_made_outside_the_loop_in_an_iteration_fails(run: Run):
+    text = program(
+        f"  %s = memory.alloc_storage [16] : {S}",
+        f"  %t = memory.alloc_tensor %s[%c0] : {S} to {V}",
+        parallel("%c2", f"  memory.kill %t : {V}"),
+    )
+    with pytest.raises(
+        InterpretationError,
+        match=r"memory.kill \(in @main\): kills the tensor allocated by "
+        r"memory.alloc_tensor %t \(in @main\) in iteration \[0\] of scf.parallel "
+        r"\(in @main\), but it was made outside the loop",
+    ):
+        run(text)
