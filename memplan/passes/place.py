@@ -139,14 +139,15 @@ class _Placer:
     budget: int | None
     report: PlaceReport = field(default_factory=PlaceReport)
     peaks: dict[str, int] = field(default_factory=dict[str, int])
+    groups: ScopeGroups = field(init=False)
 
     def run(self) -> PlaceReport:
-        groups = ScopeGroups(self.module)
+        self.groups = ScopeGroups(self.module)
         functions = [f for f in self.module.walk() if isinstance(f, func.FuncOp)]
-        order, cyclic = _callees_first(functions, groups)
-        weights = _weights(order, groups)
+        order, cyclic = _callees_first(functions, self.groups)
+        weights = _weights(order, self.groups)
         get_globals = [op for op in self.module.walk() if global_name(op) is not None]
-        written = written_globals(groups, get_globals)
+        written = written_globals(self.groups, get_globals)
         handled: set[int] = set()
         module_order = {op: i for i, op in enumerate(self.module.walk())}
         for function in order:
@@ -154,12 +155,12 @@ class _Placer:
                 continue
             name = function.sym_name.data
             if len(function.body.blocks) != 1 or name in cyclic:
-                self.peaks[name] = self._unplaced(function, groups, handled)
+                self.peaks[name] = self._unplaced(function, handled)
                 continue
             try:
                 model = build_model(
                     function,
-                    groups,
+                    self.groups,
                     self.target,
                     weights.get(name, 1.0),
                     self.target.capacity(VTCM_SCOPE),
@@ -194,10 +195,12 @@ class _Placer:
         except SolverMissing as error:
             raise PassFailedException(f"memory-place: {error}") from None
         for group in model.demoted:
-            move_group(group, GLOBAL_SCOPE, self.target)
+            move_group(self.groups, group, GLOBAL_SCOPE, self.target)
         copies = 0
         for index, locations in enumerate(placement.states):
-            copies += move_entity(problem, model, index, locations, self.target)
+            copies += move_entity(
+                problem, model, index, locations, self.groups, self.target
+            )
         self.report.functions.append(
             FunctionReport(
                 name,
@@ -211,21 +214,19 @@ class _Placer:
         )
         return placement.peak
 
-    def _unplaced(
-        self, function: func.FuncOp, groups: ScopeGroups, handled: set[int]
-    ) -> int:
+    def _unplaced(self, function: func.FuncOp, handled: set[int]) -> int:
         """A function the pass does not place (several blocks, recursion):
         movable VTCM memory goes to DDR, pinned memory counts without reuse."""
         total = 0
         for op in function.walk():
             if op.name not in NEW_MEMORY_OPS:
                 continue
-            group = groups.group_of(op.results[0])
+            group = self.groups.group_of(op.results[0])
             if id(group) in handled:
                 continue
             handled.add(id(group))
             if group.fixed is None:
-                move_group(group, GLOBAL_SCOPE, self.target)
+                move_group(self.groups, group, GLOBAL_SCOPE, self.target)
                 continue
             if group.scope != VTCM_SCOPE:
                 continue

@@ -421,7 +421,7 @@ class _Builder:
                 live.start,
                 live.end,
                 _tensor_bytes(tensor),
-                _element_alignment(tensor),
+                tensor.offset_alignment(),
                 self.unit_id(self.liveness.unit_of(tensor)),
             )
             for tensor, live in planned
@@ -525,7 +525,7 @@ class _Builder:
             Entity(
                 key=len(self.entities),
                 size=_tensor_bytes(tensor),
-                alignment=_element_alignment(tensor),
+                alignment=tensor.offset_alignment(),
                 unit=self.unit_id(self.liveness.unit_of(tensor)),
                 slots=slots,
                 start=live.start,
@@ -747,12 +747,6 @@ def _tensor_bytes(tensor: AllocTensorOp) -> int:
     size = static_byte_size(type_)
     assert size is not None
     return size
-
-
-def _element_alignment(tensor: AllocTensorOp) -> int:
-    type_ = tensor.result.type
-    assert isinstance(type_, MemRefType)
-    return element_bytes(type_.element_type)
 
 
 def _allocation_bytes(allocation: Operation) -> int | None:

@@ -24,7 +24,12 @@ from memplan.dialects.memory import (
     static_byte_size,
 )
 from memplan.passes.place_model import EntityIR, FunctionModel, anchor_in
-from memplan.passes.retype import ScopeGroup, forward_closure, retype, with_scope
+from memplan.passes.retype import (
+    ScopeGroup,
+    ScopeGroups,
+    forward_closure,
+    with_scope,
+)
 from memplan.planning.placement import (
     DDR,
     IN_VTCM,
@@ -38,12 +43,14 @@ from memplan.planning.placement import (
 from memplan.targets import GLOBAL_SCOPE, VTCM_SCOPE, Target
 
 
-def move_group(group: ScopeGroup, scope: str, target: Target) -> None:
+def move_group(
+    groups: ScopeGroups, group: ScopeGroup, scope: str, target: Target
+) -> None:
     """Retype a whole group; storages moved to VTCM get its alignment."""
     if group.scope == scope:
         return
     storages = [v.owner for v in group.values if isinstance(v.owner, AllocStorageOp)]
-    retype(group.values, scope)
+    groups.retype(group.values, scope)
     _align_storages(storages, scope, target)
 
 
@@ -101,6 +108,7 @@ def move_entity(
     model: FunctionModel,
     index: int,
     locations: Sequence[int],
+    groups: ScopeGroups,
     target: Target,
 ) -> int:
     """Carry out the locations of entity `index`; returns the copies added."""
@@ -108,7 +116,10 @@ def move_entity(
     ir = model.entities[index]
     if ir.kind == "group":
         move_group(
-            ir.group, VTCM_SCOPE if locations[0] == VTCM else GLOBAL_SCOPE, target
+            groups,
+            ir.group,
+            VTCM_SCOPE if locations[0] == VTCM else GLOBAL_SCOPE,
+            target,
         )
         return 0
     value = ir.value
@@ -118,7 +129,10 @@ def move_entity(
     assert block is not None
     if ir.kind == "tensor" and len(set(locations)) == 1:
         move_group(
-            ir.group, VTCM_SCOPE if locations[0] == VTCM else GLOBAL_SCOPE, target
+            groups,
+            ir.group,
+            VTCM_SCOPE if locations[0] == VTCM else GLOBAL_SCOPE,
+            target,
         )
         return 0
     if ir.kind == "prefetch" and VTCM not in locations:
@@ -132,11 +146,11 @@ def move_entity(
         _move_kills(value, tensor.storage, block)
         scope = VTCM_SCOPE if locations[0] == VTCM else GLOBAL_SCOPE
         storage = tensor.storage.owner
-        retype([tensor.storage, *forward_closure(value)], scope)
+        groups.retype([tensor.storage, *forward_closure(value)], scope)
         assert isinstance(storage, Operation)
         _align_storages([storage], scope, target)
     for made in mover.made:
-        retype(forward_closure(made)[1:], scope_of(made.type))
+        groups.retype(forward_closure(made)[1:], scope_of(made.type))
     return mover.copies
 
 

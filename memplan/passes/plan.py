@@ -481,7 +481,7 @@ class MemoryPlanPass(MemplanPass):
         unit = self.tensor_alignment or element_bytes(type_.element_type)
         # Sizes round up to the unit; a tensor's own alignment request moves
         # its offset only.
-        alignment = max(unit, tensor.requested_alignment() or 1)
+        alignment = tensor.offset_alignment(unit)
         return ArenaTensor(
             tensor, live.start, live.upper, align_up(size, unit), alignment
         )

@@ -10,16 +10,18 @@ types together (a call's operand types are its callee's argument types, an
 that moves as a whole.
 
 A group is *fixed* when one of its values cannot change type: an argument or
-result of a function that nothing in the module calls (an entry point), a
-`memref.get_global`, a call to a declaration, or the result of an op this
-module does not know (its verifier might tie types in ways we cannot see).
+result of a public function (its signature is an ABI: callers outside the
+module may pass or receive it) or of one nothing in the module calls (an
+entry point), a `memref.get_global`, a call to a declaration, or the result
+of an op this module does not know (its verifier might tie types in ways we
+cannot see).
 `memref.memory_space_cast` is a boundary: its operand and result are in
 groups of their own.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects import func, scf
@@ -123,24 +125,41 @@ class ScopeGroups:
                 self.callers[op.callee.string_value()].append(op)
         for function in functions.values():
             self._link_function(function, functions)
-        self.groups: dict[SSAValue, ScopeGroup] = {}
+        roots: dict[SSAValue, ScopeGroup] = {}
+        self._groups: dict[SSAValue, ScopeGroup] = {}
         for value in self._parent:
-            root = self._find(value)
-            group = self.groups.setdefault(root, ScopeGroup())
+            group = roots.setdefault(self._find(value), ScopeGroup())
             group.values.append(value)
-        for group in self.groups.values():
+            self._groups[value] = group
+        for group in roots.values():
             if not group.scope:
                 group.fixed = "its memory space is not a scope name"
         for value, reason in self._fixed.items():
-            group = self.groups[self._find(value)]
+            group = self._groups[value]
             if group.fixed is None:
                 group.fixed = reason
 
     def group_of(self, value: SSAValue) -> ScopeGroup:
-        return self.groups[self._find(value)]
+        return self._groups[value]
 
     def __iter__(self) -> Iterator[ScopeGroup]:
-        return iter(dict.fromkeys(self.groups.values()))
+        return iter(dict.fromkeys(self._groups.values()))
+
+    def retype(self, values: Sequence[SSAValue], scope: str) -> list[SSAValue]:
+        """`retype` that keeps the groups right: retyping makes new values,
+        which take the place of the old ones in their groups."""
+        changed = retype(values, scope)
+        renamed = {
+            old: new for old, new in zip(values, changed, strict=True) if old is not new
+        }
+        touched = dict.fromkeys(self._groups[v] for v in renamed if v in self._groups)
+        for group in touched:
+            group.values = [renamed.get(v, v) for v in group.values]
+        for old, new in renamed.items():
+            group = self._groups.pop(old, None)
+            if group is not None:
+                self._groups[new] = group
+        return changed
 
     def _find(self, value: SSAValue) -> SSAValue:
         parent = self._parent.setdefault(value, value)
@@ -163,22 +182,22 @@ class ScopeGroups:
         self, function: func.FuncOp, functions: dict[str, func.FuncOp]
     ) -> None:
         name = function.sym_name.data
-        entry = not self.callers[name]
         if function.is_declaration:
             return
+        kept = _kept_signature(function, self.callers[name])
         for arg in function.args:
             if is_memory(arg.type):
                 self._find(arg)
-                if entry:
-                    self._fix(arg, f"it is an argument of @{name}, which nothing calls")
+                if kept:
+                    self._fix(arg, f"it is an argument of @{name}, {kept}")
         for op in function.walk():
-            self._link_op(op, name, entry, functions)
+            self._link_op(op, name, kept is not None, functions)
 
     def _link_op(
         self,
         op: Operation,
         function: str,
-        entry: bool,
+        kept_signature: bool,
         functions: dict[str, func.FuncOp],
     ) -> None:
         for result in op.results:
@@ -205,7 +224,7 @@ class ScopeGroups:
                     if is_memory(alias.type):
                         self._union(value, alias)
         elif isinstance(op, func.ReturnOp):
-            if entry:
+            if kept_signature:
                 for _, value in memory_operands:
                     self._fix(value, f"it is returned by @{function}")
         elif isinstance(op, func.CallOp):
@@ -239,6 +258,17 @@ class ScopeGroups:
                 ):
                     if is_memory(result.type):
                         self._union(value, result)
+
+
+def _kept_signature(function: func.FuncOp, calls: list[func.CallOp]) -> str | None:
+    """Why `function` keeps its signature, None when it may change: a public
+    function may have callers outside the module, whatever this one holds."""
+    visibility = function.sym_visibility
+    if visibility is None or visibility.data == "public":
+        return "which is public"
+    if not calls:
+        return "which nothing calls"
+    return None
 
 
 def _makes_memory_views(op: Operation) -> bool:

@@ -93,11 +93,7 @@ def _contiguous_placement(tensor: AllocTensorOp, required: int) -> list[Placemen
     size = static_byte_size(type_)
     if offset is None or size is None:
         return []
-    alignment = max(
-        required,
-        element_bytes(type_.element_type),
-        tensor.requested_alignment() or 1,
-    )
+    alignment = max(required, tensor.offset_alignment())
     return [Placement(tensor, "", tensor.storage, offset, offset + size, alignment)]
 
 

@@ -10,6 +10,10 @@
 // RUN: not xdsl-opt %s -p 'memory-place{colour=red}' 2>&1 | filecheck %s --check-prefix=OPTION
 // RUN: xdsl-opt %examples/three_big_vtcm.mlir -p 'memory-manifest,memory-place{target=hexagon-v65},memory-plan{target=hexagon-v65},memory-verify{target=hexagon-v65}' | filecheck %s --check-prefix=SPILL
 // RUN: xdsl-opt %examples/three_big_vtcm.mlir -p 'memory-manifest,memory-place{target=hexagon-v68},memory-plan{target=hexagon-v68}' | memplan-run --target hexagon-v68 2>&1 | filecheck %s --check-prefix=FITS
+// RUN: xdsl-opt %S/inputs/place-aligned.mlir -p 'memory-manifest,memory-place{capacity=2048},memory-plan{capacity=2048},memory-verify{capacity=2048}' | filecheck %s --check-prefix=ALIGNED
+// RUN: xdsl-opt %S/inputs/place-aligned.mlir -p 'memory-manifest,memory-place{capacity=2048},memory-plan{capacity=2048}' | memplan-run --vtcm-size 2048 2>&1 | filecheck %s --check-prefix=ALIGNED-RESULT
+// RUN: xdsl-opt %S/inputs/place-calls.mlir -p 'memory-manifest,memory-place{target=hexagon-v65}' | filecheck %s --check-prefix=CALLS
+// RUN: xdsl-opt %S/inputs/place-calls.mlir -p 'memory-manifest,memory-place{target=hexagon-v65},memory-plan{target=hexagon-v65},memory-verify{target=hexagon-v65}' | memplan-run --target hexagon-v65 2>&1 | filecheck %s --check-prefix=CALLS-RESULT
 
 // ALGO: memory-place: unknown algorithm 'nope', expected one of: heuristic, exact
 // BADCAP: memory-place: capacity must be >= 0 bytes, got -5
@@ -27,6 +31,30 @@
 // With 4 MiB (hexagon-v68) one of them keeps its VTCM: the results stay 4.
 // FITS:         [4, 4, 4
 // FITS:         peak bytes global={{[0-9]+}}, global.vtcm=3145728
+
+// Alignment requests: memory-place sizes the arena as memory-plan packs it,
+// each tensor at a multiple of its `align` (64 bytes), so only two of the
+// three 680-byte tensors fit 2048 bytes (2088 bytes for all three), and
+// memory-plan then fits them.  The result is 4 as before placement.
+// ALIGNED:       %arena = memory.alloc_storage [1384] align 2048 : !memory.storage<"global.vtcm">
+// ALIGNED-NEXT:  %a = memory.alloc_tensor %arena[0] align 64 : !memory.storage<"global.vtcm"> to memref<170xf32, "global.vtcm">
+// ALIGNED-NEXT:  %b = memory.alloc_tensor %arena[704] align 64 : !memory.storage<"global.vtcm"> to memref<170xf32, "global.vtcm">
+// ALIGNED:       %c = memory.alloc_tensor %arena_1[0] align 64 : !memory.storage<"global"> to memref<170xf32>
+// ALIGNED-RESULT:   result: array([4., 4., 4., 4.,
+// ALIGNED-RESULT:   peak bytes global={{[0-9]+}}, global.vtcm=1384;
+
+// Calls: the signature of a public function is an ABI (callers outside the
+// module may use it), so @public_callee keeps its DDR argument and copies
+// it into VTCM for its loop and back; the private one is retyped with the
+// tensor @main passes it.  The results stay 512.
+// CALLS-LABEL: func.func @public_callee(%a: memref<256xf32>) {
+// CALLS:         memory.copy %a, %a_vtcm : memref<256xf32> to memref<256xf32, "global.vtcm">
+// CALLS:         memory.copy %a_vtcm, %a : memref<256xf32, "global.vtcm"> to memref<256xf32>
+// CALLS-LABEL: func.func private @private_callee(%a: memref<256xf32, "global.vtcm">) {
+// CALLS-LABEL: func.func @main() -> memref<256xf32> {
+// CALLS:         func.call @public_callee(%a) : (memref<256xf32>) -> ()
+// CALLS-NEXT:    func.call @private_callee(%b) : (memref<256xf32, "global.vtcm">) -> ()
+// CALLS-RESULT:   result: array([512., 512., 512.,
 
 // Promotion: local tensors move to VTCM with every value that refers to them
 // (a subview, an scf.if result); the argument %out stays in DDR.
@@ -186,4 +214,121 @@ func.func @pinned() -> memref<4096xf32, "global.vtcm"> {
 func.func @dynamic(%n: index) -> memref<?xf32, "global.vtcm"> {
   %a = memref.alloc(%n) : memref<?xf32, "global.vtcm">
   func.return %a : memref<?xf32, "global.vtcm">
+}
+
+// -----
+
+// Recursion: @fact is in a call cycle, so its depth and the VTCM it holds
+// are unknown; it is not placed, and its movable VTCM memory goes to DDR
+// with every value tied to it (the private signature follows).
+// CHECK-LABEL: func.func private @fact(%n: index, %buf: memref<16xf32>) {
+// CHECK:         %t = memory.alloc_tensor %t_storage[0] : !memory.storage<"global"> to memref<16xf32>
+// CHECK:         func.call @fact(%m, %t) : (index, memref<16xf32>) -> ()
+// CHECK-LABEL: func.func @main() {
+// CHECK:         %b = memory.alloc_tensor %b_storage[0] : !memory.storage<"global"> to memref<16xf32>
+
+func.func private @fact(%n: index, %buf: memref<16xf32, "global.vtcm">) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.cmpi ne, %n, %c0 : index
+  scf.if %z {
+    %t = memref.alloc() : memref<16xf32, "global.vtcm">
+    %m = arith.subi %n, %c1 : index
+    func.call @fact(%m, %t) : (index, memref<16xf32, "global.vtcm">) -> ()
+    memref.dealloc %t : memref<16xf32, "global.vtcm">
+  }
+  func.return
+}
+
+func.func @main() {
+  %c3 = arith.constant 3 : index
+  %b = memref.alloc() : memref<16xf32, "global.vtcm">
+  func.call @fact(%c3, %b) : (index, memref<16xf32, "global.vtcm">) -> ()
+  memref.dealloc %b : memref<16xf32, "global.vtcm">
+  func.return
+}
+
+// -----
+
+// Mutual recursion is a call cycle too: @ping and @pong are not placed.
+// CHECK-LABEL: func.func private @ping(%n: index, %buf: memref<16xf32>) {
+// CHECK-LABEL: func.func private @pong(%n: index, %buf: memref<16xf32>) {
+// CHECK:         %t = memory.alloc_tensor %t_storage[0] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-LABEL: func.func @main() {
+// CHECK:         %b = memory.alloc_tensor %b_storage[0] : !memory.storage<"global"> to memref<16xf32>
+
+func.func private @ping(%n: index, %buf: memref<16xf32, "global.vtcm">) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.cmpi ne, %n, %c0 : index
+  scf.if %z {
+    %m = arith.subi %n, %c1 : index
+    func.call @pong(%m, %buf) : (index, memref<16xf32, "global.vtcm">) -> ()
+  }
+  func.return
+}
+
+func.func private @pong(%n: index, %buf: memref<16xf32, "global.vtcm">) {
+  %t = memref.alloc() : memref<16xf32, "global.vtcm">
+  memory.copy %buf, %t : memref<16xf32, "global.vtcm"> to memref<16xf32, "global.vtcm">
+  func.call @ping(%n, %t) : (index, memref<16xf32, "global.vtcm">) -> ()
+  memref.dealloc %t : memref<16xf32, "global.vtcm">
+  func.return
+}
+
+func.func @main() {
+  %c3 = arith.constant 3 : index
+  %b = memref.alloc() : memref<16xf32, "global.vtcm">
+  func.call @ping(%c3, %b) : (index, memref<16xf32, "global.vtcm">) -> ()
+  memref.dealloc %b : memref<16xf32, "global.vtcm">
+  func.return
+}
+
+// -----
+
+// A public recursive function keeps its signature: the VTCM memory passed
+// to it cannot move, and stays where the program put it.
+// CHECK-LABEL: func.func @fact_public(%n: index, %buf: memref<16xf32, "global.vtcm">) {
+// CHECK:         %t = memory.alloc_tensor %t_storage[0] : !memory.storage<"global.vtcm"> to memref<16xf32, "global.vtcm">
+// CHECK-LABEL: func.func @main() {
+// CHECK:         %b = memory.alloc_tensor %b_storage[0] : !memory.storage<"global.vtcm"> to memref<16xf32, "global.vtcm">
+
+func.func @fact_public(%n: index, %buf: memref<16xf32, "global.vtcm">) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.cmpi ne, %n, %c0 : index
+  scf.if %z {
+    %t = memref.alloc() : memref<16xf32, "global.vtcm">
+    %m = arith.subi %n, %c1 : index
+    func.call @fact_public(%m, %t) : (index, memref<16xf32, "global.vtcm">) -> ()
+    memref.dealloc %t : memref<16xf32, "global.vtcm">
+  }
+  func.return
+}
+
+func.func @main() {
+  %c3 = arith.constant 3 : index
+  %b = memref.alloc() : memref<16xf32, "global.vtcm">
+  func.call @fact_public(%c3, %b) : (index, memref<16xf32, "global.vtcm">) -> ()
+  memref.dealloc %b : memref<16xf32, "global.vtcm">
+  func.return
+}
+
+// -----
+
+// A VTCM tensor passed to a public function cannot move (its signature is
+// kept): it alone is over the capacity.
+// CHECK: memory-place: in @main, memory that must stay in "global.vtcm" needs 16384 bytes at memory.alloc_tensor, over the capacity of 12288 bytes: memory.alloc_storage of 16384 bytes (it is an argument of @use, which is public)
+
+func.func @use(%a: memref<4096xf32, "global.vtcm">) {
+  %one = arith.constant 1.0 : f32
+  linalg.fill ins(%one : f32) outs(%a : memref<4096xf32, "global.vtcm">)
+  func.return
+}
+
+func.func @main() {
+  %a = memref.alloc() : memref<4096xf32, "global.vtcm">
+  func.call @use(%a) : (memref<4096xf32, "global.vtcm">) -> ()
+  memref.dealloc %a : memref<4096xf32, "global.vtcm">
+  func.return
 }

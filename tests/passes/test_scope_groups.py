@@ -1,0 +1,65 @@
+"""Scope groups (`memplan/passes/retype.py`): which values move together,
+which cannot move, and lookups that still work after a group is retyped."""
+
+from __future__ import annotations
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.parser import Parser
+
+from memplan.context import memplan_context
+from memplan.passes.retype import ScopeGroups
+from memplan.targets import GLOBAL_SCOPE, VTCM_SCOPE
+
+CONTEXT = memplan_context()
+
+SOURCE = """
+func.func @public_use(%a: memref<4xf32>) {
+  func.return
+}
+func.func private @private_use(%a: memref<4xf32>) {
+  func.return
+}
+func.func @main() {
+  %a = memref.alloc() : memref<4xf32>
+  %b = memref.alloc() : memref<4xf32>
+  func.call @public_use(%a) : (memref<4xf32>) -> ()
+  func.call @private_use(%b) : (memref<4xf32>) -> ()
+  memref.dealloc %a : memref<4xf32>
+  memref.dealloc %b : memref<4xf32>
+  func.return
+}
+"""
+
+
+def _parse() -> tuple[ModuleOp, dict[str, func.FuncOp]]:
+    module = Parser(CONTEXT, SOURCE).parse_module()
+    functions = {
+        op.sym_name.data: op for op in module.walk() if isinstance(op, func.FuncOp)
+    }
+    return module, functions
+
+
+def test_a_public_function_keeps_its_signature_and_a_private_one_may_change():
+    module, functions = _parse()
+    groups = ScopeGroups(module)
+    public = groups.group_of(functions["public_use"].args[0])
+    private = groups.group_of(functions["private_use"].args[0])
+    assert public.fixed == "it is an argument of @public_use, which is public"
+    assert private.fixed is None
+
+
+def test_values_a_retype_makes_stay_in_their_group():
+    module, functions = _parse()
+    groups = ScopeGroups(module)
+    group = groups.group_of(functions["private_use"].args[0])
+    old = list(group.values)
+    new = groups.retype(group.values, VTCM_SCOPE)
+    assert group.scope == VTCM_SCOPE
+    assert group.values == new
+    assert all(groups.group_of(value) is group for value in new)
+    assert not any(value in new for value in old)
+    signature = functions["private_use"].function_type.inputs.data
+    assert [str(t) for t in signature] == ['memref<4xf32, "global.vtcm">']
+    groups.retype(group.values, GLOBAL_SCOPE)
+    assert groups.group_of(functions["private_use"].args[0]) is group
