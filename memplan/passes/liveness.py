@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 
 from xdsl.dialects import affine, func, scf
 from xdsl.dialects.builtin import MemRefType
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.traits import IsTerminator
 
 from memplan.dialects import memref
@@ -151,6 +151,10 @@ def forwarded_values(user: Operation, index: int) -> list[SSAValue]:
     forwarded: list[SSAValue] = [
         r for r in user.results if isinstance(r.type, MemRefType)
     ]
+    # A branch (`cf.br`, `cf.cond_br`, ...) may pass the operand to any
+    # argument of the blocks it jumps to.
+    for successor in user.successors:
+        forwarded.extend(a for a in successor.args if isinstance(a.type, MemRefType))
     for region in user.regions:
         for block in region.blocks:
             forwarded.extend(a for a in block.args if isinstance(a.type, MemRefType))
@@ -260,6 +264,11 @@ class FunctionLiveness:
             end = max(end, self.end[loop])
             carried = True
             local = False
+        for region in _branching_regions_around(allocation):
+            first, last = self._points_of(region)
+            start, end = min(start, first), max(end, last)
+            carried = True
+            local = False
         if escapes:
             end = self.last_point
             local = False
@@ -268,6 +277,13 @@ class FunctionLiveness:
         return LiveRange(
             start, end, escapes, carried, last_user, tuple(ends), concurrent
         )
+
+    def _points_of(self, region: Region) -> tuple[int, int]:
+        """The first and last program points of the ops of `region`."""
+        parent = region.parent_op()
+        if parent is None or parent is self.function:
+            return 0, self.last_point
+        return self.index[parent] + 1, self.end[parent]
 
     def unit_of(self, allocation: Operation) -> Block:
         """The planning unit of the tensor that `allocation` defines: the
@@ -344,6 +360,24 @@ def _enclosing_ops(op: Operation) -> dict[Block, Operation]:
         found[block] = current
         current = block.parent_op()
     return found
+
+
+def _branching_regions_around(op: Operation) -> Iterator[Region]:
+    """Regions of several blocks around `op`.  Branches between their blocks
+    may loop back, so a tensor allocated there may be allocated again while
+    an earlier one is live, and any of its uses may come after any other:
+    the tensor is live, as if loop-carried, over the whole region."""
+    block = op.parent_block()
+    while block is not None:
+        region = block.parent
+        if region is None:
+            return
+        if len(region.blocks) > 1:
+            yield region
+        parent = region.parent_op()
+        if parent is None or isinstance(parent, func.FuncOp):
+            return
+        block = parent.parent_block()
 
 
 def _anchor(user: Operation, enclosing: dict[Block, Operation]) -> Operation:

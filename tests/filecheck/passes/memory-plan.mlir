@@ -392,6 +392,37 @@ func.func @parallel_loop(%n: index) {
 
 // -----
 
+// Branches between the blocks of a region may loop back: a tensor allocated
+// there may be allocated again while the one passed along a cf.br is live,
+// so each keeps a storage of its own (they used to share one arena slot).
+// CHECK-LABEL: func.func @branch_loop() {
+// CHECK:         scf.execute_region {
+// CHECK-NEXT:      %a_storage = memory.alloc_storage [64] : !memory.storage<"global">
+// CHECK-NEXT:      %a = memory.alloc_tensor %a_storage[0]
+// CHECK:         ^bb1(%prev: memref<16xf32>):
+// CHECK-NEXT:      %b_storage = memory.alloc_storage [64] : !memory.storage<"global">
+// CHECK-NEXT:      %b = memory.alloc_tensor %b_storage[0]
+
+func.func @branch_loop() {
+  "scf.execute_region"() ({
+    %a_storage = memory.alloc_storage [64] : !memory.storage<"global">
+    %a = memory.alloc_tensor %a_storage[0] : !memory.storage<"global"> to memref<16xf32>
+    "test.op"(%a) : (memref<16xf32>) -> ()
+    cf.br ^bb1(%a : memref<16xf32>)
+  ^bb1(%prev: memref<16xf32>):
+    %b_storage = memory.alloc_storage [64] : !memory.storage<"global">
+    %b = memory.alloc_tensor %b_storage[0] : !memory.storage<"global"> to memref<16xf32>
+    "test.op"(%prev, %b) : (memref<16xf32>, memref<16xf32>) -> ()
+    %more = "test.op"() : () -> i1
+    cf.cond_br %more, ^bb1(%b : memref<16xf32>), ^bb2
+  ^bb2:
+    scf.yield
+  }) : () -> ()
+  func.return
+}
+
+// -----
+
 // Calls and views are uses; a call's memref result may alias its argument.
 // CHECK-LABEL: func.func @calls_and_views() {
 // CHECK-NEXT:    %arena = memory.alloc_storage [128] : !memory.storage<"global">
