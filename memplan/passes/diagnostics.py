@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from xdsl.dialects import func
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 from xdsl.utils.exceptions import PassFailedException
 
 from memplan.planning.buffers import INT64_MAX
@@ -16,6 +16,15 @@ def failure(pass_name: str, op: Operation, message: str) -> str:
         parent = parent.parent_op()
     where = "" if parent is None else f"in @{parent.sym_name.data}, "
     return f"{pass_name}: {where}{message}"
+
+
+def describe(value: SSAValue) -> str:
+    """How diagnostics name a value: its SSA name when it has one."""
+    if value.name_hint:
+        return f"%{value.name_hint}"
+    owner = value.owner
+    what = owner.name if isinstance(owner, Operation) else "block argument"
+    return f"an unnamed {what}"
 
 
 def check_storage_bytes(pass_name: str, op: Operation, what: str, size: int) -> None:

@@ -41,6 +41,7 @@ from memplan.dialects.memory import (
     element_bytes,
     static_byte_size,
 )
+from memplan.passes.diagnostics import describe
 from memplan.passes.liveness import (
     FunctionLiveness,
     LiveRange,
@@ -71,15 +72,6 @@ class Placement:
         return (
             f"{self.part}bytes [{self.start}, {self.end}) of {describe(self.storage)}"
         )
-
-
-def describe(value: SSAValue) -> str:
-    """How diagnostics name a value: its SSA name when it has one."""
-    if value.name_hint:
-        return f"%{value.name_hint}"
-    owner = value.owner
-    what = owner.name if isinstance(owner, Operation) else "block argument"
-    return f"an unnamed {what}"
 
 
 def tensor_placements(tensor: Operation, required: int) -> list[Placement]:
