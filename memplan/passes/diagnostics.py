@@ -18,6 +18,15 @@ def failure(pass_name: str, op: Operation, message: str) -> str:
     return f"{pass_name}: {where}{message}"
 
 
+def describe(value: SSAValue) -> str:
+    """How diagnostics name a value: its SSA name when it has one."""
+    if value.name_hint:
+        return f"%{value.name_hint}"
+    owner = value.owner
+    what = owner.name if isinstance(owner, Operation) else "block argument"
+    return f"an unnamed {what}"
+
+
 def check_storage_bytes(pass_name: str, op: Operation, what: str, size: int) -> None:
     """Fail `pass_name` at `op` when `size` bytes of `what` do not fit the i64
     size property of a storage (it would wrap to a negative size)."""
@@ -30,12 +39,3 @@ def check_storage_bytes(pass_name: str, op: Operation, what: str, size: int) -> 
                 f"holds (at most {INT64_MAX})",
             )
         )
-
-
-def describe(value: SSAValue) -> str:
-    """How diagnostics name a value: its SSA name when it has one."""
-    if value.name_hint:
-        return f"%{value.name_hint}"
-    owner = value.owner
-    what = owner.name if isinstance(owner, Operation) else "block argument"
-    return f"an unnamed {what}"

@@ -8,9 +8,10 @@ in it.  A tensor lives from its allocation to its last real use, where:
   `memref.dealloc` are not uses (naive code frees everything at the end);
 * aliases are the memref results of any op that takes the tensor (views,
   subviews, casts, reshapes, calls: a call's memref results may be its
-  arguments), the memref block arguments of regions of an op that takes it,
-  and what `scf.yield` / `scf.condition` forward (loop iter_args and
-  results, `scf.if` results).  What a callee does with a tensor after it
+  arguments), the memref block arguments of regions of an op that takes it
+  and of the blocks a branch (`cf.br`) that takes it jumps to, and what
+  `scf.yield` / `scf.condition` forward (loop iter_args and results,
+  `scf.if` results).  What a callee does with a tensor after it
   returns (capturing it in memory) is not modelled;
 * a use nested in an op with regions counts at that op's end, taken in the
   innermost block that holds both the allocation and the use: a tensor used
@@ -41,7 +42,7 @@ belongs to the unit around them.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from xdsl.dialects import affine, func, scf
@@ -151,13 +152,9 @@ def forwarded_values(user: Operation, index: int) -> list[SSAValue]:
     forwarded: list[SSAValue] = [
         r for r in user.results if isinstance(r.type, MemRefType)
     ]
-    # A branch (`cf.br`, `cf.cond_br`, ...) may pass the operand to any
-    # argument of the blocks it jumps to.
-    for successor in user.successors:
-        forwarded.extend(a for a in successor.args if isinstance(a.type, MemRefType))
-    for region in user.regions:
-        for block in region.blocks:
-            forwarded.extend(a for a in block.args if isinstance(a.type, MemRefType))
+    blocks = [block for region in user.regions for block in region.blocks]
+    for block in [*blocks, *user.successors]:
+        forwarded.extend(a for a in block.args if isinstance(a.type, MemRefType))
     return forwarded
 
 
@@ -172,8 +169,13 @@ def _yielded_values(yield_op: scf.YieldOp, index: int) -> list[SSAValue]:
     return []
 
 
-def aliases(value: SSAValue) -> set[SSAValue]:
-    """`value` and every value that may refer to the same memory."""
+def aliases(
+    value: SSAValue,
+    forward: Callable[[Operation, int], list[SSAValue]] = forwarded_values,
+) -> set[SSAValue]:
+    """`value` and every value that may refer to the same memory, where
+    `forward(user, index)` gives the values that alias operand `index` of
+    `user`."""
     found = {value}
     pending = [value]
     while pending:
@@ -181,7 +183,7 @@ def aliases(value: SSAValue) -> set[SSAValue]:
         for use in current.uses:
             if isinstance(use.operation, NOT_USES):
                 continue
-            for alias in forwarded_values(use.operation, use.index):
+            for alias in forward(use.operation, use.index):
                 if alias not in found:
                     found.add(alias)
                     pending.append(alias)

@@ -13,7 +13,14 @@ lowers it to, a `memref.alloc` and a `memref.copy`, so its buffer is
 manifested and planned like any other and `memref.dealloc` may free it.
 
 `memref.alloca` is left alone: stack memory is freed by its scope, not by a
-kill, so there is nothing for a planner to decide.
+kill, so there is nothing for a planner to decide.  So is every
+`memref.alloc` the function does not own (`memplan.passes.ownership`: it is
+freed through an alias, by a callee or by a caller it is returned to, as
+MLIR's buffer-deallocation-pipeline does), with the deallocs that free it:
+they stay as correct as they were, and later passes leave them alone.
+
+A use of a buffer after a `memref.dealloc` frees it is undefined behaviour;
+the pass fails on it rather than let `memory-plan` extend the tensor's life.
 """
 
 from __future__ import annotations
@@ -21,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, bufferization
+from xdsl.dialects import arith, bufferization, func
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     IndexType,
@@ -49,8 +56,10 @@ from memplan.dialects.memory import (
     element_bytes,
     scope_of,
 )
-from memplan.passes.diagnostics import check_storage_bytes, failure
+from memplan.passes.diagnostics import check_storage_bytes, describe, failure
+from memplan.passes.liveness import FunctionLiveness
 from memplan.passes.options import MemplanPass, resolve_target
+from memplan.passes.ownership import Ownership, use_after_dealloc
 from memplan.targets import DEFAULT_TARGET, Target
 
 
@@ -100,12 +109,16 @@ def _byte_size_ops(
 
 @dataclass
 class ManifestAlloc(RewritePattern):
-    """`memref.alloc` -> `memory.alloc_storage` + `memory.alloc_tensor` at offset 0."""
+    """`memref.alloc` -> `memory.alloc_storage` + `memory.alloc_tensor` at offset
+    0, for the allocs the function owns."""
 
     target: Target
+    ownership: Ownership
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: memref.AllocOp, rewriter: PatternRewriter) -> None:
+        if not self.ownership.owns(op):
+            return
         type_ = op.memref.type
         if not isinstance(type_.layout, NoneAttr):
             raise PassFailedException(
@@ -168,7 +181,7 @@ class ManifestClone(RewritePattern):
         for axis, dim in enumerate(type_.get_shape()):
             if dim == DYNAMIC_INDEX:
                 index = arith.ConstantOp(IntegerAttr(axis, IndexType()))
-                sizes += [index, memref.DimOp.from_source_and_index(op.input, index)]
+                sizes += [index, memref.DimOp(op.input, index)]
         alloc = memref.AllocOp([size.results[0] for size in sizes[1::2]], [], type_)
         copy = memref.CopyOp(op.input, alloc)
         rewriter.replace(op, [*sizes, alloc, copy], [alloc.memref])
@@ -182,7 +195,9 @@ def _tensors_in(storage: SSAValue) -> int:
 
 
 class ManifestDealloc(RewritePattern):
-    """`memref.dealloc` -> `memory.kill` of the tensor, then of its storage."""
+    """`memref.dealloc` of a tensor -> `memory.kill` of the tensor, then of its
+    storage.  A dealloc of anything else (an alloc left alone, an alias, an
+    argument) stays."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(
@@ -191,15 +206,7 @@ class ManifestDealloc(RewritePattern):
         tensor = op.memref
         owner = tensor.owner
         if not isinstance(owner, AllocTensorOp):
-            raise PassFailedException(
-                failure(
-                    MANIFEST,
-                    op,
-                    f"memref.dealloc of {tensor.type} frees a value not produced by "
-                    "memref.alloc in this function: expected the result of a "
-                    "memref.alloc, whose storage the dealloc can kill",
-                )
-            )
+            return
         if _tensors_in(owner.storage) > 1:
             raise PassFailedException(
                 failure(
@@ -223,10 +230,41 @@ class MemoryManifestPass(MemplanPass):
     """Target whose scope alignments apply to allocs without an `alignment`."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        target = resolve_target(self.name, self.target)
+        _check_no_use_after_dealloc(op)
         # Clones first: a dealloc of a clone must find a manifested alloc.
         PatternRewriteWalker(ManifestClone()).rewrite_module(op)
         patterns = GreedyRewritePatternApplier(
-            [ManifestAlloc(resolve_target(self.name, self.target)), ManifestDealloc()],
+            [ManifestAlloc(target, Ownership(op)), ManifestDealloc()],
             dce_enabled=False,
         )
         PatternRewriteWalker(patterns).rewrite_module(op)
+
+
+def _check_no_use_after_dealloc(module: ModuleOp) -> None:
+    """Fail on the first op that surely uses a buffer after a `memref.dealloc`
+    freed it: planning would quietly extend the buffer's life instead."""
+    for function in module.walk():
+        if not isinstance(function, func.FuncOp):
+            continue
+        deallocs = [o for o in function.walk() if isinstance(o, memref.DeallocOp)]
+        if not deallocs:
+            continue
+        liveness = FunctionLiveness(function)
+        for dealloc in deallocs:
+            use = use_after_dealloc(liveness, dealloc)
+            if use is None:
+                continue
+            value = use.operation.operands[use.index]
+            used = freed = describe(dealloc.memref)
+            if value is not dealloc.memref:
+                used = f"{describe(value)} (a view of {freed})"
+            raise PassFailedException(
+                failure(
+                    MANIFEST,
+                    use.operation,
+                    f"{use.operation.name} uses {used} after memref.dealloc "
+                    f"freed {freed} (undefined behaviour): expected every use of "
+                    "a buffer and of its views before its dealloc",
+                )
+            )

@@ -56,6 +56,7 @@ from memplan.passes.arena import (
 from memplan.passes.diagnostics import check_storage_bytes
 from memplan.passes.liveness import CONDITIONAL_REGIONS, FunctionLiveness, LiveRange
 from memplan.passes.options import MemplanPass, check_power_of_two, resolve_target
+from memplan.passes.ownership import Ownership
 from memplan.passes.plan_blocks import (
     DISCONTIGUOUS_MODES,
     may_take_blocks,
@@ -501,12 +502,17 @@ def _nested_slot(
 
 
 def _remark_unmanifested(module: ModuleOp) -> None:
-    """Say on stderr that `memref.alloc`s are left alone: without
-    `memory-manifest` before it, the pass would silently do nothing."""
-    allocs = sum(isinstance(op, memref.AllocOp) for op in module.walk())
-    if allocs:
+    """Say on stderr that `memref.alloc`s `memory-manifest` would turn into
+    tensors are left alone: without it before, the pass would silently do
+    nothing.  Those it leaves alone (`Ownership`) are not worth a remark."""
+    allocs = [op for op in module.walk() if isinstance(op, memref.AllocOp)]
+    if not allocs:
+        return
+    ownership = Ownership(module)
+    owned = sum(map(ownership.owns, allocs))
+    if owned:
         print(
-            f"memory-plan: remark: {allocs} memref.alloc op(s) left unplanned: "
+            f"memory-plan: remark: {owned} memref.alloc op(s) left unplanned: "
             "memory-plan places memory.alloc_tensor ops; run memory-manifest "
             "first (-p memory-manifest,memory-plan) to plan them",
             file=sys.stderr,

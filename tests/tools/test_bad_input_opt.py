@@ -225,14 +225,15 @@ ALLOC = '  %a = memref.alloc() : memref<512xi32, "global.vtcm">'
 USE = '  "test.op"(%a) : (memref<512xi32, "global.vtcm">) -> ()'
 
 PASS_CASES = {
-    "manifest: dealloc of a cast": Case(
+    "manifest: use after dealloc": Case(
         function(
             "  %a = memref.alloc() : memref<4xi32>",
             '  %c = "memref.cast"(%a) : (memref<4xi32>) -> memref<?xi32>',
-            "  memref.dealloc %c : memref<?xi32>",
+            "  memref.dealloc %a : memref<4xi32>",
+            '  "test.op"(%c) : (memref<?xi32>) -> ()',
         ),
         ("-p", "memory-manifest"),
-        ("memory-manifest: in @f, memref.dealloc of memref<?xi32>", "not produced by"),
+        ("memory-manifest: in @f, test.op uses %c (a view of %a)", "undefined"),
     ),
     "manifest: alloc with a layout": Case(
         function("  %a = memref.alloc() : memref<4xi32, strided<[2]>>"),

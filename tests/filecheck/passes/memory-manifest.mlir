@@ -194,7 +194,9 @@ func.func @strided_layout() {
 
 // -----
 
-// CHECK: memref.dealloc of memref<4xf32> frees a value not produced by memref.alloc in this function: expected the result of a memref.alloc, whose storage the dealloc can kill
+// A dealloc of an argument frees what the caller allocated: it stays.
+// CHECK-LABEL: func.func @dealloc_of_argument(%x: memref<4xf32>) {
+// CHECK-NEXT:    memref.dealloc %x : memref<4xf32>
 
 func.func @dealloc_of_argument(%x: memref<4xf32>) {
   memref.dealloc %x : memref<4xf32>
@@ -265,5 +267,247 @@ func.func @dealloc_of_a_shared_storage_tensor() {
   %b = memory.alloc_tensor %s[16] : !memory.storage<"global"> to memref<4xf32>
   memref.dealloc %a : memref<4xf32>
   "test.op"(%b) : (memref<4xf32>) -> ()
+  func.return
+}
+
+// -----
+
+// A returned alloc that a caller frees (here with a memref.dealloc of the
+// result of a call to @forward, which returns what @make returns) belongs to
+// the caller: it stays as it is, while the temporary the caller frees itself
+// becomes a tensor.  (A returned alloc that no caller in the module frees
+// becomes a tensor, as in @static_global.)
+// CHECK-LABEL: func.func @make() -> memref<16xf32> {
+// CHECK-NEXT:    %a = memref.alloc() : memref<16xf32>
+// CHECK-NEXT:    func.return %a : memref<16xf32>
+// CHECK-LABEL: func.func @caller() {
+// CHECK-NEXT:    %a = func.call @forward() : () -> memref<16xf32>
+// CHECK-NEXT:    %t_storage = memory.alloc_storage [64] : !memory.storage<"global">
+// CHECK-NEXT:    %t = memory.alloc_tensor %t_storage[0] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:    "test.op"(%a, %t) : (memref<16xf32>, memref<16xf32>) -> ()
+// CHECK-NEXT:    memory.kill %t : memref<16xf32>
+// CHECK-NEXT:    memory.kill %t_storage : !memory.storage<"global">
+// CHECK-NEXT:    memref.dealloc %a : memref<16xf32>
+
+func.func @make() -> memref<16xf32> {
+  %a = memref.alloc() : memref<16xf32>
+  func.return %a : memref<16xf32>
+}
+
+func.func @forward() -> memref<16xf32> {
+  %a = func.call @make() : () -> memref<16xf32>
+  func.return %a : memref<16xf32>
+}
+
+func.func @caller() {
+  %a = func.call @forward() : () -> memref<16xf32>
+  %t = memref.alloc() : memref<16xf32>
+  "test.op"(%a, %t) : (memref<16xf32>, memref<16xf32>) -> ()
+  memref.dealloc %t : memref<16xf32>
+  memref.dealloc %a : memref<16xf32>
+  func.return
+}
+
+// -----
+
+// MLIR's buffer-deallocation-pipeline frees a buffer yielded out of an scf.if
+// through the base buffer of its result, under a run-time condition: both
+// allocs that may be that buffer stay, with the deallocs.
+// CHECK-LABEL: func.func @yielded_out_of_if(%c: i1) {
+// CHECK-NEXT:    %a = memref.alloc() : memref<4xf32>
+// CHECK-NEXT:    %r = scf.if %c -> (memref<4xf32>) {
+// CHECK-NEXT:      %b = memref.alloc() : memref<4xf32>
+// CHECK:         memref.extract_strided_metadata %r
+// CHECK:           memref.dealloc %base : memref<f32>
+// CHECK:           memref.dealloc %a : memref<4xf32>
+
+func.func @yielded_out_of_if(%c: i1) {
+  %a = memref.alloc() : memref<4xf32>
+  %r = scf.if %c -> (memref<4xf32>) {
+    %b = memref.alloc() : memref<4xf32>
+    "test.op"(%a, %b) : (memref<4xf32>, memref<4xf32>) -> ()
+    scf.yield %b : memref<4xf32>
+  } else {
+    scf.yield %a : memref<4xf32>
+  }
+  "test.op"(%r) : (memref<4xf32>) -> ()
+  %base, %offset, %size, %stride = "memref.extract_strided_metadata"(%r) : (memref<4xf32>) -> (memref<f32>, index, index, index)
+  scf.if %c {
+    memref.dealloc %base : memref<f32>
+  } else {
+    memref.dealloc %a : memref<4xf32>
+  }
+  func.return
+}
+
+// -----
+
+// A loop-carried buffer is freed through the iter_arg in the next iteration
+// and through the loop's result after it: it stays.  The temporary freed in
+// its own iteration becomes a tensor.
+// CHECK-LABEL: func.func @loop_carried(%x: memref<4xf32>) {
+// CHECK:         scf.for
+// CHECK-NEXT:      %t_storage = memory.alloc_storage [16] : !memory.storage<"global">
+// CHECK-NEXT:      %t = memory.alloc_tensor %t_storage[0] : !memory.storage<"global"> to memref<4xf32>
+// CHECK-NEXT:      %next = memref.alloc() : memref<4xf32>
+// CHECK-NEXT:      "test.op"(%acc, %t, %next)
+// CHECK-NEXT:      memref.dealloc %acc : memref<4xf32>
+// CHECK-NEXT:      memory.kill %t : memref<4xf32>
+// CHECK-NEXT:      memory.kill %t_storage : !memory.storage<"global">
+// CHECK:         memref.dealloc %r : memref<4xf32>
+
+func.func @loop_carried(%x: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %first = memref.alloc() : memref<4xf32>
+  "memref.copy"(%x, %first) : (memref<4xf32>, memref<4xf32>) -> ()
+  %r = scf.for %i = %c0 to %c1 step %c1 iter_args(%acc = %first) -> (memref<4xf32>) {
+    %t = memref.alloc() : memref<4xf32>
+    %next = memref.alloc() : memref<4xf32>
+    "test.op"(%acc, %t, %next) : (memref<4xf32>, memref<4xf32>, memref<4xf32>) -> ()
+    memref.dealloc %acc : memref<4xf32>
+    memref.dealloc %t : memref<4xf32>
+    scf.yield %next : memref<4xf32>
+  }
+  memref.dealloc %r : memref<4xf32>
+  func.return
+}
+
+// -----
+
+// A buffer passed from the before region of an scf.while to the after region
+// and freed there stays; so does one freed through a cast of it.
+// CHECK-LABEL: func.func @while_and_cast(%c: i1) {
+// CHECK-NEXT:    %a = memref.alloc() : memref<4xf32>
+// CHECK:           %t = memref.alloc() : memref<4xf32>
+// CHECK:           memref.dealloc %tt : memref<4xf32>
+// CHECK:         memref.dealloc %view : memref<?xf32>
+
+func.func @while_and_cast(%c: i1) {
+  %a = memref.alloc() : memref<4xf32>
+  %r = scf.while () : () -> memref<4xf32> {
+    %t = memref.alloc() : memref<4xf32>
+    scf.condition(%c) %t : memref<4xf32>
+  } do {
+  ^bb0(%tt: memref<4xf32>):
+    memref.dealloc %tt : memref<4xf32>
+    scf.yield
+  }
+  %view = "memref.cast"(%a) : (memref<4xf32>) -> memref<?xf32>
+  memref.dealloc %view : memref<?xf32>
+  func.return
+}
+
+// -----
+
+// A callee that frees its argument, directly or through a call, owns what
+// it is given: the caller's allocs stay.  A call's result aliases an
+// argument only if the callee may return it, so freeing the result of
+// @fresh does not free %y, which becomes a tensor.
+// CHECK-LABEL: func.func @frees_arguments() {
+// CHECK-NEXT:    %x = memref.alloc() : memref<4xf32>
+// CHECK-NEXT:    func.call @wrap(%x) : (memref<4xf32>) -> ()
+// CHECK-NEXT:    %y_storage = memory.alloc_storage [16] : !memory.storage<"global">
+// CHECK-NEXT:    %y = memory.alloc_tensor %y_storage[0] : !memory.storage<"global"> to memref<4xf32>
+// CHECK-NEXT:    %z = func.call @fresh(%y) : (memref<4xf32>) -> memref<4xf32>
+// CHECK-NEXT:    memref.dealloc %z : memref<4xf32>
+// CHECK-NEXT:    memory.kill %y : memref<4xf32>
+
+func.func @free(%a: memref<4xf32>) {
+  memref.dealloc %a : memref<4xf32>
+  func.return
+}
+
+func.func @wrap(%a: memref<4xf32>) {
+  func.call @free(%a) : (memref<4xf32>) -> ()
+  func.return
+}
+
+func.func @fresh(%a: memref<4xf32>) -> memref<4xf32> {
+  %b = memref.alloc() : memref<4xf32>
+  "memref.copy"(%a, %b) : (memref<4xf32>, memref<4xf32>) -> ()
+  func.return %b : memref<4xf32>
+}
+
+func.func @frees_arguments() {
+  %x = memref.alloc() : memref<4xf32>
+  func.call @wrap(%x) : (memref<4xf32>) -> ()
+  %y = memref.alloc() : memref<4xf32>
+  %z = func.call @fresh(%y) : (memref<4xf32>) -> memref<4xf32>
+  memref.dealloc %z : memref<4xf32>
+  memref.dealloc %y : memref<4xf32>
+  func.return
+}
+
+// -----
+
+// A buffer passed to another block by a branch and freed there stays.
+// CHECK-LABEL: func.func @freed_after_a_branch() {
+// CHECK-NEXT:    %a = memref.alloc() : memref<4xf32>
+// CHECK-NEXT:    cf.br ^bb1(%a : memref<4xf32>)
+// CHECK-NEXT:  ^bb1(%b: memref<4xf32>):
+// CHECK-NEXT:    memref.dealloc %b : memref<4xf32>
+
+func.func @freed_after_a_branch() {
+  %a = memref.alloc() : memref<4xf32>
+  cf.br ^bb1(%a : memref<4xf32>)
+^bb1(%b : memref<4xf32>):
+  memref.dealloc %b : memref<4xf32>
+  func.return
+}
+
+// -----
+
+// A dealloc in one branch and a use in the other never run both.
+// CHECK-LABEL: func.func @dealloc_and_use_in_other_branches(%c: i1) {
+// CHECK-NEXT:    %a_storage = memory.alloc_storage [16] : !memory.storage<"global">
+
+func.func @dealloc_and_use_in_other_branches(%c: i1) {
+  %a = memref.alloc() : memref<4xf32>
+  scf.if %c {
+    memref.dealloc %a : memref<4xf32>
+  } else {
+    "test.op"(%a) : (memref<4xf32>) -> ()
+    memref.dealloc %a : memref<4xf32>
+  }
+  func.return
+}
+
+// -----
+
+// CHECK: memory-manifest: in @use_after_dealloc, test.op uses %a after memref.dealloc freed %a (undefined behaviour): expected every use of a buffer and of its views before its dealloc
+
+func.func @use_after_dealloc() {
+  %a = memref.alloc() : memref<4xf32>
+  memref.dealloc %a : memref<4xf32>
+  "test.op"(%a) : (memref<4xf32>) -> ()
+  func.return
+}
+
+// -----
+
+// A use of a view, nested in a later loop, surely runs after the free.
+// CHECK: memory-manifest: in @view_used_in_a_later_loop, memref.load uses %v (a view of %a) after memref.dealloc freed %a (undefined behaviour): expected every use of a buffer and of its views before its dealloc
+
+func.func @view_used_in_a_later_loop(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = memref.alloc() : memref<4xf32>
+  %v = "memref.cast"(%a) : (memref<4xf32>) -> memref<?xf32>
+  memref.dealloc %a : memref<4xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    %x = memref.load %v[%i] : memref<?xf32>
+  }
+  func.return
+}
+
+// -----
+
+// CHECK: memory-manifest: in @freed_twice, memref.dealloc uses %a after memref.dealloc freed %a (undefined behaviour): expected every use of a buffer and of its views before its dealloc
+
+func.func @freed_twice() {
+  %a = memref.alloc() : memref<4xf32>
+  memref.dealloc %a : memref<4xf32>
+  memref.dealloc %a : memref<4xf32>
   func.return
 }

@@ -1,0 +1,215 @@
+"""Which `memref.alloc`s a function owns, and uses of a buffer after its free.
+
+`memory-manifest` turns an alloc into a storage and its `memref.dealloc`s
+into kills, and `memory-plan` may then move the tensor into an arena shared
+with others.  That is right only when every free of the buffer is a
+`memref.dealloc` of the alloc's own result in its function: a kill says
+exactly when the tensor dies.  MLIR's buffer-deallocation-pipeline also frees
+buffers through aliases (the base buffer from `memref.extract_strided_metadata`
+of a value yielded out of an `scf.if`, a loop's iter_arg, a call's result),
+under run-time conditions, and lets callers free returned buffers.  Freeing
+such an alias after planning would free the arena, so those allocs are not
+owned: they stay `memref.alloc`s, with their deallocs.
+
+An alloc is owned unless an alias of it (`liveness.aliases`) is freed by an
+op other than a `memref.dealloc` of the alloc itself, passed to a function
+of the module that frees the argument, or returned to callers in the module
+that free the result (directly or through their own calls and returns).  A
+call's results alias its arguments only when the callee may return them; a
+call to a declaration may return any argument but is assumed not to free
+one, as MLIR's ownership-based deallocation assumes.  A result of a
+function no one in the module calls is not freed there: the buffer stays
+owned, and planning leaves it in its own storage (it escapes).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable
+from typing import TypeVar
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import MemRefType, ModuleOp, UnregisteredOp
+from xdsl.ir import BlockArgument, Operation, SSAValue, Use
+from xdsl.traits import MemoryEffectKind, SymbolTable, get_effects
+
+from memplan.dialects import memref
+from memplan.passes.liveness import (
+    VIEW_OPS,
+    FunctionLiveness,
+    aliases,
+    forwarded_values,
+)
+
+FREEING_OPS = frozenset({"memref.realloc"})
+"""Ops that may free an operand without declaring a free effect (MLIR's
+realloc frees its source when it moves the data)."""
+
+
+def _frees(op: Operation) -> bool:
+    """`op` may free memory it is given: a `memref.dealloc`, an op without
+    regions that declares a free effect, or one memplan does not know."""
+    if op.name in FREEING_OPS or isinstance(op, UnregisteredOp):
+        return True
+    if op.regions:
+        # A region op's effects are those of its body, not of its operands.
+        return False
+    effects = get_effects(op)
+    return effects is not None and any(
+        effect.kind == MemoryEffectKind.FREE for effect in effects
+    )
+
+
+Result = tuple[str, int]
+"""A result of a function of the module: the function's name and the position."""
+
+
+class Ownership:
+    """The allocs of a module that are freed only by `memref.dealloc`s of
+    their own result, in their own function."""
+
+    def __init__(self, module: ModuleOp):
+        self._returned: set[BlockArgument] = set()
+        self._freed_arguments: set[BlockArgument] = set()
+        self._freed_results: set[Result] = set()
+        self._call_results: dict[Result, list[SSAValue]] = defaultdict(list)
+        arguments: list[BlockArgument] = []
+        for op in module.walk():
+            if isinstance(op, func.FuncOp) and op.body.blocks:
+                arguments += [a for a in op.args if isinstance(a.type, MemRefType)]
+            elif isinstance(op, func.CallOp) and _callee(op) is not None:
+                for index, result in enumerate(op.res):
+                    if isinstance(result.type, MemRefType):
+                        key = (op.callee.string_value(), index)
+                        self._call_results[key].append(result)
+        # The sets grow from nothing until no call adds to them: a function
+        # returns (frees) an argument it returns (frees) itself or through a
+        # call that returns (frees) it; the callers of a function free its
+        # result when one of them frees what its call returns.
+        while _add_where(self._returned, arguments, self._returned_by_function):
+            pass
+        while any(
+            [
+                _add_where(
+                    self._freed_arguments,
+                    arguments,
+                    lambda argument: self._freed_elsewhere(argument, owner=None),
+                ),
+                _add_where(
+                    self._freed_results, list(self._call_results), self._freed_by_caller
+                ),
+            ]
+        ):
+            pass
+
+    def owns(self, alloc: memref.AllocOp) -> bool:
+        """Every free of the alloc's buffer, in its function or by the callers
+        it is returned to, is a `memref.dealloc` of its result."""
+        return not self._freed_elsewhere(alloc.memref, owner=alloc.memref)
+
+    def _aliases(self, value: SSAValue) -> set[SSAValue]:
+        return aliases(value, self._forward)
+
+    def _forward(self, user: Operation, index: int) -> list[SSAValue]:
+        """`forwarded_values`, except that a call to a function of the module
+        forwards an argument to its results only if the callee may return it."""
+        callee = _callee(user)
+        if callee is not None and _argument(callee, index) not in self._returned:
+            return []
+        return forwarded_values(user, index)
+
+    def _returned_by_function(self, argument: BlockArgument) -> bool:
+        return any(
+            isinstance(use.operation, func.ReturnOp)
+            for alias in self._aliases(argument)
+            for use in alias.uses
+        )
+
+    def _freed_by_caller(self, result: Result) -> bool:
+        return any(
+            self._freed_elsewhere(value, owner=None)
+            for value in self._call_results[result]
+        )
+
+    def _freed_elsewhere(self, value: SSAValue, owner: SSAValue | None) -> bool:
+        """Something frees `value`'s memory other than a `memref.dealloc` of
+        `owner`: an op freeing an alias, a call to a function that frees it,
+        or a caller of the function that returns it."""
+        for alias in self._aliases(value):
+            for use in alias.uses:
+                user = use.operation
+                if _frees(user) and not (
+                    alias is owner and isinstance(user, memref.DeallocOp)
+                ):
+                    return True
+                if self._passes_to_a_free(user, use.index):
+                    return True
+        return False
+
+    def _passes_to_a_free(self, user: Operation, index: int) -> bool:
+        """`user` passes its operand `index` to a function that frees that
+        argument, or returns it to callers that free that result."""
+        callee = _callee(user)
+        if callee is not None:
+            return _argument(callee, index) in self._freed_arguments
+        function = user.parent_op()
+        return (
+            isinstance(user, func.ReturnOp)
+            and isinstance(function, func.FuncOp)
+            and (function.sym_name.data, index) in self._freed_results
+        )
+
+
+def _callee(user: Operation) -> func.FuncOp | None:
+    """The function of the module with a body that `user` calls, if any."""
+    if not isinstance(user, func.CallOp):
+        return None
+    callee = SymbolTable.lookup_symbol(user, user.callee)
+    if not isinstance(callee, func.FuncOp) or not callee.body.blocks:
+        return None
+    return callee
+
+
+def _argument(function: func.FuncOp, index: int) -> BlockArgument | None:
+    arguments = function.args
+    return arguments[index] if index < len(arguments) else None
+
+
+T = TypeVar("T")
+
+
+def _add_where(found: set[T], keys: list[T], holds: Callable[[T], bool]) -> bool:
+    """Add to `found` the keys not in it for which `holds`; whether any was."""
+    added = [key for key in keys if key not in found and holds(key)]
+    found.update(added)
+    return bool(added)
+
+
+def use_after_dealloc(
+    liveness: FunctionLiveness, dealloc: memref.DeallocOp
+) -> Use | None:
+    """The first use of the freed buffer (the dealloc's operand or a view of
+    it) by an op after `dealloc` in its block, or nested in an op after it:
+    one that surely runs after the free whenever it runs."""
+    block = dealloc.parent_block()
+    assert block is not None and block.last_op is not None
+    after = range(liveness.index[dealloc] + 1, liveness.end[block.last_op] + 1)
+    uses = [
+        use
+        for value in _views(dealloc.memref)
+        for use in value.uses
+        if liveness.index[use.operation] in after
+    ]
+    return min(uses, key=lambda use: liveness.index[use.operation], default=None)
+
+
+def _views(value: SSAValue) -> list[SSAValue]:
+    """`value` and every view of it, through chains of view ops."""
+    found = [value]
+    for current in found:
+        found.extend(
+            use.operation.results[0]
+            for use in current.uses
+            if use.operation.name in VIEW_OPS and use.index == 0
+        )
+    return found
