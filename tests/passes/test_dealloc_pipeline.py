@@ -21,7 +21,6 @@ from memplan.context import parse_module
 from memplan.dialects import memref
 from memplan.dialects.memory import AllocTensorOp
 from memplan.interpreter import run_function
-from memplan.interpreter.errors import InterpretationError
 from memplan.tools.memplan_opt import MemplanOptMain
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "dealloc_pipeline"
@@ -100,12 +99,7 @@ def test_passes_accept_tensors_mixed_with_left_alone_allocs_and_keep_results(
     assert stderr == "", "no remark about the allocs memory-manifest left alone"
     original = (FIXTURES / f"{name}.mlir").read_text()
     for args in ARGUMENTS[name]:
-        try:
-            want = _results(original, args)
-        except InterpretationError as error:
-            if "Could not find interpretation function" not in str(error):
-                raise
-            pytest.xfail(f"memplan-run cannot run the input yet: {error}")
+        want = _results(original, args)
         got = _results(text, args)
         for planned, unplanned in zip(got, want, strict=True):
             assert isinstance(planned, np.ndarray)
