@@ -1,5 +1,5 @@
 """The dialects a memplan tool parses with: every installed one, as in
-xdsl-opt, with memplan's corrected linalg and memref, arith with `remf`
+xdsl-opt, with memplan's corrected linalg, memref and scf, arith with `remf`
 added and MLIR's `trunci`, and a per-context builtin blob store (see
 docs/frontend-ops.md)."""
 
@@ -34,6 +34,12 @@ def _memref() -> Dialect:
     return MEMREF
 
 
+def _scf() -> Dialect:
+    from memplan.dialects.scf import SCF
+
+    return SCF
+
+
 @cache
 def _installed_dialects() -> dict[str, Callable[[], Dialect]]:
     """xDSL's and every plugin's dialect factories (looked up once: reading
@@ -42,15 +48,16 @@ def _installed_dialects() -> dict[str, Callable[[], Dialect]]:
 
 
 def memplan_dialects() -> dict[str, Callable[[], Dialect]]:
-    """Every installed dialect (memplan's included), with arith, linalg and
-    memref replaced by memplan's and a builtin dialect whose blob store belongs to
-    the context it is registered in."""
+    """Every installed dialect (memplan's included), with arith, linalg, memref
+    and scf replaced by memplan's and a builtin dialect whose blob store belongs
+    to the context it is registered in."""
     from memplan.dialects.memref import builtin_dialect
 
     dialects = dict(_installed_dialects())
     dialects["arith"] = _arith
     dialects["linalg"] = _linalg
     dialects["memref"] = _memref
+    dialects["scf"] = _scf
     dialects["builtin"] = builtin_dialect
     return dialects
 

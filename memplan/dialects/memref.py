@@ -1,12 +1,14 @@
 """The memref dialect memplan parses with: xDSL 0.74's, with the ops that
-current MLIR writes differently defined here.
+current MLIR writes differently, or that xDSL lacks, defined here.
 
 - `memref.global` takes every initial value MLIR's verifier accepts
   (`uninitialized`, `dense<...>`, `dense_resource<...>` as torch-mlir emits
   weights) and has MLIR's custom syntax, the form mlir-opt prints by default.
 - `memref.load` / `memref.store` take MLIR's `nontemporal`, `invariant` (load
   only) and `alignment` properties.
-- `memref.copy` has MLIR's custom syntax.
+- `memref.copy`, `cast`, `memory_space_cast`, `extract_aligned_pointer_as_index`,
+  `atomic_rmw` and `alloca_scope` have MLIR's custom syntax and verifiers.
+- `memref.transpose`, `realloc` and `prefetch`, which xDSL lacks, are added.
 
 `dense_resource` blobs live in the parsing context (as in MLIR), not in the
 IR: `builtin_dialect()` gives each context its own store, `attach_blobs`
@@ -20,15 +22,20 @@ from __future__ import annotations
 
 import math
 import weakref
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import ClassVar, Self
 
 from xdsl.context import Context
 from xdsl.dialect_interfaces.op_asm import OpAsmDialectInterface
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    I32,
     I64,
+    AffineMapAttr,
     AnyDenseElement,
     AnyFloat,
+    AnyFloatConstr,
     BoolAttr,
     Builtin,
     ComplexType,
@@ -38,61 +45,77 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     MemRefType,
+    NoneAttr,
+    SignlessIntegerConstraint,
+    StridedLayoutAttr,
     StringAttr,
     SymbolNameConstraint,
     TensorType,
     UnitAttr,
+    UnrankedMemRefType,
+    i32,
     i64,
 )
 from xdsl.dialects.memref import (
     AllocaOp,
-    AllocaScopeOp,
-    AllocaScopeReturnOp,
     AllocOp,
     AssumeAlignmentOp,
-    AtomicRMWOp,
-    CastOp,
     CollapseShapeOp,
     DeallocOp,
     DimOp,
     DmaStartOp,
     DmaWaitOp,
     ExpandShapeOp,
-    ExtractAlignedPointerAsIndexOp,
     ExtractStridedMetaDataOp,
     GetGlobalOp,
-    MemorySpaceCastOp,
     RankOp,
     ReinterpretCastOp,
     SubviewOp,
     ViewOp,
 )
 from xdsl.ir import Attribute, Dialect, Operation, SSAValue
+from xdsl.ir.affine import AffineMap
 from xdsl.irdl import (
     AnyAttr,
     IRDLOperation,
     ParsePropInAttrDict,
     VarConstraint,
+    base,
     irdl_op_definition,
+    lazy_traits_def,
     operand_def,
+    opt_operand_def,
     opt_prop_def,
     prop_def,
+    region_def,
     result_def,
     traits_def,
     var_operand_def,
+    var_result_def,
 )
-from xdsl.parser import Parser
+from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import (
+    HasParent,
+    IsTerminator,
     MemoryAllocEffect,
+    MemoryFreeEffect,
     MemoryReadEffect,
     MemoryWriteEffect,
+    NoMemoryEffect,
+    RecursiveMemoryEffect,
+    ReturnLike,
+    SingleBlockImplicitTerminator,
     SymbolOpInterface,
+    ensure_terminator,
 )
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
 
+from memplan.dialects.syntax import parse_optional_arrow_types
+
 __all__ = [
+    "ATOMIC_RMW_KINDS",
     "MEMREF",
     "AllocOp",
     "AllocaOp",
@@ -116,10 +139,13 @@ __all__ = [
     "GlobalOp",
     "LoadOp",
     "MemorySpaceCastOp",
+    "PrefetchOp",
     "RankOp",
+    "ReallocOp",
     "ReinterpretCastOp",
     "StoreOp",
     "SubviewOp",
+    "TransposeOp",
     "ViewOp",
     "attach_blobs",
     "blob_store",
@@ -417,6 +443,620 @@ def _declare_blob(parser: Parser, key: str) -> str:
     return key
 
 
+# --- casts, views and accesses with MLIR's syntax ----------------------------------
+
+_ANY_MEMREF = base(MemRefType) | base(UnrankedMemRefType)
+
+
+def _contiguous_strides(shape: Sequence[int]) -> tuple[int | None, ...]:
+    """Strides of the identity layout; None (dynamic) outside a dynamic size."""
+    strides: list[int | None] = []
+    running: int | None = 1
+    for size in reversed(shape):
+        strides.append(running)
+        running = None if running is None or size == DYNAMIC_INDEX else running * size
+    return tuple(reversed(strides))
+
+
+def _strides_and_offset(
+    type_: MemRefType,
+) -> tuple[tuple[int | None, ...], int | None] | None:
+    """Strides and offset of an identity or `strided<...>` layout (None: dynamic);
+    None for another layout (an affine map)."""
+    layout = type_.layout
+    if isinstance(layout, NoneAttr):
+        return _contiguous_strides(type_.get_shape()), 0
+    if isinstance(layout, StridedLayoutAttr):
+        return tuple(layout.get_strides()), layout.get_offset()
+    return None
+
+
+def _compatible(a: int | None, b: int | None) -> bool:
+    return a is None or b is None or a == b
+
+
+class _CastOperation(IRDLOperation, ABC):
+    """A memref seen as another type of the same memory.  Identical types
+    always cast (MLIR's cast verifier); others when `compatible` says so."""
+
+    source = operand_def(_ANY_MEMREF)
+    dest = result_def(_ANY_MEMREF)
+
+    traits = traits_def(NoMemoryEffect())
+
+    assembly_format = "$source attr-dict `:` type($source) `to` type($dest)"
+
+    def __init__(self, source: SSAValue | Operation, dest: Attribute):
+        super().__init__(operands=[source], result_types=[dest])
+
+    @staticmethod
+    @abstractmethod
+    def compatible(source: Attribute, dest: Attribute) -> bool: ...
+
+    def verify_(self) -> None:
+        source, dest = self.source.type, self.dest.type
+        if source != dest and not self.compatible(source, dest):
+            raise VerifyException(
+                f"operand type {source} and result type {dest} are cast incompatible"
+            )
+
+
+@irdl_op_definition
+class CastOp(_CastOperation):
+    """A memref as an equivalent type: sizes, strides and offset may turn
+    static or dynamic (a static one asserts the run-time value), or the rank
+    unknown; the memory is the same."""
+
+    name = "memref.cast"
+
+    @staticmethod
+    def compatible(source: Attribute, dest: Attribute) -> bool:
+        """MLIR's `CastOp::areCastCompatible`: same element type and memory
+        space; ranked types of one rank whose sizes, strides and offset agree
+        where both are static; or a ranked and an unranked type."""
+        if isinstance(source, MemRefType) and isinstance(dest, MemRefType):
+            if (
+                source.element_type != dest.element_type
+                or source.memory_space != dest.memory_space
+                or source.get_num_dims() != dest.get_num_dims()
+            ):
+                return False
+            if source.layout != dest.layout:
+                a, b = _strides_and_offset(source), _strides_and_offset(dest)
+                if a is None or b is None or not _compatible(a[1], b[1]):
+                    return False
+                if not all(map(_compatible, a[0], b[0])):
+                    return False
+            return all(map(_compatible, _sizes(source), _sizes(dest)))
+        if isinstance(source, UnrankedMemRefType) and isinstance(
+            dest, UnrankedMemRefType
+        ):
+            return False
+        assert isinstance(source, MemRefType | UnrankedMemRefType)
+        assert isinstance(dest, MemRefType | UnrankedMemRefType)
+        return (
+            source.element_type == dest.element_type
+            and source.memory_space == dest.memory_space
+        )
+
+
+def _sizes(type_: MemRefType) -> tuple[int | None, ...]:
+    return tuple(None if d == DYNAMIC_INDEX else d for d in type_.get_shape())
+
+
+@irdl_op_definition
+class MemorySpaceCastOp(_CastOperation):
+    """The same memory seen in another memory space: only the space changes."""
+
+    name = "memref.memory_space_cast"
+
+    @staticmethod
+    def compatible(source: Attribute, dest: Attribute) -> bool:
+        """MLIR's `MemorySpaceCastOp::areCastCompatible`: both ranked with the
+        same element type, layout and shape, or both unranked with the same
+        element type."""
+        if isinstance(source, MemRefType) and isinstance(dest, MemRefType):
+            return (
+                source.element_type == dest.element_type
+                and source.layout == dest.layout
+                and source.get_shape() == dest.get_shape()
+            )
+        if isinstance(source, UnrankedMemRefType) and isinstance(
+            dest, UnrankedMemRefType
+        ):
+            return source.element_type == dest.element_type
+        return False
+
+
+@irdl_op_definition
+class ExtractAlignedPointerAsIndexOp(IRDLOperation):
+    """The address of a memref's data as an index: from here on the memory is
+    reached through an integer that memplan does not follow."""
+
+    name = "memref.extract_aligned_pointer_as_index"
+
+    source = operand_def(_ANY_MEMREF)
+    aligned_pointer = result_def(IndexType())
+
+    traits = traits_def(NoMemoryEffect())
+
+    assembly_format = "$source `:` type($source) `->` type(results) attr-dict"
+
+    def __init__(self, source: SSAValue | Operation):
+        super().__init__(operands=[source], result_types=[IndexType()])
+
+
+def _canonical_strided(type_: MemRefType) -> MemRefType:
+    """`type_` as MLIR's `canonicalizeStridedLayout` compares it: a strided
+    layout that is the identity layout of the shape becomes it, except the
+    rank-1 `strided<[1]>`, whose map is already an identity map."""
+    layout = type_.layout
+    if (
+        isinstance(layout, StridedLayoutAttr)
+        and type_.get_num_dims() != 1
+        and layout.get_offset() == 0
+        and tuple(layout.get_strides()) == _contiguous_strides(type_.get_shape())
+    ):
+        return MemRefType(
+            type_.element_type, type_.shape, NoneAttr(), type_.memory_space
+        )
+    return type_
+
+
+@irdl_op_definition
+class TransposeOp(IRDLOperation):
+    """A view with the dimensions of `in` permuted: only sizes and strides move.
+
+    `%t = memref.transpose %m (d0, d1) -> (d1, d0) : memref<4x8xf32> to
+    memref<8x4xf32, strided<[1, 8]>>`; result dimension i is dimension
+    `permutation(i)` of the input."""
+
+    name = "memref.transpose"
+
+    in_ = operand_def(MemRefType)
+    permutation = prop_def(AffineMapAttr)
+    result = result_def(MemRefType)
+
+    traits = traits_def(NoMemoryEffect())
+
+    def __init__(
+        self, source: SSAValue | Operation, permutation: AffineMap, result: MemRefType
+    ):
+        super().__init__(
+            operands=[source],
+            result_types=[result],
+            properties={"permutation": AffineMapAttr(permutation)},
+        )
+
+    def transposed_type(self) -> MemRefType:
+        """The input type with sizes and strides permuted (a strided layout)."""
+        source = self.in_.type
+        assert isinstance(source, MemRefType)
+        strided = _strides_and_offset(source)
+        if strided is None:
+            raise VerifyException(
+                f"expected the input to have an identity or strided layout, got {source}"
+            )
+        strides, offset = strided
+        permutation = self.permutation.data
+        return MemRefType(
+            source.element_type,
+            permutation.apply_permutation(source.get_shape()),
+            StridedLayoutAttr(permutation.apply_permutation(strides), offset),
+            source.memory_space,
+        )
+
+    def verify_(self) -> None:
+        permutation = self.permutation.data
+        if not (
+            permutation.is_projected_permutation()
+            and len(permutation.results) == permutation.num_dims
+        ):
+            raise VerifyException(f"expected a permutation map, got {permutation}")
+        source, result = self.in_.type, self.result.type
+        assert isinstance(source, MemRefType) and isinstance(result, MemRefType)
+        if permutation.num_dims != source.get_num_dims():
+            raise VerifyException(
+                "expected a permutation map of same rank as the input "
+                f"({source.get_num_dims()}), got {permutation}"
+            )
+        expected = _canonical_strided(self.transposed_type())
+        if _canonical_strided(result) != expected:
+            raise VerifyException(
+                f"result type {result} is not equivalent to the canonical "
+                f"transposed input type {expected}"
+            )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.in_)
+        printer.print_string(f" {self.permutation.data}")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.in_.type)
+        printer.print_string(" to ")
+        printer.print_attribute(self.result.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        source = parser.parse_unresolved_operand()
+        permutation = parser.parse_affine_map()
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        source_type = _parse_memref_type(parser)
+        parser.parse_keyword("to")
+        result_type = _parse_memref_type(parser)
+        op = cls(parser.resolve_operand(source, source_type), permutation, result_type)
+        op.attributes.update(attributes)
+        return op
+
+
+def _parse_memref_type(parser: Parser) -> MemRefType:
+    at = parser.pos
+    type_ = parser.parse_type()
+    if not isinstance(type_, MemRefType):
+        parser.raise_error(f"expected a ranked memref type, got {type_}", at)
+    return type_
+
+
+@irdl_op_definition
+class ReallocOp(IRDLOperation):
+    """A 1-D memref moved to a new allocation of another size, as C's
+    `realloc`: it frees `source` and returns new memory holding its data (up
+    to the smaller size)."""
+
+    name = "memref.realloc"
+
+    source = operand_def(MemRefType)
+    dynamic_result_size = opt_operand_def(IndexType())
+    alignment = opt_prop_def(IntegerAttr[I64])
+    result = result_def(MemRefType)
+
+    traits = traits_def(MemoryAllocEffect(), MemoryFreeEffect())
+
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = (
+        "$source (`(` $dynamic_result_size^ `)`)? attr-dict "
+        "`:` type($source) `to` type(results)"
+    )
+
+    def verify_(self) -> None:
+        source, result = self.source.type, self.result.type
+        assert isinstance(source, MemRefType) and isinstance(result, MemRefType)
+        for what, type_ in (("source", source), ("result", result)):
+            if type_.get_num_dims() != 1:
+                raise VerifyException(f"expected a 1-D {what} memref, got {type_}")
+            if not isinstance(type_.layout, NoneAttr):
+                raise VerifyException(
+                    f"unsupported layout for {what} memref type {type_}"
+                )
+        if source.memory_space != result.memory_space:
+            raise VerifyException(
+                "different memory spaces specified for source memref type "
+                f"{source} and result memref type {result}"
+            )
+        if source.element_type != result.element_type:
+            raise VerifyException(
+                "different element types specified for source memref type "
+                f"{source} and result memref type {result}"
+            )
+        dynamic = result.get_shape()[0] == DYNAMIC_INDEX
+        if dynamic and self.dynamic_result_size is None:
+            raise VerifyException(f"missing dimension operand for result type {result}")
+        if not dynamic and self.dynamic_result_size is not None:
+            raise VerifyException(
+                f"unnecessary dimension operand for result type {result}"
+            )
+        _verify_alignment(self.alignment)
+
+
+ATOMIC_RMW_KINDS = (
+    "addf",
+    "addi",
+    "andi",
+    "assign",
+    "maximumf",
+    "maxnumf",
+    "maxs",
+    "maxu",
+    "minimumf",
+    "minnumf",
+    "mins",
+    "minu",
+    "mulf",
+    "muli",
+    "ori",
+    "xori",
+)
+"""MLIR's `arith::AtomicRMWKind` cases, each at its number (the `kind`
+property of the generic form) in the MLIR torch-mlir 20261001 bundles."""
+
+_FLOAT_ATOMICS = frozenset({"addf", "maximumf", "minimumf", "mulf"})
+_INTEGER_ATOMICS = frozenset(
+    {"addi", "andi", "maxs", "maxu", "mins", "minu", "muli", "ori", "xori"}
+)
+
+
+@irdl_op_definition
+class AtomicRMWOp(IRDLOperation):
+    """Reads `memref[indices]`, combines it with `value` by `kind` and writes
+    the result back, free of data races: a read and a write of the memref.
+
+    `%x = memref.atomic_rmw addf %v, %m[%i] : (f32, memref<8xf32>) -> f32`"""
+
+    name = "memref.atomic_rmw"
+
+    T: ClassVar = VarConstraint("T", AnyFloatConstr | SignlessIntegerConstraint)
+
+    value = operand_def(T)
+    memref = operand_def(MemRefType.constr(T))
+    indices = var_operand_def(IndexType())
+    kind = prop_def(IntegerAttr[I64])
+    result = result_def(T)
+
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+
+    def __init__(
+        self,
+        kind: str,
+        value: SSAValue | Operation,
+        memref: SSAValue | Operation,
+        indices: Sequence[SSAValue | Operation],
+    ):
+        super().__init__(
+            operands=[value, memref, indices],
+            result_types=[SSAValue.get(value).type],
+            properties={"kind": IntegerAttr(ATOMIC_RMW_KINDS.index(kind), i64)},
+        )
+
+    def kind_name(self) -> str:
+        number = self.kind.value.data
+        if not 0 <= number < len(ATOMIC_RMW_KINDS):
+            raise VerifyException(
+                f"kind {number} is not an atomic_rmw kind: expected 0 to "
+                f"{len(ATOMIC_RMW_KINDS) - 1} ({', '.join(ATOMIC_RMW_KINDS)})"
+            )
+        return ATOMIC_RMW_KINDS[number]
+
+    def verify_(self) -> None:
+        _verify_indices(self, self.memref, self.indices)
+        kind = self.kind_name()
+        value = self.value.type
+        if kind in _FLOAT_ATOMICS and not isinstance(value, AnyFloat):
+            raise VerifyException(
+                f"with kind '{kind}' expects a floating-point type, got {value}"
+            )
+        if kind in _INTEGER_ATOMICS and not isinstance(value, IntegerType):
+            raise VerifyException(
+                f"with kind '{kind}' expects an integer type, got {value}"
+            )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.kind_name()} ")
+        printer.print_operand(self.value)
+        printer.print_string(", ")
+        _print_access(printer, self.memref, self.indices)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : (")
+        printer.print_attribute(self.value.type)
+        printer.print_string(", ")
+        printer.print_attribute(self.memref.type)
+        printer.print_string(") -> ")
+        printer.print_attribute(self.result.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        at = parser.pos
+        kind = parser.parse_identifier_or_str_literal(" (an atomic_rmw kind)")
+        if kind not in ATOMIC_RMW_KINDS:
+            parser.raise_error(
+                f"unknown atomic_rmw kind {kind!r}: expected one of "
+                f"{', '.join(ATOMIC_RMW_KINDS)}",
+                at,
+                parser.pos,
+            )
+        value = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        memref, indices = _parse_access(parser)
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        parser.parse_punctuation("(")
+        value_type = parser.parse_type()
+        parser.parse_punctuation(",")
+        memref_type = parser.parse_type()
+        parser.parse_punctuation(")")
+        parser.parse_punctuation("->")
+        result_type = parser.parse_type()
+        op = cls.create(
+            operands=[
+                parser.resolve_operand(value, value_type),
+                *_resolve_access(parser, memref, indices, memref_type),
+            ],
+            result_types=[result_type],
+            properties={"kind": IntegerAttr(ATOMIC_RMW_KINDS.index(kind), i64)},
+            attributes=attributes,
+        )
+        return op
+
+
+@irdl_op_definition
+class PrefetchOp(IRDLOperation):
+    """A hint to bring `memref[indices]` into a cache; it reads nothing the
+    program sees, but the memory must be live.
+
+    `memref.prefetch %m[%i], read, locality<3>, data : memref<8xf32>`"""
+
+    name = "memref.prefetch"
+
+    memref = operand_def(MemRefType)
+    indices = var_operand_def(IndexType())
+    is_write = prop_def(BoolAttr, prop_name="isWrite")
+    locality_hint = prop_def(IntegerAttr[I32], prop_name="localityHint")
+    is_data_cache = prop_def(BoolAttr, prop_name="isDataCache")
+
+    def verify_(self) -> None:
+        _verify_indices(self, self.memref, self.indices)
+        hint = self.locality_hint.value.data
+        if not 0 <= hint <= 3:
+            raise VerifyException(f"localityHint must be between 0 and 3, got {hint}")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        _print_access(printer, self.memref, self.indices)
+        printer.print_string(", write" if self.is_write.value.data else ", read")
+        printer.print_string(f", locality<{self.locality_hint.value.data}>")
+        printer.print_string(", data" if self.is_data_cache.value.data else ", instr")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.memref.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        memref, indices = _parse_access(parser)
+        parser.parse_punctuation(",")
+        access = _parse_choice(parser, ("read", "write"), "rw specifier")
+        parser.parse_punctuation(",")
+        parser.parse_keyword("locality")
+        parser.parse_punctuation("<")
+        hint = parser.parse_integer(allow_boolean=False, allow_negative=False)
+        parser.parse_punctuation(">")
+        parser.parse_punctuation(",")
+        cache = _parse_choice(parser, ("data", "instr"), "cache type")
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        type_ = _parse_memref_type(parser)
+        return cls.create(
+            operands=_resolve_access(parser, memref, indices, type_),
+            properties={
+                "isWrite": BoolAttr.from_bool(access == "write"),
+                "localityHint": IntegerAttr(hint, i32),
+                "isDataCache": BoolAttr.from_bool(cache == "data"),
+            },
+            attributes=attributes,
+        )
+
+
+def _print_access(
+    printer: Printer, memref: SSAValue, indices: Sequence[SSAValue]
+) -> None:
+    """`%m[%i, %j]`, as memref.load writes the element it reads."""
+    printer.print_operand(memref)
+    with printer.in_square_brackets():
+        printer.print_list(indices, printer.print_operand)
+
+
+def _parse_access(parser: Parser) -> tuple[UnresolvedOperand, list[UnresolvedOperand]]:
+    memref = parser.parse_unresolved_operand()
+    indices = parser.parse_comma_separated_list(
+        parser.Delimiter.SQUARE, parser.parse_unresolved_operand
+    )
+    return memref, indices
+
+
+def _resolve_access(
+    parser: Parser,
+    memref: UnresolvedOperand,
+    indices: Sequence[UnresolvedOperand],
+    type_: Attribute,
+) -> list[SSAValue]:
+    return [
+        parser.resolve_operand(memref, type_),
+        *(parser.resolve_operand(i, IndexType()) for i in indices),
+    ]
+
+
+def _parse_choice(parser: Parser, choices: tuple[str, str], what: str) -> str:
+    at = parser.pos
+    word = parser.parse_optional_identifier()
+    if word is None or word not in choices:
+        parser.raise_error(
+            f"{what} has to be '{choices[0]}' or '{choices[1]}'", at, parser.pos
+        )
+    return word
+
+
+@irdl_op_definition
+class AllocaScopeOp(IRDLOperation):
+    """Runs its block once; the `memref.alloca`s made in it are freed when it
+    ends.  Its results are what `memref.alloca_scope.return` passes out.
+
+    `%r = memref.alloca_scope -> (f32) { ... memref.alloca_scope.return %v : f32 }`;
+    without results the return is implicit and not printed."""
+
+    name = "memref.alloca_scope"
+
+    res = var_result_def()
+    scope = region_def("single_block")
+
+    traits = lazy_traits_def(
+        lambda: (
+            SingleBlockImplicitTerminator(AllocaScopeReturnOp),
+            RecursiveMemoryEffect(),
+        )
+    )
+
+    def verify_(self) -> None:
+        if self.scope.block.args:
+            raise VerifyException(
+                f"expected a region without arguments, got {len(self.scope.block.args)}"
+            )
+
+    def print(self, printer: Printer) -> None:
+        if self.res:
+            printer.print_string(" -> (")
+            printer.print_list(self.res.types, printer.print_attribute)
+            printer.print_string(")")
+        printer.print_string(" ")
+        printer.print_region(
+            self.scope,
+            print_entry_block_args=False,
+            print_block_terminators=bool(self.res),
+        )
+        printer.print_op_attributes(self.attributes)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        result_types = parse_optional_arrow_types(parser)
+        at = parser.pos
+        region = parser.parse_region()
+        if len(region.blocks) > 1:
+            parser.raise_error(
+                f"expected a single block in memref.alloca_scope, got "
+                f"{len(region.blocks)}",
+                at,
+            )
+        op = cls.create(
+            result_types=result_types,
+            regions=[region],
+            attributes=parser.parse_optional_attr_dict(),
+        )
+        for trait in op.get_traits_of_type(SingleBlockImplicitTerminator):
+            ensure_terminator(op, trait)
+        return op
+
+
+@irdl_op_definition
+class AllocaScopeReturnOp(IRDLOperation):
+    """Ends a `memref.alloca_scope`, passing its operands out as the scope's results."""
+
+    name = "memref.alloca_scope.return"
+
+    values = var_operand_def()
+
+    traits = traits_def(IsTerminator(), HasParent(AllocaScopeOp), ReturnLike())
+
+    assembly_format = "attr-dict ($values^ `:` type($values))?"
+
+    def verify_(self) -> None:
+        parent = self.parent_op()
+        if isinstance(parent, AllocaScopeOp) and self.values.types != parent.res.types:
+            raise VerifyException(
+                f"expected the types of memref.alloca_scope's results, "
+                f"({', '.join(map(str, parent.res.types))}), got "
+                f"({', '.join(map(str, self.values.types))})"
+            )
+
+
 # --- dense_resource blobs ---------------------------------------------------------
 
 
@@ -580,7 +1220,12 @@ MEMREF = Dialect(
         DmaStartOp,
         DmaWaitOp,
         RankOp,
+        TransposeOp,
+        ReallocOp,
+        PrefetchOp,
     ],
     [],
 )
-"""memref for memplan: xDSL's ops with global, load, store and copy replaced."""
+"""memref for memplan: xDSL's ops with global, load, store, copy, the casts,
+extract_aligned_pointer_as_index, atomic_rmw and alloca_scope replaced, and
+transpose, realloc and prefetch added."""

@@ -17,8 +17,11 @@ from xdsl.interpreter import (
     Interpreter,
     InterpreterFunctions,
     PythonValues,
+    ReturnedValues,
+    TerminatorValue,
     impl,
     impl_attr,
+    impl_terminator,
     register_impls,
 )
 from xdsl.ir import Attribute
@@ -399,6 +402,43 @@ class MemRefFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: memref.MemorySpaceCastOp, args: PythonValues
     ) -> PythonValues:
         return (args[0],)
+
+    @impl(memref.TransposeOp)
+    def run_transpose(
+        self, interpreter: Interpreter, op: memref.TransposeOp, args: PythonValues
+    ) -> PythonValues:
+        (source,) = args
+        if not isinstance(source, np.ndarray):
+            raise ModelError("transposing a discontiguous tensor is not supported")
+        order = op.permutation.data.apply_permutation(range(source.ndim))
+        return (self._derived(source.transpose(order), source),)
+
+    @impl(memref.PrefetchOp)
+    def run_prefetch(
+        self, interpreter: Interpreter, op: memref.PrefetchOp, args: PythonValues
+    ) -> PythonValues:
+        """A cache hint: nothing to do, but the memory must be live."""
+        return ()
+
+    @impl(memref.AllocaScopeOp)
+    def run_alloca_scope(
+        self, interpreter: Interpreter, op: memref.AllocaScopeOp, args: PythonValues
+    ) -> PythonValues:
+        """The scope's block, then freeing the `memref.alloca`s it made."""
+        self.enter_scope()
+        try:
+            return interpreter.run_ssacfg_region(op.scope, ())
+        finally:
+            self.leave_scope("the end of their memref.alloca_scope")
+
+    @impl_terminator(memref.AllocaScopeReturnOp)
+    def run_alloca_scope_return(
+        self,
+        interpreter: Interpreter,
+        op: memref.AllocaScopeReturnOp,
+        args: PythonValues,
+    ) -> tuple[TerminatorValue, PythonValues]:
+        return ReturnedValues(args), ()
 
     def _set_base(self, view: np.ndarray, base: np.ndarray) -> None:
         key = id(view)

@@ -55,6 +55,7 @@ PASS_THROUGH_OPS = (
     memref.DeallocOp,
     memref.CastOp,
     memref.SubviewOp,
+    memref.TransposeOp,
     memref.ViewOp,
     memref.ReinterpretCastOp,
     memref.CollapseShapeOp,

@@ -26,6 +26,7 @@ from xdsl.interpreter import (
     register_impls,
 )
 
+from memplan.dialects.scf import ExecuteRegionOp
 from memplan.interpreter.errors import ModelError
 from memplan.interpreter.memref_impl import MemRefFunctions
 from memplan.interpreter.parallel import ParallelIterations
@@ -85,8 +86,8 @@ class ScfFunctionsExtra(InterpreterFunctions):
     ) -> tuple[TerminatorValue, PythonValues]:
         return ReturnedValues(args), ()
 
-    @impl(scf.ExecuteRegionOp)
+    @impl(ExecuteRegionOp)
     def run_execute_region(
-        self, interpreter: Interpreter, op: scf.ExecuteRegionOp, args: PythonValues
+        self, interpreter: Interpreter, op: ExecuteRegionOp, args: PythonValues
     ) -> PythonValues:
         return interpreter.run_ssacfg_region(op.region, (), "execute_region")

@@ -28,6 +28,8 @@ INPUTS = sorted(
         *(TESTS / "fixtures" / "torch").glob("*.mlir"),
         TESTS / "filecheck" / "dialects" / "linalg" / "ops.mlir",
         TESTS / "filecheck" / "dialects" / "memref" / "ops.mlir",
+        TESTS / "filecheck" / "dialects" / "memref" / "mlir-syntax.mlir",
+        TESTS / "filecheck" / "dialects" / "scf" / "execute-region.mlir",
     ]
 )
 

@@ -69,3 +69,225 @@ func.func @copy(%a: memref<2xf32>, %b: memref<2xi32>) {
 }
 
 // CHECK: memref.copy requires the same element type for source (memref<2xf32>) and destination (memref<2xi32>)
+
+// -----
+
+func.func @cast_element(%m: memref<4xf32>) {
+  %c = memref.cast %m : memref<4xf32> to memref<4xi32>
+  func.return
+}
+
+// CHECK: operand type memref<4xf32> and result type memref<4xi32> are cast incompatible
+
+// -----
+
+func.func @cast_strides(%m: memref<4x4xf32, strided<[4, 1]>>) {
+  %c = memref.cast %m : memref<4x4xf32, strided<[4, 1]>> to memref<4x4xf32, strided<[8, 1]>>
+  func.return
+}
+
+// CHECK: operand type memref<4x4xf32, strided<[4, 1]>> and result type memref<4x4xf32, strided<[8, 1]>> are cast incompatible
+
+// -----
+
+func.func @cast_unranked(%m: memref<*xf32>) {
+  %c = memref.cast %m : memref<*xf32> to memref<*xf32, 1>
+  func.return
+}
+
+// CHECK: operand type memref<*xf32> and result type memref<*xf32, 1 : i64> are cast incompatible
+
+// -----
+
+func.func @memory_space_cast_shape(%m: memref<4xf32>) {
+  %c = memref.memory_space_cast %m : memref<4xf32> to memref<?xf32, "global.vtcm">
+  func.return
+}
+
+// CHECK: operand type memref<4xf32> and result type memref<?xf32, "global.vtcm"> are cast incompatible
+
+// -----
+
+func.func @atomic_indices(%m: memref<4xf32>, %i: index, %v: f32) {
+  %x = memref.atomic_rmw addf %v, %m[%i, %i] : (f32, memref<4xf32>) -> f32
+  func.return
+}
+
+// CHECK: incorrect number of indices for atomic_rmw, expected 1 but got 2
+
+// -----
+
+func.func @atomic_float_kind(%m: memref<4xi32>, %i: index, %v: i32) {
+  %x = memref.atomic_rmw addf %v, %m[%i] : (i32, memref<4xi32>) -> i32
+  func.return
+}
+
+// CHECK: with kind 'addf' expects a floating-point type, got i32
+
+// -----
+
+func.func @atomic_integer_kind(%m: memref<4xf32>, %i: index, %v: f32) {
+  %x = memref.atomic_rmw ori %v, %m[%i] : (f32, memref<4xf32>) -> f32
+  func.return
+}
+
+// CHECK: with kind 'ori' expects an integer type, got f32
+
+// -----
+
+func.func @atomic_kind_number(%m: memref<4xf32>, %i: index, %v: f32) {
+  %x = "memref.atomic_rmw"(%v, %m, %i) <{kind = 16 : i64}> : (f32, memref<4xf32>, index) -> f32
+  func.return
+}
+
+// CHECK: kind 16 is not an atomic_rmw kind: expected 0 to 15 (addf, addi, andi, assign, maximumf, maxnumf, maxs, maxu, minimumf, minnumf, mins, minu, mulf, muli, ori, xori)
+
+// -----
+
+func.func @scope_result(%v: f32) {
+  %r = memref.alloca_scope -> (i32) {
+    memref.alloca_scope.return %v : f32
+  }
+  func.return
+}
+
+// CHECK: expected the types of memref.alloca_scope's results, (i32), got (f32)
+
+// -----
+
+func.func @scope_arguments() {
+  "memref.alloca_scope"() ({
+  ^entry(%i: index):
+    "memref.alloca_scope.return"() : () -> ()
+  }) : () -> ()
+  func.return
+}
+
+// CHECK: expected a region without arguments, got 1
+
+// -----
+
+func.func @transpose_map(%m: memref<4x4xf32>) {
+  %t = memref.transpose %m (d0, d1) -> (d0, d0) : memref<4x4xf32> to memref<4x4xf32>
+  func.return
+}
+
+// CHECK: expected a permutation map, got (d0, d1) -> (d0, d0)
+
+// -----
+
+func.func @transpose_rank(%m: memref<4x4xf32>) {
+  %t = memref.transpose %m (d0) -> (d0) : memref<4x4xf32> to memref<4x4xf32>
+  func.return
+}
+
+// CHECK: expected a permutation map of same rank as the input (2), got (d0) -> (d0)
+
+// -----
+
+func.func @transpose_result(%m: memref<4x8xf32>) {
+  %t = memref.transpose %m (d0, d1) -> (d1, d0) : memref<4x8xf32> to memref<8x4xf32>
+  func.return
+}
+
+// CHECK: result type memref<8x4xf32> is not equivalent to the canonical transposed input type memref<8x4xf32, strided<[1, 8]>>
+
+// -----
+
+// As in MLIR: the rank-1 identity transpose has the layout strided<[1]>.
+func.func @transpose_rank_one(%m: memref<8xf32>) {
+  %t = memref.transpose %m (d0) -> (d0) : memref<8xf32> to memref<8xf32>
+  func.return
+}
+
+// CHECK: result type memref<8xf32> is not equivalent to the canonical transposed input type memref<8xf32, strided<[1]>>
+
+// -----
+
+func.func @transpose_affine_layout(%m: memref<4x8xf32, affine_map<(d0, d1) -> (d1 * 4 + d0)>>) {
+  %t = memref.transpose %m (d0, d1) -> (d1, d0) : memref<4x8xf32, affine_map<(d0, d1) -> (d1 * 4 + d0)>> to memref<8x4xf32>
+  func.return
+}
+
+// CHECK: expected the input to have an identity or strided layout, got memref<4x8xf32, affine_map<(d0, d1) -> (((d1 * 4) + d0))>>
+
+// -----
+
+func.func @realloc_rank(%m: memref<4x4xf32>) {
+  %r = memref.realloc %m : memref<4x4xf32> to memref<16xf32>
+  func.return
+}
+
+// CHECK: expected a 1-D source memref, got memref<4x4xf32>
+
+// -----
+
+func.func @realloc_layout(%m: memref<4xf32, strided<[2]>>) {
+  %r = memref.realloc %m : memref<4xf32, strided<[2]>> to memref<8xf32>
+  func.return
+}
+
+// CHECK: unsupported layout for source memref type memref<4xf32, strided<[2]>>
+
+// -----
+
+func.func @realloc_space(%m: memref<4xf32>) {
+  %r = memref.realloc %m : memref<4xf32> to memref<8xf32, "global.vtcm">
+  func.return
+}
+
+// CHECK: different memory spaces specified for source memref type memref<4xf32> and result memref type memref<8xf32, "global.vtcm">
+
+// -----
+
+func.func @realloc_element(%m: memref<4xf32>) {
+  %r = memref.realloc %m : memref<4xf32> to memref<8xi32>
+  func.return
+}
+
+// CHECK: different element types specified for source memref type memref<4xf32> and result memref type memref<8xi32>
+
+// -----
+
+func.func @realloc_missing_size(%m: memref<4xf32>) {
+  %r = memref.realloc %m : memref<4xf32> to memref<?xf32>
+  func.return
+}
+
+// CHECK: missing dimension operand for result type memref<?xf32>
+
+// -----
+
+func.func @realloc_extra_size(%m: memref<4xf32>, %n: index) {
+  %r = memref.realloc %m(%n) : memref<4xf32> to memref<8xf32>
+  func.return
+}
+
+// CHECK: unnecessary dimension operand for result type memref<8xf32>
+
+// -----
+
+func.func @realloc_alignment(%m: memref<4xf32>) {
+  %r = memref.realloc %m {alignment = 12 : i64} : memref<4xf32> to memref<8xf32>
+  func.return
+}
+
+// CHECK: alignment must be a positive power of two, got 12
+
+// -----
+
+func.func @prefetch_indices(%m: memref<4x4xf32>, %i: index) {
+  memref.prefetch %m[%i], read, locality<3>, data : memref<4x4xf32>
+  func.return
+}
+
+// CHECK: incorrect number of indices for prefetch, expected 2 but got 1
+
+// -----
+
+func.func @prefetch_locality(%m: memref<4xf32>, %i: index) {
+  "memref.prefetch"(%m, %i) <{isWrite = false, localityHint = 4 : i32, isDataCache = true}> : (memref<4xf32>, index) -> ()
+  func.return
+}
+
+// CHECK: localityHint must be between 0 and 3, got 4
