@@ -10,8 +10,9 @@ in it.  A tensor lives from its allocation to its last real use, where:
   subviews, casts, reshapes, calls: a call's memref results may be its
   arguments), the memref block arguments of regions of an op that takes it
   and of the blocks a branch (`cf.br`) that takes it jumps to, and what
-  `scf.yield` / `scf.condition` forward (loop iter_args and results,
-  `scf.if` results).  What a callee does with a tensor after it
+  `scf.yield` / `scf.condition` / `memref.alloca_scope.return` forward (loop
+  iter_args and results, `scf.if` and `memref.alloca_scope` results).  What
+  a callee does with a tensor after it
   returns (capturing it in memory) is not modelled;
 * a use nested in an op with regions counts at that op's end, taken in the
   innermost block that holds both the allocation and the use: a tensor used
@@ -24,7 +25,9 @@ in it.  A tensor lives from its allocation to its last real use, where:
   iteration died.  A carried tensor has no single slot: the next iteration
   allocates a new one while the old one is still live, so planners must
   leave it alone;
-* a tensor returned by `func.return` (directly or through an alias) escapes;
+* a tensor returned by `func.return` (directly or through an alias) escapes,
+  and so does one whose address `memref.extract_aligned_pointer_as_index`
+  turns into an integer (what the integer reaches is not followed);
 * a tensor allocated in a loop whose iterations may run at once (any loop but
   `scf.for`, `scf.while` and `affine.for`: `scf.parallel`, `scf.forall`,
   `affine.parallel` or a region op memplan does not know) is `concurrent`:
@@ -59,8 +62,20 @@ TENSOR_ALLOCATIONS = (AllocTensorOp, AllocDiscontiguousTensorOp, memref.AllocOp)
 NOT_USES = (KillOp, memref.DeallocOp)
 """Ops that end a life rather than use the value."""
 
-RUN_REGIONS_AT_MOST_ONCE = (scf.IfOp, scf.IndexSwitchOp, scf.ExecuteRegionOp)
-"""Region ops that are not loops; every other region op is treated as one."""
+RUN_REGIONS_AT_MOST_ONCE = frozenset(
+    {"scf.if", "scf.index_switch", "scf.execute_region", "memref.alloca_scope"}
+)
+"""Region ops that are not loops; every other region op is treated as one.
+Ops are told apart by name here and below, so that a dialect redefining one
+(as memplan's memref and scf do) still counts."""
+
+ESCAPES = frozenset({"func.return", "memref.extract_aligned_pointer_as_index"})
+"""Uses after which the memory is out of sight: returned from the function,
+or its address turned into an integer that may reach it later."""
+
+YIELDS = frozenset({"scf.yield", "memref.alloca_scope.return"})
+"""Terminators whose operands become their parent's results (or, in a loop,
+the next iteration's block arguments)."""
 
 SEQUENTIAL_LOOPS = (scf.ForOp, scf.WhileOp, affine.ForOp)
 """Loops whose iterations run one after another; every other loop may run
@@ -77,7 +92,8 @@ class LiveRange:
     start: int
     end: int
     escapes: bool
-    """Returned from the function: live until the function ends and beyond."""
+    """Returned from the function, or its address taken as an integer: live
+    until the function ends and beyond."""
     carried: bool
     """Allocated in a loop and still live in a later iteration."""
     last_user: Operation | None = field(repr=False)
@@ -137,7 +153,7 @@ def viewed_value(value: SSAValue) -> SSAValue:
 
 def forwarded_values(user: Operation, index: int) -> list[SSAValue]:
     """Values that alias operand `index` of `user` (what it forwards or views)."""
-    if isinstance(user, scf.YieldOp):
+    if user.name in YIELDS:
         return _yielded_values(user, index)
     if isinstance(user, scf.ConditionOp):
         loop = user.parent_op()
@@ -158,7 +174,7 @@ def forwarded_values(user: Operation, index: int) -> list[SSAValue]:
     return forwarded
 
 
-def _yielded_values(yield_op: scf.YieldOp, index: int) -> list[SSAValue]:
+def _yielded_values(yield_op: Operation, index: int) -> list[SSAValue]:
     parent = yield_op.parent_op()
     if isinstance(parent, scf.ForOp):
         return [parent.body.block.args[index + 1], parent.res[index]]
@@ -191,7 +207,7 @@ def aliases(
 
 
 def is_loop(op: Operation) -> bool:
-    return bool(op.regions) and not isinstance(op, RUN_REGIONS_AT_MOST_ONCE)
+    return bool(op.regions) and op.name not in RUN_REGIONS_AT_MOST_ONCE
 
 
 def may_run_at_once(op: Operation) -> bool:
@@ -254,7 +270,7 @@ class FunctionLiveness:
                 if isinstance(user, NOT_USES):
                     ends.append(user)
                     continue
-                escapes |= isinstance(user, func.ReturnOp)
+                escapes |= user.name in ESCAPES
                 anchor = _anchor(user, enclosing)
                 local &= anchor.parent_block() is allocation.parent_block() and not (
                     anchor.has_trait(IsTerminator)

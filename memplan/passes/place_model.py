@@ -24,11 +24,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from xdsl.dialects import arith, func, memref, scf
+from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import IntegerAttr, MemRefType, i8
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.ir import Block, Operation, SSAValue
 
+from memplan.dialects import memref
 from memplan.dialects.memory import (
     AllocStorageOp,
     AllocTensorOp,
@@ -726,7 +727,8 @@ def _read_only(group: ScopeGroup) -> bool:
                     return False
             elif not (
                 op.name in VIEW_OPS
-                or isinstance(op, (*NOT_USES, func.ReturnOp, *FORWARDING_OPS))
+                or op.name in FORWARDING_OPS
+                or isinstance(op, (*NOT_USES, func.ReturnOp))
             ):
                 return False
     return True

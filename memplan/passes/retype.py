@@ -12,9 +12,10 @@ that moves as a whole.
 A group is *fixed* when one of its values cannot change type: an argument or
 result of a public function (its signature is an ABI: callers outside the
 module may pass or receive it) or of one nothing in the module calls (an
-entry point), a `memref.get_global`, a call to a declaration, or the result
-of an op this module does not know (its verifier might tie types in ways we
-cannot see).
+entry point), a `memref.get_global`, a call to a declaration, memory whose
+address `memref.extract_aligned_pointer_as_index` takes (the integer may
+reach it later, wherever the memory was), or the result of an op this module
+does not know (its verifier might tie types in ways we cannot see).
 `memref.memory_space_cast` is a boundary: its operand and result are in
 groups of their own.
 """
@@ -24,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from xdsl.dialects import func, scf
+from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     MemRefType,
     ModuleOp,
@@ -45,17 +46,21 @@ from memplan.dialects.memory import (
 from memplan.passes.liveness import VIEW_OPS, forwarded_values
 from memplan.targets import GLOBAL_SCOPE
 
-FORWARDING_OPS = (
-    scf.YieldOp,
-    scf.ConditionOp,
-    scf.ForOp,
-    scf.WhileOp,
-    scf.IfOp,
-    scf.IndexSwitchOp,
-    scf.ExecuteRegionOp,
+FORWARDING_OPS = frozenset(
+    {
+        "scf.yield",
+        "scf.condition",
+        "scf.for",
+        "scf.while",
+        "scf.if",
+        "scf.index_switch",
+        "scf.execute_region",
+        "memref.alloca_scope",
+        "memref.alloca_scope.return",
+    }
 )
 """Ops whose memref results and block arguments carry their operands along
-(`liveness.forwarded_values` knows how)."""
+(`liveness.forwarded_values` knows how), by name."""
 
 NEW_MEMORY_OPS = frozenset({"memory.alloc_storage", "memref.alloc", "memref.alloca"})
 """Ops that make new memory of the scope their result type says (by name: a
@@ -218,7 +223,7 @@ class ScopeGroups:
                 self._union(value, op.results[0])
         elif op.name in VIEW_OPS and op.name != "memref.memory_space_cast":
             self._union(op.operands[0], op.results[0])
-        elif isinstance(op, FORWARDING_OPS):
+        elif op.name in FORWARDING_OPS:
             for index, value in memory_operands:
                 for alias in forwarded_values(op, index):
                     if is_memory(alias.type):
@@ -229,6 +234,8 @@ class ScopeGroups:
                     self._fix(value, f"it is returned by @{function}")
         elif isinstance(op, func.CallOp):
             self._link_call(op, functions)
+        elif op.name == "memref.extract_aligned_pointer_as_index":
+            self._fix(op.operands[0], f"{op.name} takes its address")
         elif _makes_memory_views(op) and op.name not in NEW_MEMORY_OPS:
             reason = (
                 f"{op.name} uses it (an op whose types memory-place does not change)"
@@ -327,7 +334,7 @@ def forward_closure(value: SSAValue) -> list[SSAValue]:
             op = use.operation
             if op.name in VIEW_OPS and op.name != "memref.memory_space_cast":
                 aliases = [op.results[0]]
-            elif isinstance(op, FORWARDING_OPS):
+            elif op.name in FORWARDING_OPS:
                 aliases = forwarded_values(op, use.index)
             else:
                 aliases = []

@@ -139,6 +139,17 @@ def test_call_result_may_alias_its_argument():
             T,
         ),
         ("memref<64xi8>", f"memref.view %a[%c0][] : memref<64xi8> to {T}", T),
+        (
+            "memref<4x4xf32>",
+            "memref.transpose %a (d0, d1) -> (d1, d0) : memref<4x4xf32> to "
+            "memref<4x4xf32, strided<[1, 4]>>",
+            "memref<4x4xf32, strided<[1, 4]>>",
+        ),
+        (
+            T,
+            f'memref.memory_space_cast %a : {T} to memref<16xf32, "global.vtcm">',
+            'memref<16xf32, "global.vtcm">',
+        ),
     ],
 )
 def test_views_are_aliases(source_type: str, view: str, view_type: str):
@@ -358,6 +369,33 @@ func.func @f() -> memref<?xf32> {{
     assert liveness.range_of(first).escapes
     assert liveness.range_of(first).end == liveness.last_point
     assert not liveness.range_of(second).escapes
+
+
+def test_a_tensor_whose_address_is_taken_escapes():
+    a = Analysed(
+        f"""
+  %a = memref.alloc() : {T}
+  %p = memref.extract_aligned_pointer_as_index %a : {T} -> index
+  "test.op"() {{tag = "later"}} : () -> ()"""
+    )
+    assert a.range("a").escapes
+    assert a.range("a").end == a.liveness.last_point
+
+
+def test_alloca_scope_result_is_an_alias_and_the_scope_is_not_a_loop():
+    a = Analysed(
+        f"""
+  %a = memref.alloc() : {T}
+  %r = memref.alloca_scope -> ({T}) {{
+    %b = memref.alloc() : {T}
+    "test.op"(%b) {{tag = "b_use"}} : ({T}) -> ()
+    memref.alloca_scope.return %a : {T}
+  }}
+  "test.op"(%r) {{tag = "result_use"}} : ({T}) -> ()"""
+    )
+    assert a.range("a").end == a.point("result_use")
+    assert a.range("b").end == a.point("b_use")
+    assert not a.range("b").concurrent and not a.range("b").carried
 
 
 def test_discontiguous_and_memory_tensors_are_tensors():

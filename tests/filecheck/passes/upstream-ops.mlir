@@ -1,0 +1,132 @@
+// RUN: memplan-opt %s -p memory-manifest,memory-plan --split-input-file --verify-diagnostics | filecheck %s
+// RUN: memplan-opt %s --split-input-file --print-op-generic | xdsl-opt --allow-unregistered-dialect -p memory-manifest,memory-plan --split-input-file --verify-diagnostics | filecheck %s --check-prefix=XDSL
+// RUN: memplan-opt %s -p 'memory-manifest,memory-place{capacity=4096}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=PLACE
+
+// How the passes treat the memref ops memplan adds or redefines
+// (docs/frontend-ops.md).  The second RUN line checks the same plans when
+// stock xdsl-opt, whose memref and scf classes are xDSL's, reads them (it
+// does not know memref.transpose and memref.realloc: memory-manifest leaves
+// an alloc an unregistered op uses alone, so those cases are not checked).
+
+// A view made by memref.transpose or memref.cast keeps its tensor live: b may
+// not take a's bytes while t still reads them.
+// CHECK-LABEL: func.func @views_keep_tensor_live
+// CHECK:         %a = memory.alloc_tensor %arena[0]
+// CHECK:         %b = memory.alloc_tensor %arena[64]
+func.func @views_keep_tensor_live() -> f32 {
+  %c0 = arith.constant 0 : index
+  %one = arith.constant 1.0 : f32
+  %a = memref.alloc() : memref<4x4xf32>
+  linalg.fill ins(%one : f32) outs(%a : memref<4x4xf32>)
+  %t = memref.transpose %a (d0, d1) -> (d1, d0) : memref<4x4xf32> to memref<4x4xf32, strided<[1, 4]>>
+  %c = memref.cast %t : memref<4x4xf32, strided<[1, 4]>> to memref<?x?xf32, strided<[?, ?]>>
+  %b = memref.alloc() : memref<4x4xf32>
+  linalg.fill ins(%one : f32) outs(%b : memref<4x4xf32>)
+  %x = memref.load %c[%c0, %c0] : memref<?x?xf32, strided<[?, ?]>>
+  %y = memref.load %b[%c0, %c0] : memref<4x4xf32>
+  %s = arith.addf %x, %y : f32
+  return %s : f32
+}
+
+// -----
+
+// What memref.alloca_scope.return passes out is the tensor: it lives until
+// the scope's result is read, so b may not take its bytes.
+// CHECK-LABEL: func.func @scope_result_is_the_tensor
+// CHECK:         %a = memory.alloc_tensor %arena[0]
+// CHECK:         %b = memory.alloc_tensor %arena[64]
+// XDSL-LABEL:  func.func @scope_result_is_the_tensor
+// XDSL:          %a = memory.alloc_tensor %arena[0]
+// XDSL:          %b = memory.alloc_tensor %arena[64]
+func.func @scope_result_is_the_tensor() -> f32 {
+  %c0 = arith.constant 0 : index
+  %one = arith.constant 1.0 : f32
+  %a = memref.alloc() : memref<16xf32>
+  linalg.fill ins(%one : f32) outs(%a : memref<16xf32>)
+  %r = memref.alloca_scope -> (memref<16xf32>) {
+    memref.alloca_scope.return %a : memref<16xf32>
+  }
+  %b = memref.alloc() : memref<16xf32>
+  linalg.fill ins(%one : f32) outs(%b : memref<16xf32>)
+  %x = memref.load %r[%c0] : memref<16xf32>
+  %y = memref.load %b[%c0] : memref<16xf32>
+  %s = arith.addf %x, %y : f32
+  return %s : f32
+}
+
+// -----
+
+// A memref.alloca_scope runs its block once, not as a loop whose iterations
+// may run at once: the tensors in it are planned, and share bytes.
+// CHECK-LABEL: func.func @scope_runs_once
+// CHECK:         memref.alloca_scope {
+// CHECK:           %a = memory.alloc_tensor %arena[0]
+// CHECK:           %b = memory.alloc_tensor %arena[0]
+// XDSL-LABEL:  func.func @scope_runs_once
+// XDSL:            %a = memory.alloc_tensor %arena[0]
+// XDSL:            %b = memory.alloc_tensor %arena[0]
+func.func @scope_runs_once(%out: memref<16xf32>) {
+  %one = arith.constant 1.0 : f32
+  memref.alloca_scope {
+    %a = memref.alloc() : memref<16xf32>
+    linalg.fill ins(%one : f32) outs(%a : memref<16xf32>)
+    memref.copy %a, %out : memref<16xf32> to memref<16xf32>
+    memref.dealloc %a : memref<16xf32>
+    %b = memref.alloc() : memref<16xf32>
+    linalg.fill ins(%one : f32) outs(%b : memref<16xf32>)
+    memref.copy %b, %out : memref<16xf32> to memref<16xf32>
+    memref.dealloc %b : memref<16xf32>
+  }
+  return
+}
+
+// -----
+
+// An address taken as an integer may reach the memory later (here through
+// @consume): a escapes, keeps its own storage, and b does not reuse it.
+// CHECK-LABEL: func.func @pointer_escapes
+// CHECK:         %a = memory.alloc_tensor %a_storage[0]
+// CHECK:         %b = memory.alloc_tensor %arena[0]
+// XDSL-LABEL:  func.func @pointer_escapes
+// XDSL:          %a = memory.alloc_tensor %a_storage[0]
+// XDSL:          %b = memory.alloc_tensor %arena[0]
+// memory-place moves b to VTCM but leaves a where its address was taken.
+// PLACE-LABEL: func.func @pointer_escapes
+// PLACE:         %a = memory.alloc_tensor %a_storage[0] : !memory.storage<"global"> to memref<16xf32>
+// PLACE:         %b = memory.alloc_tensor %b_storage[0] : !memory.storage<"global.vtcm"> to memref<16xf32, "global.vtcm">
+func.func private @consume(i64)
+func.func @pointer_escapes() {
+  %one = arith.constant 1.0 : f32
+  %a = memref.alloc() : memref<16xf32>
+  linalg.fill ins(%one : f32) outs(%a : memref<16xf32>)
+  %p = memref.extract_aligned_pointer_as_index %a : memref<16xf32> -> index
+  %b = memref.alloc() : memref<16xf32>
+  linalg.fill ins(%one : f32) outs(%b : memref<16xf32>)
+  %i = arith.index_cast %p : index to i64
+  func.call @consume(%i) : (i64) -> ()
+  return
+}
+
+// -----
+
+// memref.realloc frees its source, so memory-manifest does not own the
+// alloc it reallocs (memplan.passes.ownership): it stays a memref.alloc,
+// which memory-plan leaves alone.
+// CHECK-LABEL: func.func @realloc_of_alloc
+// CHECK-NEXT:    %a = memref.alloc() : memref<16xf32>
+// CHECK-NEXT:    %r = memref.realloc %a : memref<16xf32> to memref<32xf32>
+func.func @realloc_of_alloc() -> memref<32xf32> {
+  %a = memref.alloc() : memref<16xf32>
+  %r = memref.realloc %a : memref<16xf32> to memref<32xf32>
+  return %r : memref<32xf32>
+}
+
+// -----
+
+// A realloc of memory memplan does not allocate is left alone.
+// CHECK-LABEL: func.func @realloc_of_argument
+// CHECK:         %r = memref.realloc %m : memref<16xf32> to memref<32xf32>
+func.func @realloc_of_argument(%m: memref<16xf32>) -> memref<32xf32> {
+  %r = memref.realloc %m : memref<16xf32> to memref<32xf32>
+  return %r : memref<32xf32>
+}
