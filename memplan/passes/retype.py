@@ -223,7 +223,8 @@ class ScopeGroups:
                 self._union(value, op.results[0])
         elif op.name in VIEW_OPS and op.name != "memref.memory_space_cast":
             self._union(op.operands[0], op.results[0])
-        elif op.name in FORWARDING_OPS:
+        elif op.name in FORWARDING_OPS or op.successors:
+            # A branch passes its operands to the blocks it jumps to.
             for index, value in memory_operands:
                 for alias in forwarded_values(op, index):
                     if is_memory(alias.type):

@@ -332,3 +332,24 @@ func.func @main() {
   memref.dealloc %a : memref<4096xf32, "global.vtcm">
   func.return
 }
+
+// -----
+
+// A branch passes its operand to the block it jumps to: the two are retyped
+// together (the block argument used to keep "global.vtcm" while the tensor
+// moved to DDR, which left a cf.br of mismatched types).
+// CHECK-LABEL: func.func @branch_operand_and_block_argument() -> f32 {
+// CHECK:         %a = memory.alloc_tensor %a_storage[0] : !memory.storage<"{{.*}}"> to memref<16xf32[[T:.*]]>
+// CHECK:         cf.br ^bb1(%a : memref<16xf32[[T]]>)
+// CHECK-NEXT:  ^bb1(%p: memref<16xf32[[T]]>):
+
+func.func @branch_operand_and_block_argument() -> f32 {
+  %c0 = arith.constant 0 : index
+  %one = arith.constant 1.0 : f32
+  %a = memref.alloc() : memref<16xf32, "global.vtcm">
+  linalg.fill ins(%one : f32) outs(%a : memref<16xf32, "global.vtcm">)
+  cf.br ^bb1(%a : memref<16xf32, "global.vtcm">)
+^bb1(%p: memref<16xf32, "global.vtcm">):
+  %v = memref.load %p[%c0] : memref<16xf32, "global.vtcm">
+  func.return %v : f32
+}
