@@ -8,12 +8,12 @@
 
 #map = affine_map<(d0, d1) -> (d0, d1)>
 
-func.func @compute_add_in_vtcm(%a: memref<4x64xi32, #memory.discontiguous, "global.vtcm">, %b: memref<4x64xi32, #memory.discontiguous, "global.vtcm">, %c: memref<4x64xi32, #memory.discontiguous, "global.vtcm">) {
+func.func private @compute_add_in_vtcm(%a: memref<4x64xi32, #memory.discontiguous, "global.vtcm">, %b: memref<4x64xi32, #memory.discontiguous, "global.vtcm">, %c: memref<4x64xi32, #memory.discontiguous, "global.vtcm">) {
   linalg.add ins(%a, %b : memref<4x64xi32, #memory.discontiguous, "global.vtcm">, memref<4x64xi32, #memory.discontiguous, "global.vtcm">) outs(%c : memref<4x64xi32, #memory.discontiguous, "global.vtcm">)
   func.return
 }
 
-func.func @seed(%x: memref<4x64xi32>, %y: memref<4x64xi32>, %out: memref<4x64xi32>) {
+func.func private @seed(%x: memref<4x64xi32>, %y: memref<4x64xi32>, %out: memref<4x64xi32>) {
   %vtcm = memory.alloc_storage [4096] align 2048 : !memory.storage<"global.vtcm">
   %tables = memory.alloc_storage [64] : !memory.storage<"global">
   %a = memory.alloc_discontiguous_tensor table %tables[0], blocks %vtcm[768, 256, 2304, 3072] : !memory.storage<"global">, !memory.storage<"global.vtcm"> to memref<4x64xi32, #memory.discontiguous, "global.vtcm">
@@ -32,7 +32,7 @@ func.func @seed(%x: memref<4x64xi32>, %y: memref<4x64xi32>, %out: memref<4x64xi3
 }
 
 // Fills %m with scale * (64 * i + j) + bias.
-func.func @fill_affine(%m: memref<4x64xi32>, %scale: i32, %bias: i32) {
+func.func private @fill_affine(%m: memref<4x64xi32>, %scale: i32, %bias: i32) {
   linalg.generic {indexing_maps = [#map], iterator_types = ["parallel", "parallel"]} outs(%m : memref<4x64xi32>) {
   ^bb0(%unused: i32):
     %i = linalg.index 0 : index

@@ -7,17 +7,17 @@
 
 #map = affine_map<(d0, d1) -> (d0, d1)>
 
-func.func @compute_add_in_vtcm(%a: memref<4x64xi32, "global.vtcm">, %b: memref<4x64xi32, "global.vtcm">, %c: memref<4x64xi32, "global.vtcm">) {
+func.func private @compute_add_in_vtcm(%a: memref<4x64xi32, "global.vtcm">, %b: memref<4x64xi32, "global.vtcm">, %c: memref<4x64xi32, "global.vtcm">) {
   linalg.add ins(%a, %b : memref<4x64xi32, "global.vtcm">, memref<4x64xi32, "global.vtcm">) outs(%c : memref<4x64xi32, "global.vtcm">)
   func.return
 }
 
-func.func @compute_mul_in_vtcm(%c: memref<4x64xi32, "global.vtcm">, %d: memref<4x64xi32, "global.vtcm">, %e: memref<4x64xi32, "global.vtcm">) {
+func.func private @compute_mul_in_vtcm(%c: memref<4x64xi32, "global.vtcm">, %d: memref<4x64xi32, "global.vtcm">, %e: memref<4x64xi32, "global.vtcm">) {
   linalg.mul ins(%c, %d : memref<4x64xi32, "global.vtcm">, memref<4x64xi32, "global.vtcm">) outs(%e : memref<4x64xi32, "global.vtcm">)
   func.return
 }
 
-func.func @seed(%x: memref<4x64xi32>, %y: memref<4x64xi32>, %z: memref<4x64xi32>, %out: memref<4x64xi32>) {
+func.func private @seed(%x: memref<4x64xi32>, %y: memref<4x64xi32>, %z: memref<4x64xi32>, %out: memref<4x64xi32>) {
   %vtcm = memory.alloc_storage [4096] align 2048 : !memory.storage<"global.vtcm">
   %a = memory.alloc_tensor %vtcm[0] : !memory.storage<"global.vtcm"> to memref<4x64xi32, "global.vtcm">
   memory.copy %x, %a : memref<4x64xi32> to memref<4x64xi32, "global.vtcm">
@@ -40,7 +40,7 @@ func.func @seed(%x: memref<4x64xi32>, %y: memref<4x64xi32>, %z: memref<4x64xi32>
 }
 
 // Fills %m with scale * (64 * i + j) + bias.
-func.func @fill_affine(%m: memref<4x64xi32>, %scale: i32, %bias: i32) {
+func.func private @fill_affine(%m: memref<4x64xi32>, %scale: i32, %bias: i32) {
   linalg.generic {indexing_maps = [#map], iterator_types = ["parallel", "parallel"]} outs(%m : memref<4x64xi32>) {
   ^bb0(%unused: i32):
     %i = linalg.index 0 : index

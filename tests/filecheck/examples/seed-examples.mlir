@@ -6,7 +6,7 @@
 // RUN: xdsl-opt %examples/seed_discontiguous.mlir | filecheck %s --check-prefix=BLOCKS
 // RUN: xdsl-opt %examples/seed_discontiguous.mlir --print-op-generic | xdsl-opt | filecheck %s --check-prefix=BLOCKS
 
-// OFFSETS-LABEL: func.func @seed(
+// OFFSETS-LABEL: func.func private @seed(
 // OFFSETS:         %vtcm = memory.alloc_storage [4096] align 2048 : !memory.storage<"global.vtcm">
 // OFFSETS-NEXT:    %a = memory.alloc_tensor %vtcm[0] : !memory.storage<"global.vtcm"> to memref<4x64xi32, "global.vtcm">
 // OFFSETS:         %b = memory.alloc_tensor %vtcm[1024]
@@ -17,7 +17,7 @@
 // OFFSETS:         %e = memory.alloc_tensor %vtcm[1024]
 // OFFSETS:         memory.kill %vtcm : !memory.storage<"global.vtcm">
 
-// BLOCKS-LABEL: func.func @seed(
+// BLOCKS-LABEL: func.func private @seed(
 // BLOCKS:         %vtcm = memory.alloc_storage [4096] align 2048 : !memory.storage<"global.vtcm">
 // BLOCKS-NEXT:    %tables = memory.alloc_storage [64] : !memory.storage<"global">
 // BLOCKS-NEXT:    %a = memory.alloc_discontiguous_tensor table %tables[0], blocks %vtcm[768, 256, 2304, 3072]

@@ -29,10 +29,10 @@
 // TOKENTIME: memory-plan: option time-limit has no effect with algorithm=token: it applies with algorithm=best
 // BADARENAS: memory-plan: unknown arenas 'block', expected one of: run, function
 // The seed's five 1024-byte VTCM tensors: at most three are live at once.
-// SEED-LABEL: func.func @seed(
+// SEED-LABEL: func.func private @seed(
 // SEED-NEXT:    %arena = memory.alloc_storage [3072] align 2048 : !memory.storage<"global.vtcm">
 // SEED-NOT:     memory.alloc_storage
-// SEED-LABEL: func.func @fill_affine(
+// SEED-LABEL: func.func private @fill_affine(
 
 // Three 3 MiB VTCM tensors, two live at once, run in 6 MiB of the 8 MiB.
 // THREE: peak bytes global=3145728, global.vtcm=6291456
