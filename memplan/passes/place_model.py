@@ -47,10 +47,10 @@ from memplan.passes.liveness import (
     is_unit_block,
 )
 from memplan.passes.retype import (
-    FORWARDING_OPS,
     NEW_MEMORY_OPS,
     ScopeGroup,
     ScopeGroups,
+    forwards_memory,
     global_name,
 )
 from memplan.planning.placement import (
@@ -727,7 +727,7 @@ def _read_only(group: ScopeGroup) -> bool:
                     return False
             elif not (
                 op.name in VIEW_OPS
-                or op.name in FORWARDING_OPS
+                or forwards_memory(op)
                 or isinstance(op, (*NOT_USES, func.ReturnOp))
             ):
                 return False

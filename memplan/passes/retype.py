@@ -67,6 +67,12 @@ NEW_MEMORY_OPS = frozenset({"memory.alloc_storage", "memref.alloc", "memref.allo
 parsing context may define its own class for an op)."""
 
 
+def forwards_memory(op: Operation) -> bool:
+    """`op` passes memrefs on unchanged: to its results or block arguments
+    (`FORWARDING_OPS`), or, as a branch, to the blocks it jumps to."""
+    return op.name in FORWARDING_OPS or bool(op.successors)
+
+
 def global_name(op: Operation) -> str | None:
     """The symbol a `memref.get_global` reads, None for any other op."""
     if op.name != "memref.get_global":
@@ -223,8 +229,7 @@ class ScopeGroups:
                 self._union(value, op.results[0])
         elif op.name in VIEW_OPS and op.name != "memref.memory_space_cast":
             self._union(op.operands[0], op.results[0])
-        elif op.name in FORWARDING_OPS or op.successors:
-            # A branch passes its operands to the blocks it jumps to.
+        elif forwards_memory(op):
             for index, value in memory_operands:
                 for alias in forwarded_values(op, index):
                     if is_memory(alias.type):
@@ -335,7 +340,7 @@ def forward_closure(value: SSAValue) -> list[SSAValue]:
             op = use.operation
             if op.name in VIEW_OPS and op.name != "memref.memory_space_cast":
                 aliases = [op.results[0]]
-            elif op.name in FORWARDING_OPS:
+            elif forwards_memory(op):
                 aliases = forwarded_values(op, use.index)
             else:
                 aliases = []

@@ -78,14 +78,6 @@ def function_usage(liveness: FunctionLiveness) -> FunctionUsage:
     return FunctionUsage(liveness.function.sym_name.data, storages, calls)
 
 
-@dataclass(frozen=True)
-class Peak:
-    """Most bytes held at once in one scope, and what was held then."""
-
-    size: int
-    held: tuple[Holding, ...]
-
-
 def _sweep(holdings: Iterable[Holding]) -> Iterator[tuple[Holding, list[Holding]]]:
     """Each holding with everything held at its start, in program order."""
     live: list[Holding] = []
@@ -94,13 +86,21 @@ def _sweep(holdings: Iterable[Holding]) -> Iterator[tuple[Holding, list[Holding]
         yield holding, live
 
 
+def _by_scope(holdings: Iterable[Holding]) -> dict[str, list[Holding]]:
+    by_scope: defaultdict[str, list[Holding]] = defaultdict(list)
+    for holding in holdings:
+        by_scope[holding.scope].append(holding)
+    return by_scope
+
+
 class ModuleUsage:
     """Per-scope peaks of every function of a module, callees included."""
 
     def __init__(self, usages: list[FunctionUsage]):
         self.usages = {usage.name: usage for usage in usages}
         self._closure = {name: self._reachable(name) for name in self.usages}
-        self.peaks: dict[str, dict[str, Peak]] = {}
+        self.peaks: dict[str, dict[str, int]] = {}
+        """Per function, the most bytes of each scope it holds at once."""
         # A callee's closure is a strict subset of its caller's unless the
         # two are in one cycle, so this order sees every callee outside the
         # caller's cycle first; a cycle shares the greatest of its peaks.
@@ -109,12 +109,13 @@ class ModuleUsage:
             cycles[self._closure[name]].append(name)
         for closure in sorted(cycles, key=len):
             members = cycles[closure]
-            local = [self._own_peaks(name) for name in members]
-            shared: dict[str, Peak] = {}
-            for peaks in local:
-                for scope, peak in peaks.items():
-                    if scope not in shared or peak.size > shared[scope].size:
-                        shared[scope] = peak
+            shared: dict[str, int] = {}
+            for name in members:
+                for scope, holdings in _by_scope(self.holdings(name)).items():
+                    peak = max(
+                        sum(h.size for h in live) for _, live in _sweep(holdings)
+                    )
+                    shared[scope] = max(shared.get(scope, 0), peak)
             for name in members:
                 self.peaks[name] = shared
 
@@ -141,35 +142,18 @@ class ModuleUsage:
             if call.callee not in self.usages or self.in_cycle(name, call.callee):
                 continue
             for scope, peak in self.peaks[call.callee].items():
-                if peak.size:
+                if peak:
                     at = f"{call.call.name} @{call.callee}"
-                    listed = f"{at} ({peak.size} bytes)"
+                    listed = f"{at} ({peak} bytes)"
                     held.append(
-                        Holding(scope, call.point, call.point, peak.size, at, listed)
+                        Holding(scope, call.point, call.point, peak, at, listed)
                     )
         return held
-
-    def _own_peaks(self, name: str) -> dict[str, Peak]:
-        peaks: dict[str, Peak] = {}
-        by_scope: defaultdict[str, list[Holding]] = defaultdict(list)
-        for holding in self.holdings(name):
-            by_scope[holding.scope].append(holding)
-        for scope, holdings in by_scope.items():
-            best = Peak(0, ())
-            for _, live in _sweep(holdings):
-                total = sum(h.size for h in live)
-                if total > best.size:
-                    best = Peak(total, tuple(live))
-            peaks[scope] = best
-        return peaks
 
     def capacity_problems(self, name: str, target: Target) -> Iterator[str]:
         """The first point where each bounded scope holds more than its
         capacity, and storages held across a call that recurses."""
-        by_scope: defaultdict[str, list[Holding]] = defaultdict(list)
-        for holding in self.holdings(name):
-            by_scope[holding.scope].append(holding)
-        for scope, holdings in by_scope.items():
+        for scope, holdings in _by_scope(self.holdings(name)).items():
             capacity = target.capacity(scope)
             if capacity is None:
                 continue
