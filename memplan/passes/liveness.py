@@ -401,10 +401,10 @@ def _branching_regions_around(op: Operation) -> Iterator[Region]:
 def _anchor(user: Operation, enclosing: dict[Block, Operation]) -> Operation:
     """The ancestor of `user` in the innermost block around the allocation.
 
-    In a function of several blocks (`cf` branches) a use in another block of
-    the body has no ancestor there: it counts at its own op of the body,
-    numbered in block order; back edges are not modelled, so such ranges are
-    approximate (docs/passes.md, Liveness).
+    In a region of several blocks (`cf` branches) a use in another block has
+    no ancestor there: it counts at its own op, numbered in block order; the
+    range then covers the whole region anyway (`_branching_regions_around`),
+    since branches may loop back.
     """
     current = user
     while current.parent_block() not in enclosing:
