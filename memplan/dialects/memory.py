@@ -368,16 +368,6 @@ class AllocTensorOp(IRDLOperation):
         """The address alignment the tensor was asked for, if any."""
         return None if self.alignment is None else self.alignment.value.data
 
-    def offset_alignment(self, unit: int | None = None) -> int:
-        """The alignment its offset needs when a pass places it: `unit`
-        (default: the element size) or the alignment it was asked for,
-        whichever is larger (`memory-place` sizes what `memory-plan` packs)."""
-        type_ = self.result.type
-        assert isinstance(type_, MemRefType)
-        return max(
-            unit or element_bytes(type_.element_type), self.requested_alignment() or 1
-        )
-
     def verify_(self) -> None:
         _verify_single_index(self.static_offset, self.dynamic_offset, "offset")
         result_type = self.result.type

@@ -23,7 +23,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from memplan.dialects.memory import AllocStorageOp, static_byte_size
 from memplan.interpreter.cost import with_cost_overrides
-from memplan.passes.options import MemplanPass, resolve_target
+from memplan.passes.options import MemplanPass, check_power_of_two, resolve_target
 from memplan.passes.place_model import (
     FunctionModel,
     PinnedDynamic,
@@ -90,6 +90,11 @@ class MemoryPlacePass(MemplanPass):
     budget: int | None = None
     """Work budget: heuristic steps, or branch-and-bound nodes for "exact"."""
 
+    tensor_alignment: int | None = None
+    """The `tensor-alignment` the `memory-plan` after it will use (default: the
+    element size): the arenas it counts against the capacity are packed with
+    it."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         self.place(op)
 
@@ -104,8 +109,11 @@ class MemoryPlacePass(MemplanPass):
             raise PassFailedException(
                 f"memory-place: budget must be >= 0, got {self.budget}"
             )
+        check_power_of_two(self.name, "tensor-alignment", self.tensor_alignment)
         target = self._target()
-        return _Placer(module, target, self.algorithm, self.budget).run()
+        return _Placer(
+            module, target, self.algorithm, self.budget, self.tensor_alignment
+        ).run()
 
     def _target(self) -> Target:
         target = resolve_target(self.name, self.target, self.capacity)
@@ -137,6 +145,7 @@ class _Placer:
     target: Target
     algorithm: str
     budget: int | None
+    tensor_alignment: int | None
     report: PlaceReport = field(default_factory=PlaceReport)
     peaks: dict[str, int] = field(default_factory=dict[str, int])
     groups: ScopeGroups = field(init=False)
@@ -168,6 +177,7 @@ class _Placer:
                     written,
                     handled,
                     module_order,
+                    self.tensor_alignment,
                 )
             except PinnedDynamic as error:
                 raise PassFailedException(f"memory-place: {error}") from None

@@ -53,6 +53,7 @@ from memplan.passes.retype import (
     forwards_memory,
     global_name,
 )
+from memplan.passes.rounding import arena_footprint, tensor_footprint
 from memplan.planning.placement import (
     CostedOp,
     Entity,
@@ -276,6 +277,8 @@ class _Builder:
     handled: set[int]
     """Ids of scope groups already placed (by this or an earlier function)."""
     module_order: dict[Operation, int]
+    tensor_alignment: int | None
+    """The `tensor-alignment` of the `memory-plan` that packs the arenas."""
     liveness: FunctionLiveness = field(init=False)
     units: list[Block] = field(init=False)
     entities: list[Entity] = field(default_factory=list[Entity])
@@ -421,8 +424,7 @@ class _Builder:
             Occupant(
                 live.start,
                 live.end,
-                _tensor_bytes(tensor),
-                tensor.offset_alignment(),
+                *tensor_footprint(tensor, self.tensor_alignment),
                 self.unit_id(self.liveness.unit_of(tensor)),
             )
             for tensor, live in planned
@@ -522,11 +524,12 @@ class _Builder:
         type_ = tensor.result.type
         assert isinstance(type_, MemRefType)
         slots = tuple(self._slot(anchor, uses[anchor]) for anchor in anchors)
+        size, alignment = tensor_footprint(tensor, self.tensor_alignment)
         self._add(
             Entity(
                 key=len(self.entities),
-                size=_tensor_bytes(tensor),
-                alignment=tensor.offset_alignment(),
+                size=size,
+                alignment=alignment,
                 unit=self.unit_id(self.liveness.unit_of(tensor)),
                 slots=slots,
                 start=live.start,
@@ -602,11 +605,13 @@ class _Builder:
                 built.append(self._slot(anchor, slots[anchor]))
         type_ = value.type
         assert isinstance(type_, MemRefType)
+        # The VTCM copy is a new tensor with no `align` of its own.
+        size, alignment = arena_footprint(type_, self.tensor_alignment)
         self._add(
             Entity(
                 key=len(self.entities),
-                size=static_byte_size(type_) or 0,
-                alignment=element_bytes(type_.element_type),
+                size=size,
+                alignment=alignment,
                 unit=self.unit_id(self.liveness.unit_of_op(anchors[0])),
                 slots=tuple(built),
                 observable=True,
@@ -743,14 +748,6 @@ def _static_tensor(tensor: AllocTensorOp) -> bool:
     )
 
 
-def _tensor_bytes(tensor: AllocTensorOp) -> int:
-    type_ = tensor.result.type
-    assert isinstance(type_, MemRefType)
-    size = static_byte_size(type_)
-    assert size is not None
-    return size
-
-
 def _allocation_bytes(allocation: Operation) -> int | None:
     if isinstance(allocation, AllocStorageOp):
         return allocation.static_size_bytes()
@@ -783,10 +780,12 @@ def build_model(
     globals_written: set[str],
     handled: set[int],
     module_order: dict[Operation, int],
+    tensor_alignment: int | None,
 ) -> FunctionModel:
-    """The placement problem of `function` (one block), run `weight` times.
-    Groups whose id is in `handled` were placed already; those this function
-    places are added to it."""
+    """The placement problem of `function` (one block), run `weight` times,
+    for arenas packed with `tensor_alignment`.  Groups whose id is in
+    `handled` were placed already; those this function places are added to
+    it."""
     return _Builder(
         function,
         groups,
@@ -798,4 +797,5 @@ def build_model(
         globals_written,
         handled,
         module_order,
+        tensor_alignment,
     ).build()

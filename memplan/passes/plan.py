@@ -42,7 +42,6 @@ from memplan.dialects.memory import (
     AllocStorageOp,
     AllocTensorOp,
     KillOp,
-    element_bytes,
     static_byte_size,
 )
 from memplan.passes.arena import (
@@ -64,7 +63,7 @@ from memplan.passes.plan_blocks import (
     table_offsets,
     table_read_cycles,
 )
-from memplan.passes.rounding import align_up
+from memplan.passes.rounding import align_up, tensor_footprint
 from memplan.planning import ALGORITHMS
 from memplan.targets import DEFAULT_TARGET, GLOBAL_SCOPE, Target
 
@@ -192,8 +191,9 @@ class MemoryPlanPass(MemplanPass):
     scope.  The arena is also at least as aligned as every storage it replaces."""
 
     tensor_alignment: int | None = None
-    """Alignment of tensor offsets inside the arena; default: the element size
-    (e.g. 128 keeps every tensor HVX-aligned)."""
+    """Alignment of tensor offsets inside the arena, and of their sizes; never
+    below the element size, its default (e.g. 128 keeps every tensor
+    HVX-aligned).  `rounding.arena_footprint` is the rule."""
 
     insert_kills: bool = True
     """Kill each planned tensor after its last use, in its allocating block;
@@ -475,17 +475,8 @@ class MemoryPlanPass(MemplanPass):
         return storage
 
     def _arena_tensor(self, tensor: AllocTensorOp, live: LiveRange) -> ArenaTensor:
-        type_ = tensor.result.type
-        assert isinstance(type_, MemRefType)
-        size = static_byte_size(type_)
-        assert size is not None
-        unit = self.tensor_alignment or element_bytes(type_.element_type)
-        # Sizes round up to the unit; a tensor's own alignment request moves
-        # its offset only.
-        alignment = tensor.offset_alignment(unit)
-        return ArenaTensor(
-            tensor, live.start, live.upper, align_up(size, unit), alignment
-        )
+        size, alignment = tensor_footprint(tensor, self.tensor_alignment)
+        return ArenaTensor(tensor, live.start, live.upper, size, alignment)
 
 
 def _nested_slot(

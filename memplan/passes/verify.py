@@ -51,6 +51,7 @@ from memplan.passes.liveness import (
     viewed_value,
 )
 from memplan.passes.options import MemplanPass, check_power_of_two, resolve_target
+from memplan.passes.rounding import tensor_footprint
 from memplan.passes.scope_usage import ModuleUsage, function_usage
 from memplan.targets import DEFAULT_TARGET
 
@@ -93,7 +94,7 @@ def _contiguous_placement(tensor: AllocTensorOp, required: int) -> list[Placemen
     size = static_byte_size(type_)
     if offset is None or size is None:
         return []
-    alignment = max(required, tensor.offset_alignment())
+    alignment = tensor_footprint(tensor, required).alignment
     return [Placement(tensor, "", tensor.storage, offset, offset + size, alignment)]
 
 

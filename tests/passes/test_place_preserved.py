@@ -40,6 +40,10 @@ CONTEXT = memplan_context()
 TARGET = "hexagon-v65"
 CAPACITIES = (None, 0, 2048, 4096, 8192)
 """VTCM sizes tried: the target's own (256 KiB) and a few arenas' worth."""
+TENSOR_ALIGNMENTS = (None, 1024)
+"""`tensor-alignment` of memory-place and memory-plan: the element size, or
+one that rounds the 32- and 64-byte tensors up enough for a few to fill a
+capacity."""
 
 
 def _settings(examples: int) -> settings:
@@ -73,16 +77,29 @@ def _all_ddr(text: str) -> str:
     return text.replace(f', "{VTCM_SCOPE}"', "")
 
 
-def check_placement(text: str, capacity: int | None, algorithm: str) -> None:
+def check_placement(
+    text: str, capacity: int | None, algorithm: str, tensor_alignment: int | None
+) -> None:
     original = run_function(_parse(text))
     planned = [MemoryManifestPass()]
-    ddr = _run(_apply(_parse(_all_ddr(text)), [*planned, MemoryPlanPass()]), capacity)
+    ddr_plan = MemoryPlanPass(tensor_alignment=tensor_alignment)
+    ddr = _run(_apply(_parse(_all_ddr(text)), [*planned, ddr_plan]), capacity)
     placed = _apply(
         _parse(text),
         [
             MemoryManifestPass(),
-            MemoryPlacePass(target=TARGET, capacity=capacity, algorithm=algorithm),
-            MemoryPlanPass(target=TARGET, capacity=capacity, algorithm="greedy"),
+            MemoryPlacePass(
+                target=TARGET,
+                capacity=capacity,
+                algorithm=algorithm,
+                tensor_alignment=tensor_alignment,
+            ),
+            MemoryPlanPass(
+                target=TARGET,
+                capacity=capacity,
+                algorithm="greedy",
+                tensor_alignment=tensor_alignment,
+            ),
         ],
     )
     MemoryVerifyPass(target=TARGET, capacity=capacity).apply(CONTEXT, placed.clone())
@@ -98,17 +115,25 @@ def check_placement(text: str, capacity: int | None, algorithm: str) -> None:
 
 
 @_settings(examples=40)
-@given(text=programs(), capacity=st.sampled_from(CAPACITIES))
+@given(
+    text=programs(),
+    capacity=st.sampled_from(CAPACITIES),
+    tensor_alignment=st.sampled_from(TENSOR_ALIGNMENTS),
+)
 def test_placed_programs_keep_results_fit_and_cost_no_more(
-    text: str, capacity: int | None
+    text: str, capacity: int | None, tensor_alignment: int | None
 ) -> None:
-    check_placement(text, capacity, "heuristic")
+    check_placement(text, capacity, "heuristic", tensor_alignment)
 
 
 @_settings(examples=12)
-@given(text=programs(), capacity=st.sampled_from(CAPACITIES))
+@given(
+    text=programs(),
+    capacity=st.sampled_from(CAPACITIES),
+    tensor_alignment=st.sampled_from(TENSOR_ALIGNMENTS),
+)
 def test_exact_placements_keep_results_fit_and_cost_no_more(
-    text: str, capacity: int | None
+    text: str, capacity: int | None, tensor_alignment: int | None
 ) -> None:
     pytest.importorskip("highspy")
-    check_placement(text, capacity, "exact")
+    check_placement(text, capacity, "exact", tensor_alignment)

@@ -304,6 +304,7 @@ OPTION_CASES = {
     "memory-plan{algorithm=greedy,best}": ("memory-plan", "algorithm=greedy,best"),
     "memory-plan{alignment=48}": ("memory-plan", "alignment", POWER_OF_TWO, "48"),
     "memory-plan{tensor-alignment=0}": ("memory-plan", "tensor-alignment 0 is not"),
+    "memory-place{tensor-alignment=0}": ("memory-place", "tensor-alignment 0 is not"),
     "memory-plan{block-size=18446744073709551616}": (
         "memory-plan",
         "block-size 18446744073709551616 does not fit in 64 bits",

@@ -7,11 +7,15 @@
 // RUN: xdsl-opt %s -p 'memory-place{budget=-1}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=BUDGET
 // RUN: xdsl-opt %s -p 'memory-place{cost-model="%S/inputs/no-such-file.json"}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=NOFILE
 // RUN: xdsl-opt %s -p 'memory-place{cost-model="%S/inputs/place-bad-costs.json"}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=BADCOSTS
+// RUN: xdsl-opt %s -p 'memory-place{tensor-alignment=48}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=BADTALIGN
 // RUN: not xdsl-opt %s -p 'memory-place{colour=red}' 2>&1 | filecheck %s --check-prefix=OPTION
 // RUN: xdsl-opt %examples/three_big_vtcm.mlir -p 'memory-manifest,memory-place{target=hexagon-v65},memory-plan{target=hexagon-v65},memory-verify{target=hexagon-v65}' | filecheck %s --check-prefix=SPILL
 // RUN: xdsl-opt %examples/three_big_vtcm.mlir -p 'memory-manifest,memory-place{target=hexagon-v68},memory-plan{target=hexagon-v68}' | memplan-run --target hexagon-v68 2>&1 | filecheck %s --check-prefix=FITS
 // RUN: xdsl-opt %S/inputs/place-aligned.mlir -p 'memory-manifest,memory-place{capacity=2048},memory-plan{capacity=2048},memory-verify{capacity=2048}' | filecheck %s --check-prefix=ALIGNED
 // RUN: xdsl-opt %S/inputs/place-aligned.mlir -p 'memory-manifest,memory-place{capacity=2048},memory-plan{capacity=2048}' | memplan-run --vtcm-size 2048 2>&1 | filecheck %s --check-prefix=ALIGNED-RESULT
+// RUN: xdsl-opt %S/inputs/place-tensor-alignment.mlir -p 'memory-manifest,memory-place{capacity=2048},memory-plan{capacity=2048 tensor-alignment=128}' --verify-diagnostics | filecheck %s --check-prefix=TALIGN-GAP
+// RUN: xdsl-opt %S/inputs/place-tensor-alignment.mlir -p 'memory-manifest,memory-place{capacity=2048 tensor-alignment=128},memory-plan{capacity=2048 tensor-alignment=128},memory-verify{capacity=2048}' | filecheck %s --check-prefix=TALIGN
+// RUN: xdsl-opt %S/inputs/place-tensor-alignment.mlir -p 'memory-manifest,memory-place{capacity=2048 tensor-alignment=128},memory-plan{capacity=2048 tensor-alignment=128}' | memplan-run --vtcm-size 2048 2>&1 | filecheck %s --check-prefix=TALIGN-RESULT
 // RUN: xdsl-opt %S/inputs/place-calls.mlir -p 'memory-manifest,memory-place{target=hexagon-v65}' | filecheck %s --check-prefix=CALLS
 // RUN: xdsl-opt %S/inputs/place-calls.mlir -p 'memory-manifest,memory-place{target=hexagon-v65},memory-plan{target=hexagon-v65},memory-verify{target=hexagon-v65}' | memplan-run --target hexagon-v65 2>&1 | filecheck %s --check-prefix=CALLS-RESULT
 
@@ -21,7 +25,8 @@
 // BUDGET: memory-place: budget must be >= 0, got -1
 // NOFILE: memory-place: cost-model={{.*}}no-such-file.json: cannot read the file (No such file or directory)
 // BADCOSTS: memory-place: cost-model={{.*}}place-bad-costs.json: copy_setup_cycles must be a non-negative number, got -1
-// OPTION: memory-place: unknown option 'colour', expected one of: target, capacity, cost-model, algorithm, budget
+// BADTALIGN: memory-place: tensor-alignment 48 is not a positive power of two
+// OPTION: memory-place: unknown option 'colour', expected one of: target, capacity, cost-model, algorithm, budget, tensor-alignment
 
 // Spill: three 3 MiB tensors explicitly in VTCM, on a 256 KiB part: none
 // fits, all go to DDR, and memory-plan then has no VTCM arena to make.
@@ -42,6 +47,19 @@
 // ALIGNED:       %c = memory.alloc_tensor %arena_1[0] align 64 : !memory.storage<"global"> to memref<170xf32>
 // ALIGNED-RESULT:   result: array([4., 4., 4., 4.,
 // ALIGNED-RESULT:   peak bytes global={{[0-9]+}}, global.vtcm=1384;
+
+// tensor-alignment: memory-place must be told the tensor-alignment of the
+// memory-plan after it.  Five 400-byte tensors fit 2048 bytes by element
+// size (2000 bytes), so without the option all stay in VTCM and
+// memory-plan{tensor-alignment=128} (2560 bytes) fails; with it, memory-place
+// counts 512 bytes each and moves one tensor to DDR.  The result is 3.
+// TALIGN-GAP: memory-plan: in @main, the "global.vtcm" arena needs 2560 bytes with the best plan of 5 tensors (at least 2560 bytes are live at once), over the scope capacity of 2048 bytes
+// TALIGN:       %arena = memory.alloc_storage [2048] align 2048 : !memory.storage<"global.vtcm">
+// TALIGN-COUNT-4: memory.alloc_tensor %arena[{{[0-9]+}}] : !memory.storage<"global.vtcm"> to memref<100xf32, "global.vtcm">
+// TALIGN-NEXT:  %arena_1 = memory.alloc_storage [512] : !memory.storage<"global">
+// TALIGN-NEXT:  %e = memory.alloc_tensor %arena_1[0] : !memory.storage<"global"> to memref<100xf32>
+// TALIGN-RESULT:   result: array([3., 3., 3., 3.,
+// TALIGN-RESULT:   peak bytes global={{[0-9]+}}, global.vtcm=2048;
 
 // Calls: the signature of a public function is an ABI (callers outside the
 // module may use it), so @public_callee keeps its DDR argument and copies
