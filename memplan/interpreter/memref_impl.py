@@ -34,9 +34,9 @@ from memplan.interpreter.element_types import numpy_dtype
 from memplan.interpreter.errors import ModelError
 from memplan.interpreter.memory_impl import copy_tensor, merge_static, runtime_shape
 from memplan.interpreter.model import DiscontiguousTensor, MemoryModel, Tensor
-from memplan.interpreter.ranges import align_up
 from memplan.interpreter.resource_globals import global_values
 from memplan.interpreter.source import describe
+from memplan.planning.buffers import align_up
 
 EXTERNAL_BASE = 0x0100_0000
 """Where the addresses of buffers the run did not allocate (arguments,

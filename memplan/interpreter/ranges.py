@@ -16,13 +16,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from memplan.planning.buffers import align_up
+
 T = TypeVar("T")
 
 _PRIORITIES = random.Random(0)
-
-
-def align_up(value: int, alignment: int) -> int:
-    return -(-value // alignment) * alignment
 
 
 @dataclass(frozen=True)

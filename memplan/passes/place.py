@@ -33,6 +33,7 @@ from memplan.passes.place_model import (
 )
 from memplan.passes.place_rewrite import move_entity, move_group
 from memplan.passes.retype import NEW_MEMORY_OPS, ScopeGroups, global_name
+from memplan.planning.buffers import align_up
 from memplan.planning.placement import (
     Placement,
     all_ddr,
@@ -249,7 +250,7 @@ class _Placer:
                         f"cannot move to DDR ({group.fixed}): expected a static size"
                     )
                 alignment = self.target.alignment(VTCM_SCOPE)
-                total += -(-size // alignment) * alignment
+                total += align_up(size, alignment)
         callees = [
             self.peaks.get(op.callee.string_value(), 0)
             for op in function.walk()

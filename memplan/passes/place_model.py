@@ -54,6 +54,7 @@ from memplan.passes.retype import (
     global_name,
 )
 from memplan.passes.rounding import arena_footprint, tensor_footprint
+from memplan.planning.buffers import align_up
 from memplan.planning.placement import (
     CostedOp,
     Entity,
@@ -758,7 +759,7 @@ def _allocation_bytes(allocation: Operation) -> int | None:
 
 def _aligned(builder: _Builder, size: int) -> int:
     alignment = builder.target.alignment(VTCM_SCOPE)
-    return -(-size // alignment) * alignment
+    return align_up(size, alignment)
 
 
 def written_globals(groups: ScopeGroups, get_globals: list[Operation]) -> set[str]:

@@ -63,8 +63,9 @@ from memplan.passes.plan_blocks import (
     table_offsets,
     table_read_cycles,
 )
-from memplan.passes.rounding import align_up, tensor_footprint
+from memplan.passes.rounding import tensor_footprint
 from memplan.planning import ALGORITHMS
+from memplan.planning.buffers import align_up
 from memplan.targets import DEFAULT_TARGET, GLOBAL_SCOPE, Target
 
 

@@ -10,11 +10,7 @@ from typing import NamedTuple
 from xdsl.dialects.builtin import MemRefType
 
 from memplan.dialects.memory import AllocTensorOp, element_bytes, static_byte_size
-
-
-def align_up(offset: int, alignment: int) -> int:
-    """The smallest multiple of `alignment` that is >= `offset`."""
-    return -(-offset // alignment) * alignment
+from memplan.planning.buffers import align_up
 
 
 def pack_in_order(

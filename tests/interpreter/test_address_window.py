@@ -9,7 +9,8 @@ from interpreter_helpers import Run
 
 from memplan.interpreter import InterpretationError
 from memplan.interpreter.model import AddressSpace
-from memplan.interpreter.ranges import DisjointRanges, align_up
+from memplan.interpreter.ranges import DisjointRanges
+from memplan.planning.buffers import align_up
 from memplan.targets import GLOBAL_SCOPE, VTCM_SCOPE, get_target
 
 VTCM = '!memory.storage<"global.vtcm">'

@@ -13,7 +13,8 @@ from xdsl.utils.exceptions import PassFailedException
 from memplan.context import memplan_context
 from memplan.dialects.memory import AllocTensorOp
 from memplan.passes.coalesce import MemoryCoalescePass
-from memplan.passes.rounding import align_up, pack_in_order
+from memplan.passes.rounding import pack_in_order
+from memplan.planning.buffers import align_up
 from memplan.universe import PASSES
 
 alignments = st.integers(0, 12).map(lambda k: 1 << k)
