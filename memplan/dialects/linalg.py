@@ -76,6 +76,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
 
 from memplan.dialects.arith import TruncIOp
+from memplan.dialects.syntax import print_values_with_types
 
 __all__ = [
     "COMMUTATIVE_OPS",
@@ -1521,9 +1522,7 @@ class MapOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         if self.inputs:
             printer.print_string(" ins(")
-            printer.print_list(self.inputs, printer.print_ssa_value)
-            printer.print_string(" : ")
-            printer.print_list(self.inputs.types, printer.print_attribute)
+            print_values_with_types(printer, self.inputs)
             printer.print_string(")")
         printer.print_string(" outs(")
         printer.print_ssa_value(self.init)

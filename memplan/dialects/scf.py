@@ -1,32 +1,43 @@
-"""scf for memplan: xDSL 0.74's dialect with `scf.execute_region` printed and
-parsed as MLIR does.
+"""scf for memplan: xDSL 0.74's dialect with `scf.execute_region`,
+`scf.parallel` and `scf.reduce` printed and parsed as MLIR does.
 
 xDSL prints an `scf.execute_region` without results with none of its block
 terminators, so a region of several blocks lost its `cf.br`, `cf.cond_br`
 and `scf.yield` ops (and a single block its `scf.yield`), and parsing drops
 the op's attributes.  MLIR always prints the terminators.
 
-`ExecuteRegionOp` is a subclass of xDSL's op, not a new definition: xDSL's
-`scf.yield` accepts only an xDSL `scf.execute_region` as its parent, and a new
-`scf.yield` would not run in xDSL's scf interpreter.  So passes may keep
+xDSL's `scf.parallel` has no custom syntax at all (only the generic form
+parses), and its `scf.reduce` prints several reduction regions without the
+commas MLIR puts between them, and does not parse them with commas.
+
+The ops are subclasses of xDSL's, not new definitions: xDSL's `scf.yield`
+accepts only an xDSL `scf.execute_region` as its parent, `scf.reduce` only an
+xDSL `scf.parallel` and `scf.reduce.return` only an xDSL `scf.reduce`, and a
+new `scf.yield` would not run in xDSL's scf interpreter.  So passes may keep
 `isinstance(op, xdsl.dialects.scf.ExecuteRegionOp)`, but the interpreter,
-which dispatches on the exact class, must register this one.  MLIR's
+which dispatches on the exact class, must register these.  MLIR's
 `no_inline` property is not supported: xDSL's definition has no room for it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Self
 
 from xdsl.dialects import scf
-from xdsl.ir import Dialect
-from xdsl.parser import Parser
+from xdsl.dialects.builtin import IndexType
+from xdsl.ir import Dialect, Operation, Region, SSAValue
+from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from memplan.dialects.syntax import parse_optional_arrow_types
+from memplan.dialects.syntax import (
+    parse_optional_arrow_types,
+    print_results_and_body,
+    print_values_with_types,
+)
 
-__all__ = ["SCF", "ExecuteRegionOp"]
+__all__ = ["SCF", "ExecuteRegionOp", "ParallelOp", "ReduceOp"]
 
 
 class ExecuteRegionOp(scf.ExecuteRegionOp):
@@ -53,17 +64,7 @@ class ExecuteRegionOp(scf.ExecuteRegionOp):
                 )
 
     def print(self, printer: Printer) -> None:
-        types = self.outs.types
-        if len(types) == 1:
-            printer.print_string(" -> ")
-            printer.print_attribute(types[0])
-        elif types:
-            printer.print_string(" -> (")
-            printer.print_list(types, printer.print_attribute)
-            printer.print_string(")")
-        printer.print_string(" ")
-        printer.print_region(self.region, print_entry_block_args=False)
-        printer.print_op_attributes(self.attributes)
+        print_results_and_body(printer, self.outs.types, self.region, self.attributes)
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
@@ -84,9 +85,145 @@ class ExecuteRegionOp(scf.ExecuteRegionOp):
         )
 
 
+class ParallelOp(scf.ParallelOp):
+    """Runs its body for every point of a box of induction variables, in any
+    order, and folds what each iteration's `scf.reduce` passes into the
+    results, from the init values:
+
+    `%r = scf.parallel (%i, %j) = (%c0, %c0) to (%n, %m) step (%c1, %c1)
+    init (%zero) -> f32 { ... scf.reduce(%v : f32) { ... } }`
+
+    The `scf.reduce` terminator is always printed; a body without one gets
+    an empty one when parsed, as in MLIR."""
+
+    def verify_(self) -> None:
+        if not self.lowerBound:
+            raise VerifyException(
+                "needs at least one tuple element for lowerBound, upperBound and step"
+            )
+        super().verify_()
+
+    def print(self, printer: Printer) -> None:
+        for keyword, values in (
+            (" (", self.body.block.args),
+            (") = (", self.lowerBound),
+            (") to (", self.upperBound),
+            (") step (", self.step),
+        ):
+            printer.print_string(keyword)
+            printer.print_list(values, printer.print_ssa_value)
+        printer.print_string(")")
+        if self.initVals:
+            printer.print_string(" init (")
+            printer.print_list(self.initVals, printer.print_ssa_value)
+            printer.print_string(")")
+        print_results_and_body(printer, self.res.types, self.body, self.attributes)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        variables = parser.parse_comma_separated_list(
+            parser.Delimiter.PAREN, lambda: parser.parse_argument(expect_type=False)
+        )
+        parser.parse_punctuation("=")
+        lower = _parse_bounds(parser, "lower bounds", len(variables))
+        parser.parse_keyword("to")
+        upper = _parse_bounds(parser, "upper bounds", len(variables))
+        parser.parse_keyword("step")
+        steps = _parse_bounds(parser, "steps", len(variables))
+        at = parser.pos
+        init: list[UnresolvedOperand] = []
+        if parser.parse_optional_keyword("init") is not None:
+            init = parser.parse_comma_separated_list(
+                parser.Delimiter.PAREN, parser.parse_unresolved_operand
+            )
+        result_types = parse_optional_arrow_types(parser)
+        if len(init) != len(result_types):
+            parser.raise_error(
+                f"scf.parallel has {len(init)} init value(s) and "
+                f"{len(result_types)} result type(s): expected one result type "
+                "per init value",
+                at,
+                parser.pos,
+            )
+        body = parser.parse_region([v.resolve(IndexType()) for v in variables])
+        attributes = parser.parse_optional_attr_dict()
+        block = body.block
+        if not isinstance(block.last_op, scf.ReduceOp):
+            block.add_op(ReduceOp())
+        op = cls(
+            lower, upper, steps, body, parser.resolve_operands(init, result_types, at)
+        )
+        op.attributes |= attributes
+        return op
+
+
+def _parse_bounds(parser: Parser, what: str, count: int) -> list[SSAValue]:
+    """`(%a, %b)`: one index value per induction variable."""
+    at = parser.pos
+    values = parser.parse_comma_separated_list(
+        parser.Delimiter.PAREN, parser.parse_unresolved_operand
+    )
+    if len(values) != count:
+        parser.raise_error(
+            f"expected {count} {what}, one per induction variable, got {len(values)}",
+            at,
+            parser.pos,
+        )
+    return [parser.resolve_operand(value, IndexType()) for value in values]
+
+
+class ReduceOp(scf.ReduceOp):
+    """Ends an `scf.parallel` body, passing each operand to the reduction
+    region at its position: `scf.reduce(%a, %b : f32, i32) { ... }, { ... }`,
+    or `scf.reduce` without reductions."""
+
+    def print(self, printer: Printer) -> None:
+        if self.args:
+            printer.print_string("(")
+            print_values_with_types(printer, self.args)
+            printer.print_string(")")
+        if self.reductions:
+            printer.print_string(" ")
+            printer.print_list(self.reductions, printer.print_region)
+        printer.print_op_attributes(self.attributes)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        args: Sequence[SSAValue] = ()
+        at = parser.pos
+        if parser.parse_optional_punctuation("(") is not None:
+            operands = parser.parse_comma_separated_list(
+                parser.Delimiter.NONE, parser.parse_unresolved_operand
+            )
+            parser.parse_punctuation(":")
+            types = parser.parse_comma_separated_list(
+                parser.Delimiter.NONE, parser.parse_type
+            )
+            parser.parse_punctuation(")")
+            args = parser.resolve_operands(operands, types, at)
+        regions: list[Region] = []
+        region = parser.parse_optional_region()
+        if region is not None:
+            regions.append(region)
+            while parser.parse_optional_punctuation(",") is not None:
+                regions.append(parser.parse_region())
+        return cls.create(
+            operands=args,
+            regions=regions,
+            attributes=parser.parse_optional_attr_dict(),
+        )
+
+
+_REPLACED: dict[type[Operation], type[Operation]] = {
+    scf.ExecuteRegionOp: ExecuteRegionOp,
+    scf.ParallelOp: ParallelOp,
+    scf.ReduceOp: ReduceOp,
+}
+
 SCF = Dialect(
     "scf",
-    [ExecuteRegionOp if op is scf.ExecuteRegionOp else op for op in scf.Scf.operations],
+    [_REPLACED.get(op, op) for op in scf.Scf.operations],
     list(scf.Scf.attributes),
 )
-"""scf for memplan: xDSL's ops with `scf.execute_region` printed as MLIR does."""
+"""scf for memplan: xDSL's ops with `scf.execute_region`, `scf.parallel` and
+`scf.reduce` printed and parsed as MLIR does."""

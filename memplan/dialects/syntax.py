@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, Region, SSAValue
 from xdsl.parser import Parser
+from xdsl.printer import Printer
 
 
 def parse_optional_arrow_types(parser: Parser) -> Sequence[Attribute]:
@@ -16,3 +17,36 @@ def parse_optional_arrow_types(parser: Parser) -> Sequence[Attribute]:
         parser.Delimiter.PAREN, parser.parse_type
     )
     return [parser.parse_type()] if types is None else types
+
+
+def print_optional_arrow_types(printer: Printer, types: Sequence[Attribute]) -> None:
+    """MLIR's `printOptionalArrowTypeList`: nothing, ` -> type` or
+    ` -> (type, ...)`."""
+    if len(types) == 1:
+        printer.print_string(" -> ")
+        printer.print_attribute(types[0])
+    elif types:
+        printer.print_string(" -> (")
+        printer.print_list(types, printer.print_attribute)
+        printer.print_string(")")
+
+
+def print_values_with_types(printer: Printer, values: Sequence[SSAValue]) -> None:
+    """`%a, %b : f32, i32`, as in `ins(...)` or `scf.reduce(...)`."""
+    printer.print_list(values, printer.print_ssa_value)
+    printer.print_string(" : ")
+    printer.print_list([value.type for value in values], printer.print_attribute)
+
+
+def print_results_and_body(
+    printer: Printer,
+    result_types: Sequence[Attribute],
+    body: Region,
+    attributes: dict[str, Attribute],
+) -> None:
+    """` -> types { body } {attributes}` of a region op whose entry block
+    arguments the op's header names (or that has none)."""
+    print_optional_arrow_types(printer, result_types)
+    printer.print_string(" ")
+    printer.print_region(body, print_entry_block_args=False)
+    printer.print_op_attributes(attributes)

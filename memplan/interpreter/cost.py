@@ -22,11 +22,20 @@ from xdsl.ir import Operation
 
 from memplan.dialects import memory
 from memplan.interpreter.generic_vectorize import loop_ranges
+from memplan.interpreter.memory_impl import runtime_shape
 from memplan.interpreter.model import DiscontiguousTensor
 from memplan.targets import ScopeInfo, Target
 
 COPY_OPS = frozenset({"memory.copy", "memref.copy", "linalg.copy"})
-ACCESS_OPS = frozenset({"memref.load", "memref.store", "affine.load", "affine.store"})
+ACCESS_OPS = frozenset(
+    {
+        "memref.load",
+        "memref.store",
+        "memref.atomic_rmw",
+        "affine.load",
+        "affine.store",
+    }
+)
 ALLOCATOR_OPS = frozenset({"memory.alloc_storage", "memref.alloc", "memref.dealloc"})
 """Ops are told apart by name: the parsing context may define its own class
 for an op (memplan/dialects/memref.py and linalg.py do)."""
@@ -38,8 +47,9 @@ class OpProfile:
 
     kind: str
     """"copy", "access", "compute", "allocator" (a call into the runtime
-    allocator), "table" (writing a pointer table), "free" (no run-time work:
-    killing a tensor), "other"; "body" for ops inside a linalg body."""
+    allocator), "realloc" (an allocation, a copy and a free), "table" (writing
+    a pointer table), "free" (no run-time work: killing a tensor), "other";
+    "body" for ops inside a linalg body."""
     memref_operands: tuple[tuple[int, str], ...]
     """(operand index, scope) of each memref operand."""
     contraction: bool = False
@@ -74,6 +84,8 @@ def profile(op: Operation) -> OpProfile:
         return OpProfile("compute", operands, contraction)
     if op.name in ALLOCATOR_OPS:
         return OpProfile("allocator", ())
+    if op.name == "memref.realloc":
+        return OpProfile("realloc", operands)
     if isinstance(op, memory.KillOp):
         killed = op.operands[0].type
         return OpProfile(
@@ -214,6 +226,26 @@ class CostModel:
     def _scope(self, name: str) -> ScopeInfo:
         return self.target.scope(name)
 
+    def _realloc(
+        self, op: Operation, info: OpProfile, args: tuple[object, ...]
+    ) -> float:
+        """Two allocator calls (the new buffer, freeing the old) and the kept
+        elements read and written in their scope, as MLIR's `expand-realloc`
+        lowering (alloc, copy, dealloc) does it."""
+        ((_, scope),) = info.memref_operands
+        source = args[0]
+        result_type = op.results[0].type
+        assert isinstance(result_type, MemRefType)
+        (size,) = runtime_shape(result_type, args[1:])
+        kept = min(_shape(source)[0], size)
+        moved = 2 * self._rounded(kept * _element_bytes(source))
+        info_ = self._scope(scope)
+        return (
+            2 * self.target.allocator_call_cycles
+            + moved / info_.bytes_per_cycle
+            + info_.latency_cycles
+        )
+
     def cycles(self, op: Operation, info: OpProfile, args: tuple[object, ...]) -> float:
         target = self.target
         if info.kind == "free":
@@ -221,6 +253,8 @@ class CostModel:
         cycles = float(target.op_overhead_cycles)
         if info.kind == "allocator":
             return cycles + target.allocator_call_cycles
+        if info.kind == "realloc":
+            return cycles + self._realloc(op, info, args)
         if info.table is not None:
             table_bytes, scope = info.table
             info_ = self._scope(scope)

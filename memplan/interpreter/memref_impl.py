@@ -30,10 +30,16 @@ from xdsl.traits import SymbolTable
 from memplan.dialects import memref
 from memplan.dialects.memory import scope_of
 from memplan.interpreter.arith_impl import constant_value
+from memplan.interpreter.atomics import atomic_update
 from memplan.interpreter.element_types import numpy_dtype
 from memplan.interpreter.errors import ModelError
 from memplan.interpreter.memory_impl import copy_tensor, merge_static, runtime_shape
-from memplan.interpreter.model import DiscontiguousTensor, MemoryModel, Tensor
+from memplan.interpreter.model import (
+    DiscontiguousTensor,
+    MemoryModel,
+    Tensor,
+    pointer,
+)
 from memplan.interpreter.resource_globals import global_values
 from memplan.interpreter.source import describe
 from memplan.planning.buffers import align_up
@@ -43,11 +49,6 @@ EXTERNAL_BASE = 0x0100_0000
 globals) start: below every scope's window, handed out in the order the
 program asks for them, so pointers print the same on every run."""
 EXTERNAL_ALIGNMENT = 64
-
-
-def _pointer(array: np.ndarray) -> int:
-    """The host address of an array's first element."""
-    return array.__array_interface__["data"][0]
 
 
 def _contiguous_tensor(value: Tensor, what: str) -> np.ndarray:
@@ -180,16 +181,41 @@ class MemRefFunctions(InterpreterFunctions):
     def run_dealloc(
         self, interpreter: Interpreter, op: memref.DeallocOp, args: PythonValues
     ) -> PythonValues:
-        record = self.model.record_of(args[0])
-        if record is not None:
-            if not isinstance(record.op, memref.AllocOp | bufferization.CloneOp):
-                raise ModelError(
-                    f"deallocates the tensor made by {describe(record.op)}; only "
-                    "memref.alloc and bufferization.clone results may be "
-                    "deallocated"
-                )
-            self.model.free_memref(args[0], describe(op))
+        _check_heap_allocated(self.model, args[0], "deallocates")
+        self.model.free_memref(args[0], describe(op))
         return ()
+
+    @impl(memref.ReallocOp)
+    def run_realloc(
+        self, interpreter: Interpreter, op: memref.ReallocOp, args: PythonValues
+    ) -> PythonValues:
+        """A new allocation of the result's size holding the first
+        min(old, new) elements of the source, which it then frees: as MLIR's
+        `expand-realloc` lowers it (alloc, copy, dealloc), so both buffers
+        count in the peak while the elements move."""
+        _check_heap_allocated(self.model, args[0], "reallocates")
+        source = _contiguous_tensor(args[0], "a realloc")
+        type_ = _memref_type(op.result.type)
+        shape = runtime_shape(type_, args[1:])
+        alignment = op.alignment.value.data if op.alignment is not None else 1
+        result = self.model.allocate_memref(
+            op, scope_of(type_), shape, source.dtype, alignment
+        )
+        self.model.move_elements(source, result, scope_of(type_))
+        self.model.free_memref(source, describe(op))
+        return (result,)
+
+    @impl(memref.AtomicRMWOp)
+    def run_atomic_rmw(
+        self, interpreter: Interpreter, op: memref.AtomicRMWOp, args: PythonValues
+    ) -> PythonValues:
+        """Combine the element with the value by the op's kind, store the
+        result and return the element's value from before."""
+        value, target, *indices = args
+        array, index = element_at(target, check_indices(tuple(target.shape), indices))
+        old = array[index]
+        array[index] = atomic_update(op, old, value, interpreter.index_bitwidth)
+        return (old,)
 
     @impl(memref.LoadOp)
     def run_load(
@@ -356,7 +382,7 @@ class MemRefFunctions(InterpreterFunctions):
         type_ = _memref_type(op.source.type)
         static_offset = type_.get_offset()
         offset = (
-            (_pointer(source) - _pointer(base)) // base.itemsize
+            (pointer(source) - pointer(base)) // base.itemsize
             if static_offset is None
             else static_offset
         )
@@ -386,7 +412,7 @@ class MemRefFunctions(InterpreterFunctions):
         record = self.model.record_of(source)
         if record is not None:
             storage = record.ranges[0].storage
-            return (storage.address + _pointer(base) - _pointer(storage.buffer),)
+            return (storage.address + pointer(base) - pointer(storage.buffer),)
         root = base
         while isinstance(root.base, np.ndarray):
             root = root.base
@@ -395,7 +421,7 @@ class MemRefFunctions(InterpreterFunctions):
             self._next_external = align_up(
                 self._next_external + max(root.nbytes, 1), EXTERNAL_ALIGNMENT
             )
-        return (self._external[id(root)][1] + _pointer(base) - _pointer(root),)
+        return (self._external[id(root)][1] + pointer(base) - pointer(root),)
 
     @impl(memref.MemorySpaceCastOp)
     def run_memory_space_cast(
@@ -529,6 +555,21 @@ class MemRefFunctions(InterpreterFunctions):
             raise ModelError(f"memref argument {attr} must be a dense literal")
         dtype = numpy_dtype(type_.element_type, interpreter.index_bitwidth)
         return np.array(np.broadcast_to(constant_value(attr, dtype), type_.get_shape()))
+
+
+HEAP_ALLOCATIONS = (memref.AllocOp, memref.ReallocOp, bufferization.CloneOp)
+"""Ops whose results `memref.dealloc` and `memref.realloc` may free."""
+
+
+def _check_heap_allocated(model: MemoryModel, value: object, verb: str) -> None:
+    """`value` is a heap buffer the run made or one it did not make (an
+    argument: the caller's); any other tensor of the run may not be freed."""
+    record = model.record_of(value)
+    if record is not None and not isinstance(record.op, HEAP_ALLOCATIONS):
+        raise ModelError(
+            f"{verb} the tensor made by {describe(record.op)}; only memref.alloc, "
+            "memref.realloc and bufferization.clone results may be freed"
+        )
 
 
 def _drop_unit_dims(shape: tuple[int, ...], result: MemRefType) -> tuple[int, ...]:

@@ -456,6 +456,31 @@ class MemoryModel:
         storage = self.allocate_storage(op, scope, nbytes, alignment)
         return self.place_tensor(op, storage, 0, shape, dtype)
 
+    def move_elements(self, source: np.ndarray, target: np.ndarray, scope: str) -> None:
+        """Copy the leading elements of `source` that `target` holds (both 1-D,
+        contiguous, of one dtype), with what is known of their bytes being
+        written, and count the bytes as a copy within `scope`."""
+        count = min(source.size, target.size)
+        target[:count] = source[:count]
+        nbytes = count * source.itemsize
+        self.stats.record_copy(scope, scope, nbytes)
+        written = self._written_bytes(source)
+        target_written = self._written_bytes(target)
+        if target_written is not None:
+            target_written[:nbytes] = True if written is None else written[:nbytes]
+
+    def _written_bytes(self, array: np.ndarray) -> np.ndarray | None:
+        """The written-byte mask from the first byte of a contiguous tensor the
+        run allocated, when the run checks for uninitialized reads."""
+        record = self.record_of(array)
+        if record is None:
+            return None
+        storage = record.ranges[0].storage
+        if storage.written is None:
+            return None
+        start = pointer(array) - pointer(storage.buffer)
+        return storage.written[start:]
+
     def register_view(self, view: np.ndarray, record: TensorRecord) -> None:
         key = id(view)
 
@@ -513,6 +538,11 @@ class MemoryModel:
         if record is None:
             return
         self.kill_storage(record.ranges[0].storage, killer)
+
+
+def pointer(array: np.ndarray) -> int:
+    """The host address of an array's first element."""
+    return array.__array_interface__["data"][0]
 
 
 def _forget(record: TensorRecord) -> None:

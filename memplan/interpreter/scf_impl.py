@@ -26,7 +26,7 @@ from xdsl.interpreter import (
     register_impls,
 )
 
-from memplan.dialects.scf import ExecuteRegionOp
+from memplan.dialects.scf import ExecuteRegionOp, ParallelOp, ReduceOp
 from memplan.interpreter.errors import ModelError
 from memplan.interpreter.memref_impl import MemRefFunctions
 from memplan.interpreter.parallel import ParallelIterations
@@ -35,13 +35,15 @@ from memplan.interpreter.source import describe
 
 @register_impls
 class ScfFunctionsExtra(InterpreterFunctions):
-    """scf.parallel, scf.reduce, scf.reduce.return, scf.execute_region."""
+    """scf.parallel, scf.reduce, scf.reduce.return, scf.execute_region.
+
+    Parallel and reduce ops run whether they are memplan's (what memplan
+    parses) or xDSL's (what xDSL's builders and implicit terminators make)."""
 
     def __init__(self, iterations: ParallelIterations, memrefs: MemRefFunctions):
         self.iterations = iterations
         self.memrefs = memrefs
 
-    @impl(scf.ParallelOp)
     def run_parallel(
         self, interpreter: Interpreter, op: scf.ParallelOp, args: PythonValues
     ) -> PythonValues:
@@ -74,11 +76,16 @@ class ScfFunctionsExtra(InterpreterFunctions):
                 )
         return values
 
-    @impl_terminator(scf.ReduceOp)
+    run_xdsl_parallel = impl(scf.ParallelOp)(run_parallel)
+    run_memplan_parallel = impl(ParallelOp)(run_parallel)
+
     def run_reduce(
         self, interpreter: Interpreter, op: scf.ReduceOp, args: PythonValues
     ) -> tuple[TerminatorValue, PythonValues]:
         return ReturnedValues(args), ()
+
+    run_xdsl_reduce = impl_terminator(scf.ReduceOp)(run_reduce)
+    run_memplan_reduce = impl_terminator(ReduceOp)(run_reduce)
 
     @impl_terminator(scf.ReduceReturnOp)
     def run_reduce_return(

@@ -9,8 +9,10 @@ Each storage gets a byte mask of what was written.  Placing a tensor
 (`memory.alloc_tensor`, the blocks of a discontiguous tensor, `memref.alloc`)
 clears its bytes; ops write and read masks through views that mirror the
 tensor's own strides.  Reads are known exactly for linalg ops (an operand is
-read when its body block argument is used), copies and `memref.load`; writes
-for linalg outputs, copy targets and `memref.store`.  Any other op that is
+read when its body block argument is used), copies, `memref.load` and
+`memref.atomic_rmw` (but `assign`); writes for linalg outputs, copy targets,
+`memref.store` and `atomic_rmw`.  `memref.realloc` carries the mask of the
+elements it keeps over to its new buffer.  Any other op that is
 handed a memref counts as writing all of it, so the check never reports a
 read that a write it cannot see made valid (it may miss reads by such ops).
 """
@@ -22,17 +24,21 @@ from collections.abc import Sequence
 import numpy as np
 from xdsl.ir import Operation
 
+from memplan.dialects import memref
 from memplan.interpreter.errors import ModelError
 from memplan.interpreter.model import (
     DiscontiguousTensor,
     MemoryModel,
     Storage,
+    pointer,
 )
 from memplan.interpreter.source import describe
 
 COPY_OPS = frozenset({"memory.copy", "memref.copy"})
 """Ops are told apart by name, as in the cost model: the parsing context may
 define its own class for an op."""
+ELEMENT_OPS = frozenset({"memref.load", "memref.store", "memref.atomic_rmw"})
+"""Ops that read or write one element: (value,) memref, indices."""
 
 
 def _outputs(op: Operation) -> int:
@@ -65,7 +71,7 @@ class UninitializedReads:
 
     def before(self, op: Operation, args: Sequence[object]) -> None:
         """Check what `op` is about to read, then mark what it will write."""
-        if op.name in ("memref.load", "memref.store"):
+        if op.name in ELEMENT_OPS:
             load = op.name == "memref.load"
             target = args[0] if load else args[1]
             indices = args[1:] if load else args[2:]
@@ -74,10 +80,13 @@ class UninitializedReads:
             if element is None or storage is None:
                 return
             masks = self._array_masks(element, storage)
-            if load:
+            if load or _combines_with_memory(op):
                 self._check(masks, target, "the element it loads")
-            else:
+            if not load:
                 _mark(masks)
+            return
+        if op.name == "memref.realloc":
+            # The run carries the source's written bytes over to the result.
             return
         if op.name in COPY_OPS:
             self._check(self._masks(args[0]), args[0], "the source")
@@ -125,11 +134,11 @@ class UninitializedReads:
         written = storage.written
         if written is None or array.size == 0:
             return []
-        base = storage.buffer.__array_interface__["data"][0]
+        base = pointer(storage.buffer)
         low, high = np.lib.array_utils.byte_bounds(array)
         if low < base or high > base + storage.size:
             return []
-        start = array.__array_interface__["data"][0] - base
+        start = pointer(array) - base
         mask = np.lib.stride_tricks.as_strided(
             written[start:],
             shape=(*array.shape, array.itemsize),
@@ -160,6 +169,11 @@ class UninitializedReads:
                 f'at byte {offset} of the "{storage.scope}" storage allocated by '
                 f"{describe(storage.op)}"
             )
+
+
+def _combines_with_memory(op: Operation) -> bool:
+    """An `atomic_rmw` reads the element it updates, unless it assigns."""
+    return isinstance(op, memref.AtomicRMWOp) and op.kind_name() != "assign"
 
 
 def _mark(masks: list[tuple[Storage, np.ndarray, int]]) -> None:

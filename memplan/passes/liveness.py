@@ -6,9 +6,10 @@ in it.  A tensor lives from its allocation to its last real use, where:
 
 * a use is any use of the tensor or of an alias of it; `memory.kill` and
   `memref.dealloc` are not uses (naive code frees everything at the end);
+  `memref.realloc` is the last use: it reads the tensor and frees it;
 * aliases are the memref results of any op that takes the tensor (views,
   subviews, casts, reshapes, calls: a call's memref results may be its
-  arguments), the memref block arguments of regions of an op that takes it
+  arguments; not a `memref.realloc`'s, which is new memory), the memref block arguments of regions of an op that takes it
   and of the blocks a branch (`cf.br`) that takes it jumps to, and what
   `scf.yield` / `scf.condition` / `memref.alloca_scope.return` forward (loop
   iter_args and results, `scf.if` and `memref.alloca_scope` results).  What
@@ -62,6 +63,11 @@ TENSOR_ALLOCATIONS = (AllocTensorOp, AllocDiscontiguousTensorOp, memref.AllocOp)
 NOT_USES = (KillOp, memref.DeallocOp)
 """Ops that end a life rather than use the value."""
 
+REALLOCS = frozenset({"memref.realloc"})
+"""Ops that read their first operand, free it and return new memory holding
+its data (without declaring a free effect): the operand's life ends there,
+and the result does not alias it."""
+
 RUN_REGIONS_AT_MOST_ONCE = frozenset(
     {"scf.if", "scf.index_switch", "scf.execute_region", "memref.alloca_scope"}
 )
@@ -101,21 +107,25 @@ class LiveRange:
     when the range reaches outside that block (loop-carried, escaping, passed
     to a terminator, or used through a result of an enclosing op)."""
     ends: tuple[Operation, ...] = field(default=(), repr=False, compare=False)
-    """The kills and deallocs of the tensor and of every alias of it (a kill
-    of a cast or subview ends the tensor it views)."""
+    """The kills, deallocs and reallocs of the tensor and of every alias of
+    it (a kill of a cast or subview ends the tensor it views)."""
     concurrent: bool = False
     """Allocated in a loop whose iterations may run at once."""
 
     @property
     def needs_own_storage(self) -> bool:
         """The tensor cannot move into an arena shared with others: it escapes,
-        is loop-carried or concurrent, or a `memref.dealloc` frees it (which
-        frees its storage: after planning, the arena)."""
+        is loop-carried or concurrent, or a `memref.dealloc` or
+        `memref.realloc` frees it (which frees its storage: after planning,
+        the arena)."""
         return (
             self.escapes
             or self.carried
             or self.concurrent
-            or any(isinstance(end, memref.DeallocOp) for end in self.ends)
+            or any(
+                isinstance(end, memref.DeallocOp) or end.name in REALLOCS
+                for end in self.ends
+            )
         )
 
     @property
@@ -153,6 +163,8 @@ def viewed_value(value: SSAValue) -> SSAValue:
 
 def forwarded_values(user: Operation, index: int) -> list[SSAValue]:
     """Values that alias operand `index` of `user` (what it forwards or views)."""
+    if user.name in REALLOCS:
+        return []
     if user.name in YIELDS:
         return _yielded_values(user, index)
     if isinstance(user, scf.ConditionOp):
@@ -270,6 +282,8 @@ class FunctionLiveness:
                 if isinstance(user, NOT_USES):
                     ends.append(user)
                     continue
+                if user.name in REALLOCS:
+                    ends.append(user)
                 escapes |= user.name in ESCAPES
                 anchor = _anchor(user, enclosing)
                 local &= anchor.parent_block() is allocation.parent_block() and not (

@@ -35,21 +35,18 @@ from xdsl.traits import MemoryEffectKind, SymbolTable, get_effects
 
 from memplan.dialects import memref
 from memplan.passes.liveness import (
+    REALLOCS,
     VIEW_OPS,
     FunctionLiveness,
     aliases,
     forwarded_values,
 )
 
-FREEING_OPS = frozenset({"memref.realloc"})
-"""Ops that may free an operand without declaring a free effect (MLIR's
-realloc frees its source when it moves the data)."""
-
 
 def _frees(op: Operation) -> bool:
     """`op` may free memory it is given: a `memref.dealloc`, an op without
     regions that declares a free effect, or one memplan does not know."""
-    if op.name in FREEING_OPS or isinstance(op, UnregisteredOp):
+    if op.name in REALLOCS or isinstance(op, UnregisteredOp):
         return True
     if op.regions:
         # A region op's effects are those of its body, not of its operands.

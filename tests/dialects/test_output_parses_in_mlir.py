@@ -4,7 +4,8 @@ Runs only when MEMPLAN_MLIR_PYTHON names a Python with MLIR's bindings, such
 as torch-mlir's (`from torch_mlir import ir`); they are not a dependency of
 memplan.  For every torch fixture and the dialect lit inputs, what memplan
 prints in custom and in generic form goes through MLIR's parser and verifier
-(blobs included).  Planned output holds memplan's own memory dialect, which
+(blobs included), and what MLIR prints back parses in memplan again.  Planned
+output holds memplan's own memory dialect, which
 MLIR does not know; its lowering is checked by the lowering tests.
 """
 
@@ -30,6 +31,7 @@ INPUTS = sorted(
         TESTS / "filecheck" / "dialects" / "memref" / "ops.mlir",
         TESTS / "filecheck" / "dialects" / "memref" / "mlir-syntax.mlir",
         TESTS / "filecheck" / "dialects" / "scf" / "execute-region.mlir",
+        TESTS / "filecheck" / "dialects" / "scf" / "parallel.mlir",
     ]
 )
 
@@ -42,7 +44,9 @@ MLIR_CHECK = """
 import sys
 from torch_mlir import ir
 with ir.Context():
-    ir.Module.parse(sys.stdin.read()).operation.verify()
+    module = ir.Module.parse(sys.stdin.read())
+    module.operation.verify()
+    print(module)
 """
 
 
@@ -70,6 +74,8 @@ def test_mlir_parses_and_verifies_memplan_output(path: Path, generic: bool):
         check=False,
     )
     assert done.returncode == 0, done.stderr[-2000:]
+    module = Parser(memplan_context(), done.stdout, "mlir-output").parse_module()
+    module.verify()
 
 
 def test_the_check_can_fail():

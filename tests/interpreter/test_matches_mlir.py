@@ -40,7 +40,8 @@ from torch_mlir.execution_engine import ExecutionEngine
 from torch_mlir.runtime import get_ranked_memref_descriptor
 
 PIPELINE = (
-    "builtin.module(convert-linalg-to-loops,expand-strided-metadata,"
+    "builtin.module(expand-realloc,memref-expand,convert-linalg-to-loops,"
+    "expand-strided-metadata,"
     "lower-affine,convert-scf-to-cf,finalize-memref-to-llvm,"
     "convert-arith-to-llvm,convert-math-to-llvm,convert-cf-to-llvm,"
     "convert-func-to-llvm,reconcile-unrealized-casts)"
@@ -180,6 +181,59 @@ func.func @main(%m: memref<4x6xi64>, %out: memref<5xindex>) attributes {llvm.emi
 }
 """
 
+REALLOC = """
+func.func @main(%x: memref<6xf32>, %grown: memref<9xf32>, %shrunk: memref<4xf32>) attributes {llvm.emit_c_interface} {
+  %c4 = arith.constant 4 : index
+  %seven = arith.constant 7.0 : f32
+  %a = memref.alloc() : memref<6xf32>
+  memref.copy %x, %a : memref<6xf32> to memref<6xf32>
+  %b = memref.realloc %a : memref<6xf32> to memref<9xf32>
+  %tail = memref.subview %b[6] [3] [1] : memref<9xf32> to memref<3xf32, strided<[1], offset: 6>>
+  linalg.fill ins(%seven : f32) outs(%tail : memref<3xf32, strided<[1], offset: 6>>)
+  memref.copy %b, %grown : memref<9xf32> to memref<9xf32>
+  %c = memref.realloc %b(%c4) {alignment = 64 : i64} : memref<9xf32> to memref<?xf32>
+  %d = memref.cast %c : memref<?xf32> to memref<4xf32>
+  memref.copy %d, %shrunk : memref<4xf32> to memref<4xf32>
+  memref.dealloc %c : memref<?xf32>
+  func.return
+}
+"""
+
+
+def _atomics(kinds: tuple[str, ...], type_: str, value: str) -> str:
+    """Each kind applied to element i of %m (i its position in `kinds`), the
+    value it returns stored at element i of %old."""
+    shape = f"memref<{len(kinds)}x{type_}>"
+    lines = [
+        f"func.func @main(%m: {shape}, %old: {shape}) attributes {{llvm.emit_c_interface}} {{",
+        f"  %v = arith.constant {value} : {type_}",
+    ]
+    for i, kind in enumerate(kinds):
+        lines += [
+            f"  %c{i} = arith.constant {i} : index",
+            f"  %r{i} = memref.atomic_rmw {kind} %v, %m[%c{i}] : ({type_}, {shape}) -> {type_}",
+            f"  memref.store %r{i}, %old[%c{i}] : {shape}",
+        ]
+    return "\n".join([*lines, "  func.return", "}"])
+
+
+FLOAT_KINDS = ("addf", "assign", "maximumf", "maxnumf", "minimumf", "minnumf")
+FLOAT_MEMORY = np.array([-1.5, 3.0, np.nan, np.nan, np.nan, 1.0], np.float32)
+INTEGER_KINDS = (
+    "addi",
+    "andi",
+    "assign",
+    "maxs",
+    "maxu",
+    "mins",
+    "minu",
+    "ori",
+    "xori",
+)
+INTEGER_MEMORY = np.array([-6, -6, 9, -6, -6, -6, -6, -6, -6], np.int32)
+"""MLIR lowers every kind to LLVM but `mulf` and `muli` (no LLVM atomicrmw
+multiplies; the translation fails), which tests/interpreter pins alone."""
+
 FLOATS = np.linspace(-1.5, 2.5, 12, dtype=np.float32)
 CASES = {
     "parallel-reduce-order": (PARALLEL_ORDER, [np.zeros(1, np.int64)], "i64"),
@@ -201,6 +255,21 @@ CASES = {
     "execute-region-and-select-false": (
         REGION_AND_SELECT,
         [FLOATS[:4].copy(), FLOATS[4:8].copy(), np.zeros(1, np.int32)],
+        "none",
+    ),
+    "realloc": (
+        REALLOC,
+        [FLOATS[:6].copy(), np.zeros(9, np.float32), np.zeros(4, np.float32)],
+        "none",
+    ),
+    "atomic-rmw-float": (
+        _atomics(FLOAT_KINDS, "f32", "2.0"),
+        [FLOAT_MEMORY, np.zeros(len(FLOAT_KINDS), np.float32)],
+        "none",
+    ),
+    "atomic-rmw-integer": (
+        _atomics(INTEGER_KINDS, "i32", "4"),
+        [INTEGER_MEMORY, np.zeros(len(INTEGER_KINDS), np.int32)],
         "none",
     ),
     "strided-metadata": (

@@ -5,21 +5,21 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from interpreter_helpers import Run
+from xdsl.dialects import arith, func, scf
+from xdsl.dialects.builtin import IndexType, MemRefType, ModuleOp, i32
+from xdsl.ir import Block, Region
 
-from memplan.interpreter import InterpretationError
+from memplan.dialects import memref
+from memplan.interpreter import InterpretationError, run_function
 
 S = '!memory.storage<"global.vtcm">'
 V = 'memref<4xi32, "global.vtcm">'
 
 
 def parallel(upper: str, body: str, iv: str = "%i") -> str:
-    """A one-dimensional `scf.parallel` from 0 to `upper` in generic form
-    (xDSL has no custom form for it)."""
-    return (
-        f'"scf.parallel"(%c0, {upper}, %c1) <{{operandSegmentSizes = '
-        f"array<i32: 1, 1, 1, 0>}}> ({{\n^bb0({iv}: index):\n{body}\n"
-        '  "scf.reduce"() : () -> ()\n}) : (index, index, index) -> ()'
-    )
+    """A one-dimensional `scf.parallel` from 0 to `upper` in MLIR's custom
+    form (its `scf.reduce` implicit)."""
+    return f"scf.parallel ({iv}) = (%c0) to ({upper}) step (%c1) {{\n{body}\n}}"
 
 
 def program(*lines: str) -> str:
@@ -172,3 +172,22 @@ def test_killing_a_tensor_made_outside_the_loop_in_an_iteration_fails(run: Run):
         r"\(in @main\), but it was made outside the loop",
     ):
         run(text)
+
+
+def test_parallel_loops_built_from_xdsl_classes_run():
+    """xDSL's builders make xDSL's scf.parallel and scf.reduce, not memplan's
+    subclasses (which only parsing makes); both run."""
+    out = func.FuncOp("main", ([MemRefType(i32, [3])], []))
+    c0, c1, c3 = (
+        arith.ConstantOp.from_int_and_width(v, IndexType()) for v in (0, 1, 3)
+    )
+    body = Block(arg_types=[IndexType()])
+    value = arith.IndexCastOp(body.args[0], i32)
+    body.add_ops([value, memref.StoreOp.get(value, out.args[0], [body.args[0]])])
+    body.add_op(scf.ReduceOp())
+    loop = scf.ParallelOp([c0], [c3], [c1], Region(body))
+    out.body.block.add_ops([c0, c1, c3, loop, func.ReturnOp()])
+    m = np.zeros(3, np.int32)
+    run_function(ModuleOp([out]), "main", (m,))
+    assert type(loop) is scf.ParallelOp
+    np.testing.assert_array_equal(m, [0, 1, 2])

@@ -177,3 +177,36 @@ def test_discontiguous_operands_pay_for_reading_their_table():
     )
     return_ = target.op_overhead_cycles
     assert stats.modeled_cycles == round(allocations + write_table + add + return_)
+
+
+REALLOC_AND_ATOMIC = """
+func.func @main(%n: index) {
+  %c0 = arith.constant 0 : index
+  %one = arith.constant 1 : i32
+  %a = memref.alloc() : memref<100xi32, "global.vtcm">
+  %old = memref.atomic_rmw addi %one, %a[%c0] : (i32, memref<100xi32, "global.vtcm">) -> i32
+  %b = memref.realloc %a(%n) : memref<100xi32, "global.vtcm"> to memref<?xi32, "global.vtcm">
+  func.return
+}
+"""
+
+
+def test_realloc_costs_two_allocator_calls_and_a_copy_of_the_kept_elements():
+    """As MLIR lowers it (alloc, copy, dealloc), in one op; an atomic_rmw
+    costs what a load or store does."""
+    target = get_target()
+    vtcm = target.scope(VTCM_SCOPE)
+    constants = alloc = return_ = target.op_overhead_cycles
+    alloc += target.allocator_call_cycles
+    atomic = target.op_overhead_cycles + 4 / vtcm.bytes_per_cycle + vtcm.latency_cycles
+    for size, kept_bytes in ((50, 200), (300, 400)):
+        stats = run_function(parse(REALLOC_AND_ATOMIC), "main", (size,)).stats
+        realloc = (
+            target.op_overhead_cycles
+            + 2 * target.allocator_call_cycles
+            + 2 * ((kept_bytes + 127) // 128 * 128) / vtcm.bytes_per_cycle
+            + vtcm.latency_cycles
+        )
+        assert stats.modeled_cycles == round(
+            2 * constants + alloc + atomic + realloc + return_
+        )

@@ -130,3 +130,34 @@ func.func @realloc_of_argument(%m: memref<16xf32>) -> memref<32xf32> {
   %r = memref.realloc %m : memref<16xf32> to memref<32xf32>
   return %r : memref<32xf32>
 }
+
+// -----
+
+// A tensor a memref.realloc frees keeps its storage: memory-plan would
+// otherwise place it in an arena, which the realloc would free under the
+// arena's other tensors (and the arena's kill would free it again).  Its
+// life ends at the realloc; the realloc's result is new memory, not the
+// tensor (so %b may not take %t's bytes only while %t is live).
+// CHECK-LABEL: func.func @realloc_of_a_tensor
+// CHECK:         %s = memory.alloc_storage [64] : !memory.storage<"global">
+// CHECK-NEXT:    %t = memory.alloc_tensor %s[0]
+// CHECK-NEXT:    linalg.fill
+// CHECK-NEXT:    %r = memref.realloc %t : memref<16xf32> to memref<32xf32>
+// CHECK-NEXT:    %arena = memory.alloc_storage [64] : !memory.storage<"global">
+// CHECK-NEXT:    %b = memory.alloc_tensor %arena[0]
+// CHECK-NOT:     memory.kill %t
+func.func @realloc_of_a_tensor(%out: memref<32xf32>, %o2: memref<16xf32>) {
+  %one = arith.constant 1.0 : f32
+  %s = memory.alloc_storage [64] : !memory.storage<"global">
+  %t = memory.alloc_tensor %s[0] : !memory.storage<"global"> to memref<16xf32>
+  linalg.fill ins(%one : f32) outs(%t : memref<16xf32>)
+  %r = memref.realloc %t : memref<16xf32> to memref<32xf32>
+  %s2 = memory.alloc_storage [64] : !memory.storage<"global">
+  %b = memory.alloc_tensor %s2[0] : !memory.storage<"global"> to memref<16xf32>
+  linalg.add ins(%r, %r : memref<32xf32>, memref<32xf32>) outs(%out : memref<32xf32>)
+  linalg.fill ins(%one : f32) outs(%b : memref<16xf32>)
+  memref.copy %b, %o2 : memref<16xf32> to memref<16xf32>
+  memory.kill %b : memref<16xf32>
+  memory.kill %s2 : !memory.storage<"global">
+  return
+}

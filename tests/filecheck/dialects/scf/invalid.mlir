@@ -31,3 +31,14 @@ func.func @no_blocks() {
 
 // CHECK: region needs to have at least one block
 
+
+// -----
+
+func.func @parallel_without_induction_variables() {
+  scf.parallel () = () to () step () {
+    scf.reduce
+  }
+  return
+}
+
+// CHECK: needs at least one tuple element for lowerBound, upperBound and step
