@@ -24,11 +24,11 @@ from xdsl.interpreter import (
     impl_terminator,
     register_impls,
 )
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, Operation
 from xdsl.traits import SymbolTable
 
 from memplan.dialects import memref
-from memplan.dialects.memory import scope_of
+from memplan.dialects.memory import AllocTensorOp, scope_of
 from memplan.interpreter.arith_impl import constant_value
 from memplan.interpreter.atomics import atomic_update
 from memplan.interpreter.element_types import numpy_dtype
@@ -181,7 +181,7 @@ class MemRefFunctions(InterpreterFunctions):
     def run_dealloc(
         self, interpreter: Interpreter, op: memref.DeallocOp, args: PythonValues
     ) -> PythonValues:
-        _check_heap_allocated(self.model, args[0], "deallocates")
+        _check_freeable(self.model, args[0], "deallocates", DEALLOCATABLE)
         self.model.free_memref(args[0], describe(op))
         return ()
 
@@ -193,7 +193,7 @@ class MemRefFunctions(InterpreterFunctions):
         min(old, new) elements of the source, which it then frees: as MLIR's
         `expand-realloc` lowers it (alloc, copy, dealloc), so both buffers
         count in the peak while the elements move."""
-        _check_heap_allocated(self.model, args[0], "reallocates")
+        _check_freeable(self.model, args[0], "reallocates", REALLOCATABLE)
         source = _contiguous_tensor(args[0], "a realloc")
         type_ = _memref_type(op.result.type)
         shape = runtime_shape(type_, args[1:])
@@ -557,18 +557,27 @@ class MemRefFunctions(InterpreterFunctions):
         return np.array(np.broadcast_to(constant_value(attr, dtype), type_.get_shape()))
 
 
-HEAP_ALLOCATIONS = (memref.AllocOp, memref.ReallocOp, bufferization.CloneOp)
-"""Ops whose results `memref.dealloc` and `memref.realloc` may free."""
+REALLOCATABLE = (memref.AllocOp, memref.ReallocOp, bufferization.CloneOp)
+"""Ops whose results `memref.realloc` may free: heap buffers of their own."""
+
+DEALLOCATABLE = (*REALLOCATABLE, AllocTensorOp)
+"""Ops whose results `memref.dealloc` may free.  A `memory.alloc_tensor`
+frees its whole storage, as the dealloc of the `memref.view` it lowers to
+frees the view's base buffer."""
 
 
-def _check_heap_allocated(model: MemoryModel, value: object, verb: str) -> None:
-    """`value` is a heap buffer the run made or one it did not make (an
-    argument: the caller's); any other tensor of the run may not be freed."""
+def _check_freeable(
+    model: MemoryModel, value: object, verb: str, freeable: tuple[type[Operation], ...]
+) -> None:
+    """`value` is made by one of `freeable`, or is a buffer the run did not
+    make (an argument: the caller's); any other tensor of the run may not be
+    freed (stack memory, discontiguous blocks)."""
     record = model.record_of(value)
-    if record is not None and not isinstance(record.op, HEAP_ALLOCATIONS):
+    if record is not None and not isinstance(record.op, freeable):
+        names = ", ".join(op.name for op in freeable)
         raise ModelError(
-            f"{verb} the tensor made by {describe(record.op)}; only memref.alloc, "
-            "memref.realloc and bufferization.clone results may be freed"
+            f"{verb} the tensor made by {describe(record.op)}; expected a "
+            f"result of {names}"
         )
 
 

@@ -183,8 +183,8 @@ def test_realloc_of_a_tensor_placed_in_a_storage_is_an_error(run: Run):
     with pytest.raises(
         InterpretationError,
         match=r"memref.realloc %r \(in @main\): reallocates the tensor made by "
-        r"memory.alloc_tensor %t .*; only memref.alloc, memref.realloc and "
-        "bufferization.clone results may be freed",
+        r"memory.alloc_tensor %t .*; expected a result of memref.alloc, "
+        "memref.realloc, bufferization.clone",
     ):
         run(program)
 

@@ -158,6 +158,42 @@ def test_use_after_dealloc_is_reported(run: Run):
         run(program)
 
 
+def test_dealloc_of_a_placed_tensor_frees_its_whole_storage(run: Run):
+    """As the dealloc of the `memref.view` a tensor lowers to frees the view's
+    base buffer: the storage, with the other tensors in it."""
+    program = """
+    func.func @main() -> i32 {
+      %c0 = arith.constant 0 : index
+      %s = memory.alloc_storage [32] : !memory.storage<"global">
+      %a = memory.alloc_tensor %s[0] : !memory.storage<"global"> to memref<4xi32>
+      %b = memory.alloc_tensor %s[16] : !memory.storage<"global"> to memref<4xi32>
+      memref.dealloc %a : memref<4xi32>
+      %v = memref.load %b[%c0] : memref<4xi32>
+      func.return %v : i32
+    }
+    """
+    with pytest.raises(
+        InterpretationError,
+        match=r"memref.load %v \(in @main\): uses the tensor allocated by memory.alloc_tensor %b .* after it was killed by memref.dealloc",
+    ):
+        run(program)
+
+
+def test_dealloc_of_stack_memory_is_an_error(run: Run):
+    program = """
+    func.func @main() {
+      %m = memref.alloca() : memref<4xf32>
+      memref.dealloc %m : memref<4xf32>
+      func.return
+    }
+    """
+    with pytest.raises(
+        InterpretationError,
+        match=r"memref.dealloc \(in @main\): deallocates the tensor made by memref.alloca %m .*; expected a result of memref.alloc, memref.realloc, bufferization.clone, memory.alloc_tensor",
+    ):
+        run(program)
+
+
 def test_out_of_bounds_load_is_reported(run: Run):
     program = """
     func.func @main(%m: memref<4xf32>, %i: index) -> f32 {
