@@ -9,12 +9,12 @@ in it.  A tensor lives from its allocation to its last real use, where:
   `memref.realloc` is the last use: it reads the tensor and frees it;
 * aliases are the memref results of any op that takes the tensor (views,
   subviews, casts, reshapes, calls: a call's memref results may be its
-  arguments; not a `memref.realloc`'s, which is new memory), the memref block arguments of regions of an op that takes it
-  and of the blocks a branch (`cf.br`) that takes it jumps to, and what
-  `scf.yield` / `scf.condition` / `memref.alloca_scope.return` forward (loop
-  iter_args and results, `scf.if` and `memref.alloca_scope` results).  What
-  a callee does with a tensor after it
-  returns (capturing it in memory) is not modelled;
+  arguments; not a `memref.realloc`'s, which is new memory), the memref
+  block arguments of regions of an op that takes it and of the blocks a
+  branch (`cf.br`) that takes it jumps to, and what `scf.yield` /
+  `scf.condition` / `memref.alloca_scope.return` forward (loop iter_args and
+  results, `scf.if` and `memref.alloca_scope` results).  What a callee does
+  with a tensor after it returns (capturing it in memory) is not modelled;
 * a use nested in an op with regions counts at that op's end, taken in the
   innermost block that holds both the allocation and the use: a tensor used
   inside a loop or a branch lives to the end of that loop or branch;
