@@ -19,8 +19,9 @@ freed through an alias, by a callee or by a caller it is returned to, as
 MLIR's buffer-deallocation-pipeline does), with the deallocs that free it:
 they stay as correct as they were, and later passes leave them alone.
 
-A use of a buffer after a `memref.dealloc` frees it is undefined behaviour;
-the pass fails on it rather than let `memory-plan` extend the tensor's life.
+A use of a buffer after a `memref.dealloc` or `memref.realloc` frees it is
+undefined behaviour; the pass fails on it rather than let `memory-plan`
+extend the tensor's life.
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ from memplan.dialects.memory import (
 from memplan.passes.diagnostics import check_storage_bytes, describe, failure
 from memplan.passes.liveness import FunctionLiveness
 from memplan.passes.options import MemplanPass, resolve_target
-from memplan.passes.ownership import Ownership, use_after_dealloc
+from memplan.passes.ownership import Ownership, frees_operand, use_after_free
 from memplan.targets import DEFAULT_TARGET, Target
 
 
@@ -231,7 +232,7 @@ class MemoryManifestPass(MemplanPass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         target = resolve_target(self.name, self.target)
-        _check_no_use_after_dealloc(op)
+        _check_no_use_after_free(op)
         # Clones first: a dealloc of a clone must find a manifested alloc.
         PatternRewriteWalker(ManifestClone()).rewrite_module(op)
         patterns = GreedyRewritePatternApplier(
@@ -241,30 +242,31 @@ class MemoryManifestPass(MemplanPass):
         PatternRewriteWalker(patterns).rewrite_module(op)
 
 
-def _check_no_use_after_dealloc(module: ModuleOp) -> None:
+def _check_no_use_after_free(module: ModuleOp) -> None:
     """Fail on the first op that surely uses a buffer after a `memref.dealloc`
-    freed it: planning would quietly extend the buffer's life instead."""
+    or `memref.realloc` freed it: planning would quietly extend the buffer's
+    life instead."""
     for function in module.walk():
         if not isinstance(function, func.FuncOp):
             continue
-        deallocs = [o for o in function.walk() if isinstance(o, memref.DeallocOp)]
-        if not deallocs:
+        frees = [o for o in function.walk() if frees_operand(o)]
+        if not frees:
             continue
         liveness = FunctionLiveness(function)
-        for dealloc in deallocs:
-            use = use_after_dealloc(liveness, dealloc)
+        for free in frees:
+            use = use_after_free(liveness, free)
             if use is None:
                 continue
             value = use.operation.operands[use.index]
-            used = freed = describe(dealloc.memref)
-            if value is not dealloc.memref:
+            used = freed = describe(free.operands[0])
+            if value is not free.operands[0]:
                 used = f"{describe(value)} (a view of {freed})"
             raise PassFailedException(
                 failure(
                     MANIFEST,
                     use.operation,
-                    f"{use.operation.name} uses {used} after memref.dealloc "
+                    f"{use.operation.name} uses {used} after {free.name} "
                     f"freed {freed} (undefined behaviour): expected every use of "
-                    "a buffer and of its views before its dealloc",
+                    "a buffer and of its views before it is freed",
                 )
             )

@@ -182,18 +182,21 @@ def _add_where(found: set[T], keys: list[T], holds: Callable[[T], bool]) -> bool
     return bool(added)
 
 
-def use_after_dealloc(
-    liveness: FunctionLiveness, dealloc: memref.DeallocOp
-) -> Use | None:
-    """The first use of the freed buffer (the dealloc's operand or a view of
-    it) by an op after `dealloc` in its block, or nested in an op after it:
+def frees_operand(op: Operation) -> bool:
+    """`op` frees its first operand: a `memref.dealloc` or `memref.realloc`."""
+    return isinstance(op, memref.DeallocOp) or op.name in REALLOCS
+
+
+def use_after_free(liveness: FunctionLiveness, free: Operation) -> Use | None:
+    """The first use of the buffer `free` frees (its first operand or a view
+    of it) by an op after `free` in its block, or nested in an op after it:
     one that surely runs after the free whenever it runs."""
-    block = dealloc.parent_block()
+    block = free.parent_block()
     assert block is not None and block.last_op is not None
-    after = range(liveness.index[dealloc] + 1, liveness.end[block.last_op] + 1)
+    after = range(liveness.index[free] + 1, liveness.end[block.last_op] + 1)
     uses = [
         use
-        for value in _views(dealloc.memref)
+        for value in _views(free.operands[0])
         for use in value.uses
         if liveness.index[use.operation] in after
     ]

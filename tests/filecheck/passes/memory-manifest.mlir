@@ -475,7 +475,7 @@ func.func @dealloc_and_use_in_other_branches(%c: i1) {
 
 // -----
 
-// CHECK: memory-manifest: in @use_after_dealloc, test.op uses %a after memref.dealloc freed %a (undefined behaviour): expected every use of a buffer and of its views before its dealloc
+// CHECK: memory-manifest: in @use_after_dealloc, test.op uses %a after memref.dealloc freed %a (undefined behaviour): expected every use of a buffer and of its views before it is freed
 
 func.func @use_after_dealloc() {
   %a = memref.alloc() : memref<4xf32>
@@ -487,7 +487,7 @@ func.func @use_after_dealloc() {
 // -----
 
 // A use of a view, nested in a later loop, surely runs after the free.
-// CHECK: memory-manifest: in @view_used_in_a_later_loop, memref.load uses %v (a view of %a) after memref.dealloc freed %a (undefined behaviour): expected every use of a buffer and of its views before its dealloc
+// CHECK: memory-manifest: in @view_used_in_a_later_loop, memref.load uses %v (a view of %a) after memref.dealloc freed %a (undefined behaviour): expected every use of a buffer and of its views before it is freed
 
 func.func @view_used_in_a_later_loop(%n: index) {
   %c0 = arith.constant 0 : index
@@ -503,7 +503,7 @@ func.func @view_used_in_a_later_loop(%n: index) {
 
 // -----
 
-// CHECK: memory-manifest: in @freed_twice, memref.dealloc uses %a after memref.dealloc freed %a (undefined behaviour): expected every use of a buffer and of its views before its dealloc
+// CHECK: memory-manifest: in @freed_twice, memref.dealloc uses %a after memref.dealloc freed %a (undefined behaviour): expected every use of a buffer and of its views before it is freed
 
 func.func @freed_twice() {
   %a = memref.alloc() : memref<4xf32>
@@ -511,3 +511,4 @@ func.func @freed_twice() {
   memref.dealloc %a : memref<4xf32>
   func.return
 }
+

@@ -161,3 +161,17 @@ func.func @realloc_of_a_tensor(%out: memref<32xf32>, %o2: memref<16xf32>) {
   memory.kill %s2 : !memory.storage<"global">
   return
 }
+
+// -----
+
+// memref.realloc frees its source: a later use reads freed memory.
+// CHECK: memory-manifest: in @use_after_realloc, memref.load uses %a after memref.realloc freed %a (undefined behaviour): expected every use of a buffer and of its views before it is freed
+
+func.func @use_after_realloc() -> f32 {
+  %c0 = arith.constant 0 : index
+  %a = memref.alloc() : memref<4xf32>
+  %b = memref.realloc %a : memref<4xf32> to memref<8xf32>
+  %x = memref.load %a[%c0] : memref<4xf32>
+  memref.dealloc %b : memref<8xf32>
+  func.return %x : f32
+}
