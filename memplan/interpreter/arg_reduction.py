@@ -21,7 +21,12 @@ from xdsl.interpreter import Interpreter
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 from memplan.dialects import linalg
-from memplan.interpreter.vector_body import REDUCTION_UFUNCS, boxes, evaluate_body
+from memplan.interpreter.vector_body import (
+    REDUCTION_UFUNCS,
+    Fold,
+    boxes,
+    evaluate_body,
+)
 
 
 @dataclass(frozen=True)
@@ -31,7 +36,7 @@ class ArgReduction:
 
     value: int
     index: int
-    ufunc: np.ufunc
+    ufunc: Fold
     partial: SSAValue
     """What the value output folds in at each step."""
     select: arith.SelectOp

@@ -29,6 +29,7 @@ from memplan.dialects.arith import RemFOp, TruncIOp
 from memplan.interpreter.cf_impl import CF_KERNELS
 from memplan.interpreter.element_types import numpy_dtype, unsigned_dtype
 from memplan.interpreter.errors import ModelError
+from memplan.interpreter.float_extrema import MAXIMUMF, MINIMUMF
 from memplan.interpreter.kernel_helpers import (
     Kernel,
     as_array,
@@ -57,7 +58,10 @@ def _div_toward_zero(lhs: np.ndarray, rhs: np.ndarray) -> np.ndarray:
 
 
 def _ceil_div(lhs: np.ndarray, rhs: np.ndarray) -> np.ndarray:
-    return -np.floor_divide(-lhs, rhs)
+    """The floor quotient, one up when the division leaves a remainder (no
+    negation: -INT_MIN would wrap)."""
+    quotient = np.floor_divide(lhs, rhs)
+    return quotient + (np.remainder(lhs, rhs) != 0).astype(quotient.dtype)
 
 
 def _cast(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
@@ -187,6 +191,7 @@ ARITH_KERNELS: dict[type[Operation], Kernel] = {
     arith.FloorDivSIOp: _nonzero_divisor(binary(np.floor_divide)),
     arith.CeilDivSIOp: _nonzero_divisor(binary(_ceil_div)),
     arith.DivUIOp: _nonzero_divisor(unsigned_binary(np.floor_divide)),
+    arith.CeilDivUIOp: _nonzero_divisor(unsigned_binary(_ceil_div)),
     arith.RemUIOp: _nonzero_divisor(unsigned_binary(np.remainder)),
     arith.ShLIOp: binary(np.left_shift),
     arith.ShRSIOp: binary(np.right_shift),
@@ -196,8 +201,8 @@ ARITH_KERNELS: dict[type[Operation], Kernel] = {
     arith.MulfOp: binary(np.multiply),
     arith.DivfOp: binary(np.divide),
     RemFOp: binary(np.fmod),
-    arith.MaximumfOp: binary(np.maximum),
-    arith.MinimumfOp: binary(np.minimum),
+    arith.MaximumfOp: binary(MAXIMUMF),
+    arith.MinimumfOp: binary(MINIMUMF),
     arith.MaxnumfOp: binary(np.fmax),
     arith.MinnumfOp: binary(np.fmin),
     arith.NegfOp: unary(np.negative),

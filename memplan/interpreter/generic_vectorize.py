@@ -44,6 +44,7 @@ from memplan.interpreter.vector_body import (
     REDUCTION_UFUNCS,
     UNSIGNED_REDUCTIONS,
     Box,
+    Fold,
     boxes,
     evaluate_body,
     vectorizable,
@@ -116,7 +117,7 @@ class _Space:
 @dataclass
 class _Reduction:
     combiner: Operation
-    ufunc: np.ufunc
+    ufunc: Fold
     partial: SSAValue
     """The combiner operand that is not the accumulator."""
     unsigned: bool

@@ -33,6 +33,7 @@ from xdsl.ir import Operation
 from memplan.dialects import linalg
 from memplan.interpreter.element_types import is_float_dtype
 from memplan.interpreter.errors import ModelError
+from memplan.interpreter.float_extrema import MAXIMUMF, MINIMUMF
 from memplan.interpreter.generic_vectorize import (
     StructuredOp,
     body_memref_loads,
@@ -57,8 +58,8 @@ ELEMENTWISE: dict[type[Operation], Callable[..., np.ndarray]] = {
     linalg.AddOp: np.add,
     linalg.SubOp: np.subtract,
     linalg.MulOp: np.multiply,
-    linalg.MaxOp: np.maximum,
-    linalg.MinOp: np.minimum,
+    linalg.MaxOp: MAXIMUMF,
+    linalg.MinOp: MINIMUMF,
     linalg.ExpOp: np.exp,
     linalg.LogOp: np.log,
     linalg.SqrtOp: np.sqrt,

@@ -21,16 +21,20 @@ from xdsl.ir import Block, Operation, SSAValue
 from memplan.dialects import linalg, memref
 from memplan.interpreter.arith_impl import KERNELS, evaluate
 from memplan.interpreter.errors import ModelError
+from memplan.interpreter.float_extrema import MAXIMUMF, MINIMUMF, SignedZeroExtremum
 from memplan.interpreter.memory_impl import read_tensor
 from memplan.interpreter.model import DiscontiguousTensor, Tensor
 
-REDUCTION_UFUNCS: dict[type[Operation], np.ufunc] = {
+Fold = np.ufunc | SignedZeroExtremum
+"""A combiner as numpy folds it: call, `reduce`, `accumulate`."""
+
+REDUCTION_UFUNCS: dict[type[Operation], Fold] = {
     arith.AddfOp: np.add,
     arith.AddiOp: np.add,
     arith.MulfOp: np.multiply,
     arith.MuliOp: np.multiply,
-    arith.MaximumfOp: np.maximum,
-    arith.MinimumfOp: np.minimum,
+    arith.MaximumfOp: MAXIMUMF,
+    arith.MinimumfOp: MINIMUMF,
     arith.MaxnumfOp: np.fmax,
     arith.MinnumfOp: np.fmin,
     arith.MaxSIOp: np.maximum,

@@ -1,0 +1,70 @@
+"""`arith.maximumf` / `arith.minimumf` as MLIR defines them.
+
+Both propagate NaN, as numpy's `maximum` / `minimum` do, and order -0.0
+below +0.0, which numpy does not: it returns either zero of a tie between
++0.0 and -0.0.  So each use (elementwise, a reduction, a running fold) takes
+numpy's result and gives a zero result the sign MLIR's order picks: a
+maximum is +0.0 when any of its operands is +0.0, a minimum is -0.0 when any
+is -0.0.  Integer operands have no signed zero and pass through.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from memplan.interpreter.element_types import is_float_dtype
+
+
+@dataclass(frozen=True)
+class SignedZeroExtremum:
+    """A ufunc-like fold (call, `reduce`, `accumulate`) of a maximum or a
+    minimum that orders -0.0 below +0.0."""
+
+    ufunc: np.ufunc
+    """`np.maximum` or `np.minimum`."""
+    negative_zero_wins: bool
+    """Which zero a tie of +0.0 and -0.0 gives: -0.0 for a minimum."""
+
+    def __call__(self, lhs: np.ndarray, rhs: np.ndarray) -> np.ndarray:
+        lhs, rhs = np.asarray(lhs), np.asarray(rhs)
+        result = np.asarray(self.ufunc(lhs, rhs))
+        if not is_float_dtype(result.dtype):
+            return result
+        winner = self._winning_zeros(lhs) | self._winning_zeros(rhs)
+        return self._signed(result, winner)
+
+    def reduce(
+        self, values: np.ndarray, axis: int | tuple[int, ...], keepdims: bool = False
+    ) -> np.ndarray:
+        result = np.asarray(self.ufunc.reduce(values, axis=axis, keepdims=keepdims))
+        if not is_float_dtype(result.dtype):
+            return result
+        winner = np.any(self._winning_zeros(values), axis=axis, keepdims=keepdims)
+        return self._signed(result, winner)
+
+    def accumulate(self, values: np.ndarray, axis: int) -> np.ndarray:
+        result = self.ufunc.accumulate(values, axis)
+        if not is_float_dtype(result.dtype):
+            return result
+        winner = np.logical_or.accumulate(self._winning_zeros(values), axis)
+        return self._signed(result, winner)
+
+    def _winning_zeros(self, values: np.ndarray) -> np.ndarray:
+        """Where `values` holds the zero that wins a tie."""
+        return (values == 0) & (np.signbit(values) == self.negative_zero_wins)
+
+    def _signed(self, result: np.ndarray, winner: np.ndarray) -> np.ndarray:
+        """`result` with each zero signed as MLIR's order has it: the winning
+        zero where one of the folded values was it, the other zero elsewhere."""
+        zero = result == 0
+        if not np.any(zero):
+            return result
+        negative = winner == self.negative_zero_wins
+        zeros = np.where(negative, -0.0, 0.0).astype(result.dtype)
+        return np.where(zero, zeros, result)
+
+
+MAXIMUMF = SignedZeroExtremum(np.maximum, negative_zero_wins=False)
+MINIMUMF = SignedZeroExtremum(np.minimum, negative_zero_wins=True)

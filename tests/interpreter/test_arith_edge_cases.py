@@ -1,0 +1,194 @@
+"""arith where numpy's obvious formula differs from MLIR: rounding divisions at
+the integer minimum, unsigned ceiling division, and the order of signed zeros
+in `maximumf` / `minimumf`."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from interpreter_helpers import Run
+
+from memplan.interpreter import InterpretationError
+
+
+def _ceil_div(lhs: int, rhs: int) -> int:
+    return -(-lhs // rhs)
+
+
+def test_ceildivsi_at_the_integer_minimum_keeps_its_sign(run: Run):
+    program = """
+    func.func @main(%a: i32, %b: i32, %a8: i8, %b8: i8) -> (i32, i8) {
+      %q = arith.ceildivsi %a, %b : i32
+      %q8 = arith.ceildivsi %a8, %b8 : i8
+      func.return %q, %q8 : i32, i8
+    }
+    """
+    assert run(program, -(2**31), 2, -128, 2).results == (-(2**30), -64)
+    assert run(program, -(2**31), -3, -128, -3).results == (715827883, 43)
+
+
+def test_ceil_divisions_of_every_i8_pair_in_a_body_are_exact(run: Run):
+    """Signed and unsigned, over all 256 x 255 dividend and nonzero divisor
+    pairs (the signed quotient of -128 by -1 overflows: left out)."""
+    program = """
+    #map = affine_map<(d0) -> (d0)>
+    func.func @main(%a: memref<65280xi8>, %b: memref<65280xi8>,
+                    %s: memref<65280xi8>, %u: memref<65280xi8>) {
+      linalg.generic {indexing_maps = [#map, #map, #map, #map],
+                      iterator_types = ["parallel"]}
+          ins(%a, %b : memref<65280xi8>, memref<65280xi8>)
+          outs(%s, %u : memref<65280xi8>, memref<65280xi8>) {
+      ^bb0(%x: i8, %y: i8, %o: i8, %p: i8):
+        %signed = arith.ceildivsi %x, %y : i8
+        %unsigned = arith.ceildivui %x, %y : i8
+        linalg.yield %signed, %unsigned : i8, i8
+      }
+      func.return
+    }
+    """
+    pairs = [(x, y) for x, y in itertools.product(range(-128, 128), repeat=2) if y != 0]
+    a = np.array([x for x, _ in pairs], np.int8)
+    b = np.array([y for _, y in pairs], np.int8)
+    signed, unsigned = np.zeros_like(a), np.zeros_like(a)
+    run(program, a, b, signed, unsigned)
+    defined = [i for i, (x, y) in enumerate(pairs) if (x, y) != (-128, -1)]
+    expected_signed = np.array([_ceil_div(x, y) for x, y in pairs], np.int64)
+    np.testing.assert_array_equal(signed[defined], expected_signed[defined])
+    expected_unsigned = [_ceil_div(x % 256, y % 256) for x, y in pairs]
+    np.testing.assert_array_equal(unsigned.view(np.uint8), expected_unsigned)
+
+
+def test_ceildivui_reads_its_operands_as_unsigned(run: Run):
+    program = """
+    func.func @main(%a: i32, %b: i32) -> i32 {
+      %q = arith.ceildivui %a, %b : i32
+      func.return %q : i32
+    }
+    """
+    assert run(program, 7, 2).results == (4,)
+    assert run(program, -1, 2).results == (-(2**31),)
+
+
+def test_ceildivui_by_zero_is_an_error(run: Run):
+    program = """
+    func.func @main(%a: i32, %b: i32) -> i32 {
+      %q = arith.ceildivui %a, %b : i32
+      func.return %q : i32
+    }
+    """
+    with pytest.raises(InterpretationError, match="integer division by zero"):
+        run(program, 7, 0)
+
+
+def _signs(values: tuple[object, ...]) -> list[bool]:
+    return np.signbit(np.asarray(values, np.float32)).tolist()
+
+
+def test_maximumf_and_minimumf_order_negative_zero_below_positive_zero(run: Run):
+    program = """
+    func.func @main(%x: f32, %y: f32) -> (f32, f32, f32, f32) {
+      %max_xy = arith.maximumf %x, %y : f32
+      %max_yx = arith.maximumf %y, %x : f32
+      %min_xy = arith.minimumf %x, %y : f32
+      %min_yx = arith.minimumf %y, %x : f32
+      func.return %max_xy, %max_yx, %min_xy, %min_yx : f32, f32, f32, f32
+    }
+    """
+    assert _signs(run(program, -0.0, 0.0).results) == [False, False, True, True]
+    assert _signs(run(program, -0.0, -0.0).results) == [True, True, True, True]
+    assert _signs(run(program, 0.0, 0.0).results) == [False, False, False, False]
+    assert np.isnan(np.asarray(run(program, np.nan, 0.0).results, np.float32)).all()
+
+
+@pytest.mark.parametrize(("named", "winner"), [("max", 0.0), ("min", -0.0)])
+def test_named_elementwise_max_and_min_order_signed_zeros(
+    run: Run, named: str, winner: float
+):
+    program = f"""
+    func.func @main(%a: memref<4xf32>, %b: memref<4xf32>, %o: memref<4xf32>) {{
+      linalg.{named} ins(%a, %b : memref<4xf32>, memref<4xf32>) outs(%o : memref<4xf32>)
+      func.return
+    }}
+    """
+    a = np.array([0.0, -0.0, -0.0, 2.0], np.float32)
+    b = np.array([-0.0, 0.0, -0.0, np.nan], np.float32)
+    out = np.ones(4, np.float32)
+    run(program, a, b, out)
+    assert list(np.signbit(out[:2])) == [np.signbit(winner)] * 2
+    assert np.signbit(out[2]) and out[2] == 0
+    assert np.isnan(out[3])
+
+
+@pytest.mark.parametrize(
+    ("combiner", "column", "expected_negative"),
+    [
+        ("maximumf", [-0.0, 0.0, -1.0], False),
+        ("maximumf", [-0.0, -0.0, -1.0], True),
+        ("minimumf", [0.0, -0.0, 1.0], True),
+        ("minimumf", [0.0, 0.0, 1.0], False),
+    ],
+)
+def test_reductions_by_maximumf_and_minimumf_sign_a_zero_result_as_mlir(
+    run: Run, combiner: str, column: list[float], expected_negative: bool
+):
+    """Both ways a reduction runs (`linalg.reduce`, and a `linalg.generic`
+    whose body folds into its output), with the zeros in either order."""
+    program = f"""
+    #in = affine_map<(d0, d1) -> (d1, d0)>
+    #out = affine_map<(d0, d1) -> (d0)>
+    func.func @main(%m: memref<3x2xf32>, %r: memref<2xf32>, %g: memref<2xf32>) {{
+      linalg.reduce ins(%m : memref<3x2xf32>) outs(%r : memref<2xf32>) dimensions = [0]
+        (%x: f32, %acc: f32) {{
+          %c = arith.{combiner} %x, %acc : f32
+          linalg.yield %c : f32
+        }}
+      linalg.generic {{indexing_maps = [#in, #out],
+                      iterator_types = ["parallel", "reduction"]}}
+          ins(%m : memref<3x2xf32>) outs(%g : memref<2xf32>) {{
+      ^bb0(%x: f32, %acc: f32):
+        %c = arith.{combiner} %x, %acc : f32
+        linalg.yield %c : f32
+      }}
+      func.return
+    }}
+    """
+    swapped = [column[1], column[0], column[2]]
+    m = np.array([column, swapped], np.float32).T.copy()
+    reduced = np.full(2, column[2], np.float32)
+    generic = np.full(2, column[2], np.float32)
+    run(program, m, reduced, generic)
+    for out in (reduced, generic):
+        assert list(out) == [0.0, 0.0]
+        assert list(np.signbit(out)) == [expected_negative] * 2
+
+
+def test_arg_reduction_by_maximumf_signs_a_zero_maximum_as_mlir(run: Run):
+    """An argmax body (value and index outputs) folds the value with a running
+    maximum: +0.0 wins over -0.0 whichever comes first."""
+    program = """
+    #in = affine_map<(i, j) -> (i, j)>
+    #out = affine_map<(i, j) -> (i)>
+    func.func @main(%x: memref<2x3xf32>, %best: memref<2xf32>, %at: memref<2xi64>) {
+      linalg.generic {indexing_maps = [#in, #out, #out],
+                      iterator_types = ["parallel", "reduction"]}
+          ins(%x : memref<2x3xf32>) outs(%best, %at : memref<2xf32>, memref<2xi64>) {
+      ^bb0(%v: f32, %m: f32, %k: i64):
+        %j = linalg.index 1 : index
+        %jj = arith.index_cast %j : index to i64
+        %new = arith.maximumf %v, %m : f32
+        %greater = arith.cmpf ogt, %v, %m : f32
+        %idx = arith.select %greater, %jj, %k : i64
+        linalg.yield %new, %idx : f32, i64
+      }
+      func.return
+    }
+    """
+    x = np.array([[-0.0, 0.0, -1.0], [0.0, -0.0, -1.0]], np.float32)
+    best = np.full(2, -np.inf, np.float32)
+    at = np.full(2, -1, np.int64)
+    run(program, x, best, at)
+    assert list(best) == [0.0, 0.0]
+    assert not np.signbit(best).any()
+    np.testing.assert_array_equal(at, [0, 0])
