@@ -55,6 +55,15 @@ class MemplanOptMain(xDSLOptMain):
         file, line, column = replace(span, line_offset=self.line_offset).get_location()
         return f"{file}:{line}:{column}"
 
+    def get_input_stream(self) -> tuple[IO[bytes], str]:
+        """`-` is standard input, as for `mlir-opt`."""
+        if self.args.input_file == "-":
+            return sys.stdin.buffer, "mlir"
+        return super().get_input_stream()
+
+    def get_input_name(self) -> str:
+        return "stdin" if self.args.input_file in (None, "-") else self.args.input_file
+
     def register_all_dialects(self):
         for name, factory in memplan_dialects().items():
             self.ctx.register_dialect(name, factory)
@@ -64,7 +73,11 @@ class MemplanOptMain(xDSLOptMain):
         self.op_spans = {}
 
         def parse_mlir(io: IO[bytes]) -> ModuleOp:
-            parser = MemplanParser(self.ctx, io.read(), self.get_input_name())
+            text = io.read()
+            if _only_comments(text):
+                # mlir-opt reads an input without ops as an empty module.
+                return ModuleOp([])
+            parser = MemplanParser(self.ctx, text, self.get_input_name())
             self.op_spans = parser.op_spans
             return parser.parse_module(not self.args.no_implicit_module)
 
@@ -78,6 +91,14 @@ class MemplanOptMain(xDSLOptMain):
         blob_store(self.ctx).clear()
         self.line_offset = start_offset
         return super().parse_chunk(chunk, file_extension, start_offset)
+
+
+def _only_comments(text: bytes) -> bool:
+    """Nothing but blank lines and `//` comments."""
+    return all(
+        not line.strip() or line.lstrip().startswith(b"//")
+        for line in text.splitlines()
+    )
 
 
 def main() -> int:
@@ -145,7 +166,7 @@ def _with_parse_location(error: Exception, message: str) -> str:
     """`message` shown at the op being parsed when `error` came from checking
     its types during parsing (xDSL raises those without a location)."""
     if isinstance(error, ParseError):
-        return message
+        return _parse_error_message(error)
     parsing = None
     trace = error.__traceback__
     while trace is not None:
@@ -156,6 +177,17 @@ def _with_parse_location(error: Exception, message: str) -> str:
     if parsing is None or "op_loc" not in parsing or "op_type" not in parsing:
         return message
     return parsing["op_loc"].print_with_context(f"{parsing['op_type'].name}: {message}")
+
+
+def _parse_error_message(error: ParseError) -> str:
+    """`file:line:column: message` on the error line, then the source line
+    and a caret under the place, as MLIR prints a parse error (xDSL puts the
+    message last)."""
+    file, line, column = error.span.get_location()
+    shown = error.span.print_with_context(error.msg).splitlines()
+    context = [f"  {text}" for text in shown[1:3]]
+    rest = str(error).splitlines()[len(shown) :]
+    return "\n".join([f"{file}:{line}:{column}: {error.msg}", *context, *rest])
 
 
 _UNDERLINE = re.compile(r"\s*\^+-*\s*")

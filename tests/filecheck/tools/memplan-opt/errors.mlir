@@ -43,8 +43,9 @@ func.func @f() {
 // VERIFY: memplan-opt: error: {{.*}}bad-alignment.mlir:1:1: memory.alloc_storage: alignment must be a positive power of two, got 3
 // VERIFY-NEXT: in: %s = "memory.alloc_storage"()
 // PARSE-NOT: Traceback
-// PARSE: memplan-opt: error: stdin:1:31
-// PARSE: ']' expected
+// PARSE: memplan-opt: error: stdin:1:31: ']' expected
+// PARSE-NEXT: %s = memory.alloc_storage [64 : !memory.storage<"global">
+// PARSE-NEXT: ^
 // The op after a region (whose block label also starts with a caret) is named.
 // REGION-NOT: Traceback
 // REGION: memplan-opt: error: {{.*}}region-before-bad-op.mlir:5:3: memory.alloc_storage: alignment must be a positive power of two, got 3

@@ -1,0 +1,3 @@
+// Only a comment: no ops.
+
+// Another one.
