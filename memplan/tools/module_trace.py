@@ -48,22 +48,32 @@ def read_module(path: Path) -> ModuleOp:
     return module
 
 
-def _tensors_by_storage(
-    function: func.FuncOp, scope: str
-) -> dict[AllocStorageOp, list[AllocTensorOp]]:
-    placed: dict[AllocStorageOp, list[AllocTensorOp]] = {}
+def _drawable_tensors(
+    function: func.FuncOp,
+) -> list[tuple[AllocStorageOp, AllocTensorOp]]:
+    """Static tensors at static offsets of static storages, with their storage."""
+    found: list[tuple[AllocStorageOp, AllocTensorOp]] = []
     for op in function.walk():
         if not isinstance(op, AllocTensorOp) or op.static_offset_bytes() is None:
             continue
         storage = op.storage.owner
         if (
             isinstance(storage, AllocStorageOp)
-            and storage.scope == scope
             and storage.static_size_bytes() is not None
             and isinstance(op.result.type, MemRefType)
             and static_byte_size(op.result.type) is not None
         ):
-            placed.setdefault(storage, []).append(op)
+            found.append((storage, op))
+    return found
+
+
+def _tensors_by_storage(
+    function: func.FuncOp, scope: str
+) -> dict[AllocStorageOp, list[AllocTensorOp]]:
+    placed: dict[AllocStorageOp, list[AllocTensorOp]] = {}
+    for storage, tensor in _drawable_tensors(function):
+        if storage.scope == scope:
+            placed.setdefault(storage, []).append(tensor)
     return placed
 
 
@@ -81,8 +91,18 @@ def module_trace(
         if placed:
             return _trace_of(function, scope, placed)
     where = f"@{function_name}" if function_name else "any function"
+    scopes = sorted(
+        {storage.scope for f in functions for storage, _ in _drawable_tensors(f)}
+    )
+    others = (
+        "expected one of the scopes that have some: "
+        + ", ".join(f'"{other}"' for other in scopes)
+        if scopes
+        else "no scope has any (run memory-manifest and memory-plan first)"
+    )
     raise ModuleTraceError(
-        f'no tensor at a static offset of a static storage in scope "{scope}" in {where}'
+        f'no tensor at a static offset of a static storage in scope "{scope}" '
+        f"in {where}; {others}"
     )
 
 

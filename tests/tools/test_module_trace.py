@@ -48,6 +48,18 @@ def test_other_scope_is_drawn_on_request(planned: Path) -> None:
     assert trace.offsets == {"%d": 0}
 
 
+def test_a_module_without_placed_tensors_says_to_plan_it(tmp_path: Path) -> None:
+    source = tmp_path / "unplanned.mlir"
+    source.write_text(
+        "func.func @f() {\n  %a = memref.alloc() : memref<4xf32>\n  func.return\n}\n"
+    )
+    with pytest.raises(
+        ModuleTraceError,
+        match=r"no scope has any \(run memory-manifest and memory-plan first\)",
+    ):
+        module_trace(read_module(source), "global.vtcm", None)
+
+
 def test_unknown_function_is_named(planned: Path) -> None:
     with pytest.raises(ModuleTraceError, match="no function @g"):
         module_trace(read_module(planned), "global.vtcm", "g")
@@ -66,9 +78,11 @@ def test_cli_rejects_a_module_with_nothing_in_the_scope(
     pytest.importorskip("matplotlib")
     code = main(["plot", str(planned), "-o", str(tmp_path / "p.png"), "--scope", "x"])
     assert code == 2
-    assert 'no tensor at a static offset of a static storage in scope "x"' in (
-        capsys.readouterr().err
-    )
+    assert (
+        'no tensor at a static offset of a static storage in scope "x" in any '
+        'function; expected one of the scopes that have some: "global", '
+        '"global.vtcm"'
+    ) in capsys.readouterr().err
 
 
 def test_cli_reports_a_parse_error_without_traceback(
