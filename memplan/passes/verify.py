@@ -34,6 +34,7 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.utils.exceptions import PassFailedException
 
+from memplan.dialects import memref
 from memplan.dialects.memory import (
     AllocDiscontiguousTensorOp,
     AllocStorageOp,
@@ -45,6 +46,7 @@ from memplan.dialects.memory import (
 )
 from memplan.passes.diagnostics import describe
 from memplan.passes.liveness import (
+    REALLOCS,
     FunctionLiveness,
     LiveRange,
     concurrent_loop_between,
@@ -205,43 +207,81 @@ def _overlap(placement: Placement, other: Placement) -> str:
 def _use_after_kill_problems(function: func.FuncOp) -> Iterator[str]:
     """Uses of a value after its kill (or its storage's kill) in the same
     block, in one walk per block.  A view (cast, subview, ...) stands for the
-    value it views: killing either ends both."""
+    value it views: killing either ends both.  A `memref.dealloc` or
+    `memref.realloc` ends what it frees as a kill does."""
     for region_op in function.walk():
         for region in region_op.regions:
             for block in region.blocks:
-                killed: set[SSAValue] = set()
+                killed: dict[SSAValue, Operation] = {}
                 for op in block.ops:
                     for inner in op.walk():
                         for operand in inner.operands:
                             viewed = viewed_value(operand)
                             if viewed in killed:
-                                yield _use_after_kill(inner, operand, viewed)
-                    if isinstance(op, KillOp):
-                        killed.update(_values_ended_by(op))
+                                yield _use_after_kill(
+                                    inner, operand, viewed, killed[viewed]
+                                )
+                    killed.update(dict.fromkeys(_values_ended_by(op), op))
 
 
-def _use_after_kill(user: Operation, operand: SSAValue, viewed: SSAValue) -> str:
-    what = "killed again" if isinstance(user, KillOp) else f"used by {user.name}"
+def _use_after_kill(
+    user: Operation, operand: SSAValue, viewed: SSAValue, killer: Operation
+) -> str:
+    again = isinstance(user, KillOp | memref.DeallocOp) or user.name in REALLOCS
+    what = "killed again" if again else f"used by {user.name}"
     name = describe(operand)
     if viewed is not operand:
         name += f" (a view of {describe(viewed)})"
     return (
-        f"{name} is {what} after the memory.kill that ended its life: expected "
+        f"{name} is {what} after the {killer.name} that ended its life: expected "
         "no use after a kill"
     )
 
 
-def _values_ended_by(kill: KillOp) -> list[SSAValue]:
-    """The killed value (what it views) and, for a storage, every tensor
-    placed in it."""
-    ended = [viewed_value(kill.value)]
-    if isinstance(kill.value.type, StorageType):
-        ended += [
+def _values_ended_by(op: Operation) -> list[SSAValue]:
+    """What `op` ends: the value a kill, dealloc or realloc takes (what it
+    views) and, for a storage, every tensor placed in it.  A dealloc of a
+    tensor placed in a storage frees the storage (the dealloc of the
+    `memref.view` the tensor lowers to frees its base buffer)."""
+    if not (isinstance(op, KillOp | memref.DeallocOp) or op.name in REALLOCS):
+        return []
+    ended = viewed_value(op.operands[0])
+    if isinstance(op, memref.DeallocOp) and isinstance(ended.owner, AllocTensorOp):
+        ended = ended.owner.storage
+    if not isinstance(ended.type, StorageType):
+        return [ended]
+    return [
+        ended,
+        *(
             use.operation.results[0]
-            for use in kill.value.uses
+            for use in ended.uses
             if isinstance(use.operation, AllocTensorOp | AllocDiscontiguousTensorOp)
-        ]
-    return ended
+        ),
+    ]
+
+
+def _realloc_problems(function: func.FuncOp) -> Iterator[str]:
+    """A `memref.realloc` may only move a buffer of its own (a `memref.alloc`
+    result): moving a tensor placed in a storage would free the storage."""
+    for op in function.walk():
+        if op.name not in REALLOCS:
+            continue
+        source = viewed_value(op.operands[0])
+        owner = source.owner
+        storage = (
+            owner.storage
+            if isinstance(owner, AllocTensorOp)
+            else owner.data_storage
+            if isinstance(owner, AllocDiscontiguousTensorOp)
+            else None
+        )
+        if storage is not None:
+            yield (
+                f"{op.name} {describe(op.results[0])} reallocates "
+                f"{describe(source)}, a tensor placed in "
+                f"{describe(storage)}: expected a memref.alloc result "
+                "(a realloc frees the buffer it moves)"
+            )
 
 
 @dataclass(frozen=True)
@@ -277,6 +317,7 @@ class MemoryVerifyPass(MemplanPass):
                     self._function_problems(liveness),
                     usage.capacity_problems(name, target),
                     _use_after_kill_problems(liveness.function),
+                    _realloc_problems(liveness.function),
                 )
             )
         if problems:

@@ -315,6 +315,24 @@ func.func @kill_through_views() {
   func.return
 }
 
+// A dealloc ends what it frees as a kill does: a plain buffer, or the whole
+// storage of a tensor placed in one (as the dealloc of the memref.view it
+// lowers to frees the base buffer), with the other tensors in it.
+// CHECK: memory-verify: in @use_after_dealloc, %m is used by test.op after the memref.dealloc that ended its life: expected no use after a kill
+// CHECK-NEXT: memory-verify: in @use_after_dealloc, %b is used by test.op after the memref.dealloc that ended its life: expected no use after a kill
+
+func.func @use_after_dealloc() {
+  %m = memref.alloc() : memref<4xi32>
+  memref.dealloc %m : memref<4xi32>
+  "test.op"(%m) : (memref<4xi32>) -> ()
+  %s = memory.alloc_storage [2048] : !memory.storage<"global">
+  %a = memory.alloc_tensor %s[0] : !memory.storage<"global"> to memref<256xi32>
+  %b = memory.alloc_tensor %s[1024] : !memory.storage<"global"> to memref<256xi32>
+  memref.dealloc %a : memref<256xi32>
+  "test.op"(%b) : (memref<256xi32>) -> ()
+  func.return
+}
+
 // -----
 
 // The pointer table of a discontiguous tensor on its own block 0.

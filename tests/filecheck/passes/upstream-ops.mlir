@@ -1,6 +1,7 @@
 // RUN: memplan-opt %s -p memory-manifest,memory-plan --split-input-file --verify-diagnostics | filecheck %s
 // RUN: memplan-opt %s --split-input-file --print-op-generic | xdsl-opt --allow-unregistered-dialect -p memory-manifest,memory-plan --split-input-file --verify-diagnostics | filecheck %s --check-prefix=XDSL
 // RUN: memplan-opt %s -p 'memory-manifest,memory-place{capacity=4096}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=PLACE
+// RUN: memplan-opt %s -p memory-verify --split-input-file --verify-diagnostics | filecheck %s --check-prefix=VERIFY
 
 // How the passes treat the memref ops memplan adds or redefines
 // (docs/frontend-ops.md).  The second RUN line checks the same plans when
@@ -173,5 +174,21 @@ func.func @use_after_realloc() -> f32 {
   %b = memref.realloc %a : memref<4xf32> to memref<8xf32>
   %x = memref.load %a[%c0] : memref<4xf32>
   memref.dealloc %b : memref<8xf32>
+  func.return %x : f32
+}
+
+// -----
+
+// memory-verify: a realloc moves a buffer of its own; a tensor placed in a
+// storage is not one (freeing it would free the storage).
+// VERIFY: memory-verify: in @realloc_of_a_placed_tensor, %t is used by memref.load after the memref.realloc that ended its life: expected no use after a kill
+// VERIFY-NEXT: memory-verify: in @realloc_of_a_placed_tensor, memref.realloc %r reallocates %t, a tensor placed in %s: expected a memref.alloc result (a realloc frees the buffer it moves)
+
+func.func @realloc_of_a_placed_tensor() -> f32 {
+  %c0 = arith.constant 0 : index
+  %s = memory.alloc_storage [64] : !memory.storage<"global">
+  %t = memory.alloc_tensor %s[0] : !memory.storage<"global"> to memref<4xf32>
+  %r = memref.realloc %t : memref<4xf32> to memref<8xf32>
+  %x = memref.load %t[%c0] : memref<4xf32>
   func.return %x : f32
 }
