@@ -45,7 +45,8 @@ _FLOATS = {
 }
 
 
-def _bitwidth(type_: Attribute, index_bitwidth: int) -> int:
+def integer_width(type_: Attribute, index_bitwidth: int) -> int:
+    """Bits of an integer or index type."""
     if isinstance(type_, IndexType):
         return index_bitwidth
     if isinstance(type_, IntegerType):
@@ -56,7 +57,7 @@ def _bitwidth(type_: Attribute, index_bitwidth: int) -> int:
 def numpy_dtype(type_: Attribute, index_bitwidth: int = 64) -> np.dtype:
     """The dtype holding values of `type_`; integers are signed (MLIR is signless)."""
     if isinstance(type_, IndexType | IntegerType):
-        width = _bitwidth(type_, index_bitwidth)
+        width = integer_width(type_, index_bitwidth)
         if width in _SIGNED:
             return _SIGNED[width]
     for float_type, dtype in _FLOATS.items():
@@ -67,7 +68,7 @@ def numpy_dtype(type_: Attribute, index_bitwidth: int = 64) -> np.dtype:
 
 def unsigned_dtype(type_: Attribute, index_bitwidth: int = 64) -> np.dtype:
     """The unsigned dtype of the same width, for ops that read bits as unsigned."""
-    width = _bitwidth(type_, index_bitwidth)
+    width = integer_width(type_, index_bitwidth)
     if width not in _UNSIGNED:
         raise ModelError(f"integer width {width} is not supported by the interpreter")
     return _UNSIGNED[width]

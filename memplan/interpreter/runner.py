@@ -20,6 +20,7 @@ from xdsl.traits import CallableOpInterface
 from memplan.dialects import memory, memref
 from memplan.interpreter.affine_impl import AffineFunctions
 from memplan.interpreter.arguments import check_argument
+from memplan.interpreter.arith_extended import ExtendedArithFunctions
 from memplan.interpreter.arith_impl import NumpyArithFunctions
 from memplan.interpreter.cf_impl import BranchingInterpreter
 from memplan.interpreter.cost import CostModel, OpProfile, profile
@@ -167,6 +168,7 @@ class Runner:
         )
         self.interpreter.register_implementations(CfFunctions())
         self.interpreter.register_implementations(NumpyArithFunctions())
+        self.interpreter.register_implementations(ExtendedArithFunctions())
         self.interpreter.register_implementations(AffineFunctions())
         self.interpreter.register_implementations(BuiltinFunctions())
         self.interpreter.register_implementations(memrefs, override=True)

@@ -1,6 +1,6 @@
 """arith where numpy's obvious formula differs from MLIR: rounding divisions at
-the integer minimum, unsigned ceiling division, and the order of signed zeros
-in `maximumf` / `minimumf`."""
+the integer minimum, unsigned ceiling division, the order of signed zeros in
+`maximumf` / `minimumf`, and the two-result ops whose words exceed 64 bits."""
 
 from __future__ import annotations
 
@@ -192,3 +192,65 @@ def test_arg_reduction_by_maximumf_signs_a_zero_maximum_as_mlir(run: Run):
     assert list(best) == [0.0, 0.0]
     assert not np.signbit(best).any()
     np.testing.assert_array_equal(at, [0, 0])
+
+
+def _wrap(value: int, bits: int) -> int:
+    """`value` as a signed `bits`-bit integer."""
+    value %= 1 << bits
+    return value - (1 << bits) if value >> (bits - 1) else value
+
+
+@pytest.mark.parametrize(
+    ("type_", "bits", "a", "b"),
+    [
+        ("i32", 32, -1, 3),
+        ("i32", 32, 2**31 - 1, 2**31 - 1),
+        ("i8", 8, -128, -128),
+        ("i64", 64, -(2**63), 3),
+        ("i64", 64, 2**63 - 1, -(2**63) + 5),
+    ],
+)
+def test_extended_ops_give_the_carry_and_the_high_word_exactly(
+    run: Run, type_: str, bits: int, a: int, b: int
+):
+    """The sum's carry and both halves of the double-width products, as MLIR
+    defines them (an i64 product needs 128 bits)."""
+    program = f"""
+    func.func @main(%a: {type_}, %b: {type_}) -> ({type_}, i1, {type_}, {type_}, {type_}, {type_}) {{
+      %s, %o = arith.addui_extended %a, %b : {type_}, i1
+      %l, %h = arith.mulsi_extended %a, %b : {type_}
+      %ul, %uh = arith.mului_extended %a, %b : {type_}
+      func.return %s, %o, %l, %h, %ul, %uh : {type_}, i1, {type_}, {type_}, {type_}, {type_}
+    }}
+    """
+    ua, ub = a % (1 << bits), b % (1 << bits)
+    expected = (
+        _wrap(ua + ub, bits),
+        (ua + ub) >> bits == 1,
+        _wrap(a * b, bits),
+        _wrap((a * b) >> bits, bits),
+        _wrap(ua * ub, bits),
+        _wrap((ua * ub) >> bits, bits),
+    )
+    assert run(program, a, b).results == expected
+
+
+def test_extended_ops_run_in_a_body_element_by_element(run: Run):
+    program = """
+    #map = affine_map<(d0) -> (d0)>
+    func.func @main(%a: memref<4xi8>, %b: memref<4xi8>, %high: memref<4xi8>) {
+      linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel"]}
+          ins(%a, %b : memref<4xi8>, memref<4xi8>) outs(%high : memref<4xi8>) {
+      ^bb0(%x: i8, %y: i8, %o: i8):
+        %l, %h = arith.mului_extended %x, %y : i8
+        linalg.yield %h : i8
+      }
+      func.return
+    }
+    """
+    a = np.array([-1, 16, 3, -128], np.int8)
+    b = np.array([-1, 16, 5, 2], np.int8)
+    high = np.zeros(4, np.int8)
+    run(program, a, b, high)
+    expected = [(int(x) % 256) * (int(y) % 256) >> 8 for x, y in zip(a, b, strict=True)]
+    np.testing.assert_array_equal(high.view(np.uint8), expected)
