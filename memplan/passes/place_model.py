@@ -10,8 +10,7 @@ Per function (one block, numbered by `FunctionLiveness`), the scope groups
   plans: it moves as a whole, for the lives of all its tensors;
 * a **prefetch entity** for each value of a group that stays in DDR (an
   argument, a global, a returned tensor) with data uses: its data can be
-  copied into a VTCM tensor over a stretch of uses (not before the first
-  use of a tensor nothing wrote yet);
+  copied into a VTCM tensor over a stretch of uses;
 * **pinned** VTCM memory (groups that cannot move) counted in every placement;
 * **demoted** groups: movable VTCM memory `memory-plan` does not plan (dynamic
   sizes, kept storages) goes to DDR, where no capacity can be exceeded.
@@ -23,7 +22,7 @@ reports.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import IntegerAttr, MemRefType, i8
@@ -605,8 +604,6 @@ class _Builder:
                 built.append(Slot(lo, hi, True, True, ddr_only=True))
             else:
                 built.append(self._slot(anchor, slots[anchor]))
-        if isinstance(owner, AllocTensorOp):
-            self._unwritten_at_first_use(owner, anchors, barriers, built)
         type_ = value.type
         assert isinstance(type_, MemRefType)
         # The VTCM copy is a new tensor with no `align` of its own.
@@ -625,24 +622,6 @@ class _Builder:
             ),
             EntityIR("prefetch", group, anchors, value),
         )
-
-    def _unwritten_at_first_use(
-        self,
-        tensor: AllocTensorOp,
-        anchors: list[Operation],
-        barriers: set[Operation],
-        built: list[Slot],
-    ) -> None:
-        """A fresh tensor holds undefined values until something writes it:
-        when no other use of its group comes between its allocation and its
-        first data use, entering VTCM there needs no copy in (a copy would
-        read bytes never written)."""
-        first = next((i for i, a in enumerate(anchors) if a not in barriers), None)
-        allocated = self.liveness.index[tensor]
-        if first is not None and all(
-            self.liveness.index[a] <= allocated for a in anchors[:first]
-        ):
-            built[first] = replace(built[first], reads=False)
 
     def _slot(self, anchor: Operation, uses: list[tuple[Operation, int]]) -> Slot:
         accesses = [access(op, index) for op, index in uses]

@@ -8,8 +8,7 @@ each slot and each gap between two slots, a location: DDR or VTCM.  Between
 positions the data moves with copies:
 
 * into VTCM before a slot that reads it (a prefetch), unless the data does
-  not exist yet (a tensor allocated in VTCM from the start, or a slot that
-  cannot read data because nothing wrote any);
+  not exist yet (a tensor allocated in VTCM from the start);
 * back to DDR when it was written in VTCM and is read again later in DDR,
   or must be in DDR at the end (arguments, globals, results); leaving a
   clean VTCM copy costs nothing (DDR still holds the data).
@@ -68,8 +67,7 @@ class Slot:
     lo: int
     hi: int
     reads: bool = True
-    """The use may read the data (False: it only overwrites all of it, or it
-    is the first use of a tensor nothing wrote, whose data is undefined)."""
+    """The use may read the data (False: it only overwrites all of it)."""
     writes: bool = True
     ddr_only: bool = False
     """The data must be in DDR here (an op that may see it by another name)."""

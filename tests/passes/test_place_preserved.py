@@ -1,13 +1,10 @@
 """`memory-place` keeps results, fits the VTCM and never costs more than all-DDR.
 
 Random programs (tests/passes/program_gen.py: straight-line code, `scf.if`,
-`scf.for`, tensors in DDR and VTCM, some filled by loops of stores) are placed
-for hexagon-v65 with its own VTCM and with tiny capacities, then planned by
-`memory-plan` and run:
+`scf.for`, tensors in DDR and VTCM) are placed for hexagon-v65 with its own
+VTCM and with tiny capacities, then planned by `memory-plan` and run:
 
-* the results equal those of the program as written, and the run reads no
-  byte nothing wrote (`--check-uninitialized`: a copy into VTCM of a tensor
-  nothing wrote yet reads such bytes);
+* the results equal those of the program as written;
 * the VTCM peak the interpreter measures is within the capacity (the run
   itself fails on a capacity error, so this also checks the address window);
 * `memory-verify` accepts the planned module;
@@ -70,13 +67,10 @@ def _apply(module: ModuleOp, passes: list[ModulePass]) -> ModuleOp:
 
 
 def _run(module: ModuleOp, capacity: int | None) -> RunResult:
-    """Run with `--check-uninitialized`: every tensor of the program is
-    written before it is read, so a placement must not copy never-written
-    bytes either."""
     target = get_target(TARGET)
     if capacity is not None:
         target = target.with_vtcm_size(capacity)
-    return run_function(module, target=target, check_uninitialized=True)
+    return run_function(module, target=target)
 
 
 def _all_ddr(text: str) -> str:

@@ -18,8 +18,6 @@
 // RUN: xdsl-opt %S/inputs/place-tensor-alignment.mlir -p 'memory-manifest,memory-place{capacity=2048 tensor-alignment=128},memory-plan{capacity=2048 tensor-alignment=128}' | memplan-run --vtcm-size 2048 2>&1 | filecheck %s --check-prefix=TALIGN-RESULT
 // RUN: xdsl-opt %S/inputs/place-calls.mlir -p 'memory-manifest,memory-place{target=hexagon-v65}' | filecheck %s --check-prefix=CALLS
 // RUN: xdsl-opt %S/inputs/place-calls.mlir -p 'memory-manifest,memory-place{target=hexagon-v65},memory-plan{target=hexagon-v65},memory-verify{target=hexagon-v65}' | memplan-run --target hexagon-v65 2>&1 | filecheck %s --check-prefix=CALLS-RESULT
-// RUN: xdsl-opt %S/inputs/place-store-loop.mlir -p 'memory-manifest,memory-place{target=hexagon-v65}' | filecheck %s --check-prefix=STORES
-// RUN: xdsl-opt %S/inputs/place-store-loop.mlir -p 'memory-manifest,memory-place{target=hexagon-v65},memory-plan{target=hexagon-v65},memory-verify{target=hexagon-v65}' | memplan-run --target hexagon-v65 --check-uninitialized 2>&1 | filecheck %s --check-prefix=STORES-RESULT
 
 // ALGO: memory-place: unknown algorithm 'nope', expected one of: heuristic, exact
 // BADCAP: memory-place: capacity must be >= 0 bytes, got -5
@@ -75,18 +73,6 @@
 // CALLS:         func.call @public_callee(%a) : (memref<256xf32>) -> ()
 // CALLS-NEXT:    func.call @private_callee(%b) : (memref<256xf32, "global.vtcm">) -> ()
 // CALLS-RESULT:   result: array([512., 512., 512.,
-
-// A returned tensor that a loop of stores fills first goes to VTCM with no
-// copy in: nothing wrote it yet (a copy would read never-written bytes, which
-// --check-uninitialized rejects); the result is copied out after its last use.
-// STORES:         %out = memory.alloc_tensor %out_storage[0] : !memory.storage<"global"> to memref<64xf32>
-// STORES-NEXT:    %out_vtcm_storage = memory.alloc_storage [256] align 2048 : !memory.storage<"global.vtcm">
-// STORES-NEXT:    %out_vtcm = memory.alloc_tensor %out_vtcm_storage[0] : !memory.storage<"global.vtcm"> to memref<64xf32, "global.vtcm">
-// STORES-NEXT:    scf.for
-// STORES-NEXT:      memref.store %zero, %out_vtcm[%i] : memref<64xf32, "global.vtcm">
-// STORES:         memory.copy %out_vtcm, %out : memref<64xf32, "global.vtcm"> to memref<64xf32>
-// STORES-NEXT:    memory.kill %out_vtcm : memref<64xf32, "global.vtcm">
-// STORES-RESULT:   result: array([1., 1., 1.,
 
 // Promotion: local tensors move to VTCM with every value that refers to them
 // (a subview, an scf.if result); the argument %out stays in DDR.
@@ -152,34 +138,6 @@ func.func @prefetch(%x: memref<1024xf32>, %out: memref<1024xf32>) {
   linalg.add ins(%t, %x : memref<1024xf32>, memref<1024xf32>) outs(%out : memref<1024xf32>)
   memref.dealloc %t : memref<1024xf32>
   func.return
-}
-
-// -----
-
-// A returned tensor that a call may write before its first data use keeps
-// the copy into VTCM before the loop that reads and updates it.
-// CHECK-LABEL: func.func @written_before_loop() -> memref<64xf32> {
-// CHECK:         func.call @init(%out) : (memref<64xf32>) -> ()
-// CHECK:         %out_vtcm = memory.alloc_tensor %out_vtcm_storage[0] : !memory.storage<"global.vtcm"> to memref<64xf32, "global.vtcm">
-// CHECK-NEXT:    memory.copy %out, %out_vtcm : memref<64xf32> to memref<64xf32, "global.vtcm">
-// CHECK-NEXT:    scf.for
-// CHECK:         memory.copy %out_vtcm, %out : memref<64xf32, "global.vtcm"> to memref<64xf32>
-
-func.func private @init(memref<64xf32>)
-
-func.func @written_before_loop() -> memref<64xf32> {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c64 = arith.constant 64 : index
-  %one = arith.constant 1.0 : f32
-  %out = memref.alloc() : memref<64xf32>
-  func.call @init(%out) : (memref<64xf32>) -> ()
-  scf.for %i = %c0 to %c64 step %c1 {
-    %a = memref.load %out[%i] : memref<64xf32>
-    %s = arith.addf %a, %one : f32
-    memref.store %s, %out[%i] : memref<64xf32>
-  }
-  func.return %out : memref<64xf32>
 }
 
 // -----
