@@ -437,14 +437,43 @@ def arenas(problem: PlacementProblem, states: States) -> list[tuple[int, int, in
 
 def arena_overhead(problem: PlacementProblem, states: States) -> float:
     """Cycles of allocating and freeing the arenas of both scopes."""
+    return sum(sum(by_unit.values()) for by_unit in _arena_overheads(problem, states))
+
+
+def _arena_overheads(
+    problem: PlacementProblem, states: States
+) -> tuple[dict[int, float], dict[int, float]]:
+    """Arena cycles by unit, for VTCM and for DDR."""
     ddr = list(problem.ddr_fixed)
     for index, entity in enumerate(problem.entities):
         ddr.extend(ddr_occupants(entity, states[index]))
-    total = 0.0
+    overheads: list[dict[int, float]] = []
     for found in (vtcm_occupants(problem, states), ddr):
+        by_unit: dict[int, float] = {}
         for unit, _, _, _ in _runs(problem, found):
-            total += problem.units[unit].weight * problem.arena_cycles
-    return total
+            by_unit[unit] = (
+                by_unit.get(unit, 0.0)
+                + problem.units[unit].weight * problem.arena_cycles
+            )
+        overheads.append(by_unit)
+    return overheads[0], overheads[1]
+
+
+def _sure_arena_gain(problem: PlacementProblem, states: States) -> float:
+    """Arena cycles `states` saves against all-DDR, counting a saving only in
+    the function's own block (unit 0): `memory-plan` may put the tensors of a
+    nested block into an enclosing arena of their scope, so an arena the
+    model counts there may cost nothing.  Added arenas count in full."""
+    gain = 0.0
+    for before, after in zip(
+        _arena_overheads(problem, all_ddr(problem)),
+        _arena_overheads(problem, states),
+        strict=True,
+    ):
+        for unit in before.keys() | after.keys():
+            saved = before.get(unit, 0.0) - after.get(unit, 0.0)
+            gain += saved if unit == 0 else min(0.0, saved)
+    return gain
 
 
 def _packed(problem: PlacementProblem, run: list[Occupant]) -> int:
@@ -716,9 +745,11 @@ def _within(search: _Search, changed: dict[int, list[int]], limit: int | None) -
 
 def guaranteed_gain(problem: PlacementProblem, states: States) -> float:
     """Cycles saved against all-DDR counting only what is sure: gains of ops
-    that may not run count zero, losses and added moves count in full."""
+    that may not run count zero, losses and added moves count in full; so do
+    added arenas, while arenas saved count only in the function's own block
+    (`_sure_arena_gain`)."""
     baseline = all_ddr(problem)
-    gain = arena_overhead(problem, baseline) - arena_overhead(problem, states)
+    gain = _sure_arena_gain(problem, states)
     for op in problem.ops:
         mask = 0
         for bit, (entity, slot) in enumerate(op.refs):

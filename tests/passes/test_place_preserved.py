@@ -17,6 +17,7 @@ VTCM and with tiny capacities, then planned by `memory-plan` and run:
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -112,6 +113,17 @@ def check_placement(
     assert run.stats.peak_bytes.get(VTCM_SCOPE, 0) <= limit
     assert run.stats.peak_extent.get(VTCM_SCOPE, 0) <= limit
     assert run.stats.modeled_cycles <= ddr.stats.modeled_cycles
+
+
+def test_arenas_of_a_branch_in_a_loop_are_not_counted_as_saved():
+    """memory-place's never-worse check credited the DDR arenas of a branch
+    as saved by moving its tensors to VTCM, but memory-plan puts those DDR
+    tensors into the function's arena: the placed program cost 5221 cycles
+    against 5140 for all-DDR."""
+    text = (
+        Path(__file__).parent / "data" / "branch_tensors_in_a_loop.mlir"
+    ).read_text()
+    check_placement(text, 4096, "heuristic", 1024)
 
 
 @_settings(examples=40)
