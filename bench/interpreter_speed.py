@@ -1,8 +1,8 @@
 """How fast memplan-run executes programs, and how it scales with live storages.
 
     python bench/interpreter_speed.py [--size 512] [--loops 20] [--runs 5]
-        [--storages 2500,5000,10000,20000] [--parts chain,add,storages]
-        [--write [docs/bench/interpreter.md]]
+        [--storages 2500,5000,10000,20000] [--conv 12x4]
+        [--parts chain,add,loops,storages] [--write [docs/bench/interpreter.md]]
 
 1. chain: a generated program running a chain of 20 linalg ops (adds, muls,
    one matmul) on NxN f32 memrefs `--loops` times in an `scf.for`, against the
@@ -14,7 +14,11 @@
    spin, which CPU time would count as work.
 2. add: one `linalg.add` at several sizes, memplan against the stock xDSL
    interpreter (`xdsl-run`'s engine, element by element).
-3. storages: N storages live at once (each holding one tensor) and one
+3. loops: a 3x3 convolution in loop form (`convert-linalg-to-loops`: scalar
+   loads, arith and stores in six `scf.for`s), the time per executed op,
+   against the same convolution as one linalg op.  Scalar code runs op by op
+   in Python, so this row is the interpreter's per-op overhead.
+4. storages: N storages live at once (each holding one tensor) and one
    storage holding N live tensors, all killed at the end: the run time per
    storage must stay flat as N grows (allocation, lookup and the overlap
    checks are O(log n) per op).  Parsing (xDSL's) is reported apart.
@@ -31,6 +35,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -139,6 +144,65 @@ def tensors_program(count: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+def conv_loops_program(size: int, channels: int) -> str:
+    """A 3x3 convolution (`channels` in and out, `size`x`size` output) in the
+    form `convert-linalg-to-loops` gives `linalg.conv_2d_nchw_fchw`: six
+    `scf.for`s around two `affine.apply`, three scalar loads, a multiply, an
+    add and a store."""
+    padded = size + 2
+    image = f"memref<1x{channels}x{padded}x{padded}xf32>"
+    weights = f"memref<{channels}x{channels}x3x3xf32>"
+    out = f"memref<1x{channels}x{size}x{size}xf32>"
+    loops = [
+        ("f", "%nc"),
+        ("y", "%n"),
+        ("x", "%n"),
+        ("c", "%nc"),
+        ("ky", "%c3"),
+        ("kx", "%c3"),
+    ]
+    lines = [
+        "#shift = affine_map<(d0, d1) -> (d0 + d1)>",
+        f"func.func @main(%in: {image}, %w: {weights}, %out: {out}) {{",
+        "  %c0 = arith.constant 0 : index",
+        "  %c1 = arith.constant 1 : index",
+        "  %c3 = arith.constant 3 : index",
+        f"  %n = arith.constant {size} : index",
+        f"  %nc = arith.constant {channels} : index",
+    ]
+    for depth, (name, bound) in enumerate(loops):
+        lines.append(
+            f"{'  ' * (depth + 1)}scf.for %{name} = %c0 to {bound} step %c1 {{"
+        )
+    pad = "  " * (len(loops) + 1)
+    lines += [
+        f"{pad}%iy = affine.apply #shift(%y, %ky)",
+        f"{pad}%ix = affine.apply #shift(%x, %kx)",
+        f"{pad}%a = memref.load %in[%c0, %c, %iy, %ix] : {image}",
+        f"{pad}%b = memref.load %w[%f, %c, %ky, %kx] : {weights}",
+        f"{pad}%acc = memref.load %out[%c0, %f, %y, %x] : {out}",
+        f"{pad}%p = arith.mulf %a, %b : f32",
+        f"{pad}%s = arith.addf %acc, %p : f32",
+        f"{pad}memref.store %s, %out[%c0, %f, %y, %x] : {out}",
+    ]
+    lines += [f"{'  ' * (depth + 1)}}}" for depth in reversed(range(len(loops)))]
+    lines += ["  func.return", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def conv_linalg_program(size: int, channels: int) -> str:
+    """The same convolution as one `linalg.conv_2d_nchw_fchw`."""
+    padded = size + 2
+    image = f"memref<1x{channels}x{padded}x{padded}xf32>"
+    weights = f"memref<{channels}x{channels}x3x3xf32>"
+    out = f"memref<1x{channels}x{size}x{size}xf32>"
+    return (
+        f"func.func @main(%in: {image}, %w: {weights}, %out: {out}) {{\n"
+        f"  linalg.conv_2d_nchw_fchw ins(%in, %w : {image}, {weights}) "
+        f"outs(%out : {out})\n  func.return\n}}\n"
+    )
+
+
 def parse(text: str) -> ModuleOp:
     module = Parser(run_context(), text).parse_module()
     module.verify()
@@ -240,6 +304,40 @@ def add_section(sizes: list[int], count: int, limit: float) -> list[str]:
     return rows
 
 
+def loops_section(size: int, channels: int, count: int) -> list[str]:
+    rng = np.random.default_rng(0)
+    image = rng.standard_normal((1, channels, size + 2, size + 2), dtype=np.float32)
+    weights = rng.standard_normal((channels, channels, 3, 3), dtype=np.float32)
+    shape = (1, channels, size, size)
+    outputs = {}
+    rows = [
+        f"| form | ops executed | median of {count} runs | spread | per op |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for name, build in (
+        ("loops", conv_loops_program),
+        ("linalg", conv_linalg_program),
+    ):
+        module = parse(build(size, channels))
+        out = np.zeros(shape, np.float32)
+        ops = run_function(module, "main", (image, weights, out)).stats.ops_executed
+        outputs[name] = out
+        again = partial(run_function, module, "main", (image, weights, out.copy()))
+        median, spread = median_and_spread(runs(count, again))
+        what = (
+            f"{name}: 3x3 conv, {channels} to {channels} channels, "
+            f"{size}x{size} f32 output"
+        )
+        rows.append(
+            f"| {what} | {ops:,} | {median * 1e3:.0f} ms | {spread:.0%} | "
+            f"{median / ops * 1e6:.1f} us |"
+        )
+    np.testing.assert_allclose(
+        outputs["loops"], outputs["linalg"], rtol=1e-4, atol=1e-4
+    )
+    return rows
+
+
 def storages_section(counts: list[int], limit: float) -> list[str]:
     rows = [
         "| live | program | parse + verify | run | run per storage or tensor |",
@@ -299,7 +397,10 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5, help="timed runs per row")
     parser.add_argument("--xdsl-sizes", default="64,128,256")
     parser.add_argument("--storages", default="2500,5000,10000,20000")
-    parser.add_argument("--parts", default="chain,add,storages")
+    parser.add_argument(
+        "--conv", default="12x4", help="loop-form convolution: SIZExCHANNELS"
+    )
+    parser.add_argument("--parts", default="chain,add,loops,storages")
     parser.add_argument(
         "--limit",
         type=float,
@@ -325,6 +426,11 @@ def main() -> None:
         sizes = [int(s) for s in options.xdsl_sizes.split(",")]
         rows = add_section(sizes, options.runs, options.limit)
         sections += ["## One op against stock xdsl-run", "", *rows, ""]
+    if "loops" in parts:
+        size, channels = (int(s) for s in options.conv.split("x"))
+        rows = loops_section(size, channels, options.runs)
+        sections += ["## Scalar code in loop form", "", *rows, ""]
+        print("\n".join(rows), file=sys.stderr, flush=True)
     if "storages" in parts:
         counts = [int(s) for s in options.storages.split(",")]
         rows = storages_section(counts, options.limit)

@@ -10,7 +10,9 @@ negative infinity.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import operator
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from xdsl.dialects import affine
@@ -25,33 +27,101 @@ from xdsl.interpreter import (
     impl_terminator,
     register_impls,
 )
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineMap,
+    AffineSymExpr,
+)
 
+from memplan.interpreter.errors import ModelError
 from memplan.interpreter.memref_impl import check_indices, element_at
 
+Evaluator = Callable[[Sequence[int]], int]
+"""An affine expression as a function of its map's dimensions then symbols."""
 
-def apply_map(map_attr: AffineMapAttr, operands: Sequence[Any]) -> tuple[int, ...]:
-    """The results of an affine map given its dimension then symbol operands."""
-    affine_map = map_attr.data
-    values = [int(v) for v in operands]
-    dims, symbols = values[: affine_map.num_dims], values[affine_map.num_dims :]
-    return tuple(affine_map.eval(dims, symbols))
+_BINARY: dict[AffineBinaryOpKind, Callable[[int, int], int]] = {
+    AffineBinaryOpKind.Add: operator.add,
+    AffineBinaryOpKind.Mul: operator.mul,
+    AffineBinaryOpKind.Mod: operator.mod,
+    AffineBinaryOpKind.FloorDiv: operator.floordiv,
+    AffineBinaryOpKind.CeilDiv: lambda lhs, rhs: -(-lhs // rhs),
+}
+"""What xDSL's `AffineExpr.eval` computes for each kind (MLIR's rounding)."""
+
+
+def _evaluator(expr: AffineExpr, num_dims: int) -> Evaluator:
+    """`expr` as nested closures: evaluated without walking its tree."""
+    if isinstance(expr, AffineConstantExpr):
+        constant = expr.value
+        return lambda values: constant
+    if isinstance(expr, AffineDimExpr):
+        return operator.itemgetter(expr.position)
+    if isinstance(expr, AffineSymExpr):
+        return operator.itemgetter(num_dims + expr.position)
+    assert isinstance(expr, AffineBinaryOpExpr)
+    lhs, rhs = _evaluator(expr.lhs, num_dims), _evaluator(expr.rhs, num_dims)
+    combine = _BINARY[expr.kind]
+    return lambda values: combine(lhs(values), rhs(values))
+
+
+@dataclass(frozen=True, slots=True)
+class CompiledMap:
+    """An affine map evaluated as Python closures, for maps run per element."""
+
+    operand_count: int
+    results: tuple[Evaluator, ...]
+
+    @staticmethod
+    def of(affine_map: AffineMap) -> CompiledMap:
+        return CompiledMap(
+            affine_map.num_dims + affine_map.num_symbols,
+            tuple(_evaluator(e, affine_map.num_dims) for e in affine_map.results),
+        )
+
+    def __call__(self, operands: Sequence[Any]) -> tuple[int, ...]:
+        """The results given the map's dimension then symbol operands."""
+        values = tuple(map(int, operands))
+        if len(values) != self.operand_count:
+            raise ModelError(
+                f"an affine map of {self.operand_count} dimension(s) and "
+                f"symbol(s) is given {len(values)} operand(s)"
+            )
+        return tuple(result(values) for result in self.results)
 
 
 @register_impls
 class AffineFunctions(InterpreterFunctions):
     """affine.apply/min/max/for/yield/load/store on Python ints and numpy arrays."""
 
+    def __init__(self) -> None:
+        self._maps: dict[int, tuple[AffineMapAttr, CompiledMap]] = {}
+        """id(map attribute) -> (the attribute, kept so the id stays its own,
+        its compiled map)."""
+
+    def apply_map(
+        self, map_attr: AffineMapAttr, operands: Sequence[Any]
+    ) -> tuple[int, ...]:
+        """The results of an affine map given its dimension then symbol operands."""
+        entry = self._maps.get(id(map_attr))
+        if entry is None:
+            entry = self._maps[id(map_attr)] = (map_attr, CompiledMap.of(map_attr.data))
+        return entry[1](operands)
+
     @impl(affine.ApplyOp)
     def run_apply(
         self, interpreter: Interpreter, op: affine.ApplyOp, args: PythonValues
     ) -> PythonValues:
-        return apply_map(op.map, args)
+        return self.apply_map(op.map, args)
 
     @impl(affine.MinOp)
     def run_min(
         self, interpreter: Interpreter, op: affine.MinOp, args: PythonValues
     ) -> PythonValues:
-        return (min(apply_map(op.map, args)),)
+        return (min(self.apply_map(op.map, args)),)
 
     @impl(affine.LoadOp)
     def run_load(
@@ -59,7 +129,7 @@ class AffineFunctions(InterpreterFunctions):
     ) -> PythonValues:
         value, *operands = args
         assert op.map is not None
-        index = check_indices(tuple(value.shape), apply_map(op.map, operands))
+        index = check_indices(tuple(value.shape), self.apply_map(op.map, operands))
         array, inner = element_at(value, index)
         return (array[inner],)
 
@@ -69,7 +139,7 @@ class AffineFunctions(InterpreterFunctions):
     ) -> PythonValues:
         element, value, *operands = args
         assert op.map is not None
-        index = check_indices(tuple(value.shape), apply_map(op.map, operands))
+        index = check_indices(tuple(value.shape), self.apply_map(op.map, operands))
         array, inner = element_at(value, index)
         array[inner] = element
         return ()
@@ -80,9 +150,11 @@ class AffineFunctions(InterpreterFunctions):
     ) -> PythonValues:
         lower_count = len(op.lowerBoundOperands)
         upper_count = len(op.upperBoundOperands)
-        lower = max(apply_map(op.lowerBoundMap, args[:lower_count]))
+        lower = max(self.apply_map(op.lowerBoundMap, args[:lower_count]))
         upper = min(
-            apply_map(op.upperBoundMap, args[lower_count : lower_count + upper_count])
+            self.apply_map(
+                op.upperBoundMap, args[lower_count : lower_count + upper_count]
+            )
         )
         carried = tuple(args[lower_count + upper_count :])
         for i in range(lower, upper, op.step.value.data):

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from math import prod
 
+import numpy as np
 from xdsl.dialects.builtin import MemRefType
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.ir import Operation
@@ -208,6 +209,7 @@ class CostModel:
 
     def __init__(self, target: Target):
         self.target = target
+        self._accesses: dict[tuple[str, int], float] = {}
 
     def _rounded(self, nbytes: int) -> int:
         vector = self.target.vector_bytes
@@ -246,21 +248,48 @@ class CostModel:
             + info_.latency_cycles
         )
 
-    def cycles(self, op: Operation, info: OpProfile, args: tuple[object, ...]) -> float:
+    def fixed_cycles(self, info: OpProfile) -> float | None:
+        """The cycles of an op whose cost does not depend on its operands'
+        values (every run of it costs the same), else None."""
         target = self.target
         if info.kind == "free":
             return 0.0
         cycles = float(target.op_overhead_cycles)
         if info.kind == "allocator":
             return cycles + target.allocator_call_cycles
-        if info.kind == "realloc":
-            return cycles + self._realloc(op, info, args)
         if info.table is not None:
             table_bytes, scope = info.table
             info_ = self._scope(scope)
             return cycles + table_bytes / info_.bytes_per_cycle + info_.latency_cycles
         if info.kind == "other":
             return cycles
+        return None
+
+    def cycles(self, op: Operation, info: OpProfile, args: tuple[object, ...]) -> float:
+        fixed = self.fixed_cycles(info)
+        if fixed is not None:
+            return fixed
+        if info.kind == "access" and len(info.memref_operands) == 1:
+            ((index, scope),) = info.memref_operands
+            value = args[index]
+            if isinstance(value, np.ndarray):
+                # Depends on the scope and the element size only: worked out
+                # once for each, as scalar code runs millions of accesses.
+                key = (scope, value.itemsize)
+                cycles = self._accesses.get(key)
+                if cycles is None:
+                    cycles = self._accesses[key] = self._operand_cycles(op, info, args)
+                return cycles
+        return self._operand_cycles(op, info, args)
+
+    def _operand_cycles(
+        self, op: Operation, info: OpProfile, args: tuple[object, ...]
+    ) -> float:
+        """The cycles of an op whose cost depends on its operands."""
+        target = self.target
+        cycles = float(target.op_overhead_cycles)
+        if info.kind == "realloc":
+            return cycles + self._realloc(op, info, args)
         touched: set[str] = set()
         for index, scope in info.memref_operands:
             value = args[index]

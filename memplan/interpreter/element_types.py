@@ -45,6 +45,14 @@ _FLOATS = {
 }
 
 
+_SCALAR_TYPES = (IndexType, IntegerType, *_FLOATS)
+
+
+def is_scalar_type(type_: Attribute) -> bool:
+    """True for the types whose values are numbers, never tensors or storages."""
+    return isinstance(type_, _SCALAR_TYPES)
+
+
 def integer_width(type_: Attribute, index_bitwidth: int) -> int:
     """Bits of an integer or index type."""
     if isinstance(type_, IndexType):
@@ -56,6 +64,9 @@ def integer_width(type_: Attribute, index_bitwidth: int) -> int:
 
 def numpy_dtype(type_: Attribute, index_bitwidth: int = 64) -> np.dtype:
     """The dtype holding values of `type_`; integers are signed (MLIR is signless)."""
+    exact = _FLOATS.get(type(type_))
+    if exact is not None:
+        return exact  # the common case, found without isinstance checks
     if isinstance(type_, IndexType | IntegerType):
         width = integer_width(type_, index_bitwidth)
         if width in _SIGNED:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 import weakref
 from collections.abc import Sequence
 from typing import Any
@@ -68,9 +69,11 @@ def _memref_type(value: Attribute) -> MemRefType:
 
 
 def check_indices(shape: tuple[int, ...], indices: Sequence[Any]) -> tuple[int, ...]:
-    index = tuple(int(i) for i in indices)
-    if len(index) != len(shape) or any(
-        not 0 <= i < d for i, d in zip(index, shape, strict=True)
+    index = tuple(map(int, indices))
+    if (
+        len(index) != len(shape)
+        or min(index, default=0) < 0
+        or not all(map(operator.lt, index, shape))
     ):
         raise ModelError(
             f"index {list(index)} is out of bounds for shape {list(shape)}"
@@ -85,6 +88,15 @@ def element_at(
     if isinstance(value, DiscontiguousTensor):
         return value.element(index)
     return value, index
+
+
+def _element_value(element: object, dtype: np.dtype) -> object:
+    """`element` converted to `dtype` as numpy's `astype` does; a value that
+    already has that dtype (the usual case) is kept as it is, skipping the
+    conversion's two allocations."""
+    if getattr(element, "dtype", None) == dtype:
+        return element
+    return np.asarray(element).astype(dtype)
 
 
 def _offsets_sizes_strides(
@@ -231,7 +243,7 @@ class MemRefFunctions(InterpreterFunctions):
     ) -> PythonValues:
         element, value, *indices = args
         array, index = element_at(value, check_indices(tuple(value.shape), indices))
-        array[index] = np.asarray(element).astype(array.dtype)
+        array[index] = _element_value(element, array.dtype)
         return ()
 
     @impl(memref.CopyOp)

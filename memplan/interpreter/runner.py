@@ -22,8 +22,8 @@ from memplan.interpreter.affine_impl import AffineFunctions
 from memplan.interpreter.arguments import check_argument
 from memplan.interpreter.arith_extended import ExtendedArithFunctions
 from memplan.interpreter.arith_impl import NumpyArithFunctions
-from memplan.interpreter.cf_impl import BranchingInterpreter
 from memplan.interpreter.cost import CostModel, OpProfile, profile
+from memplan.interpreter.element_types import is_scalar_type
 from memplan.interpreter.errors import InterpretationError, ModelError, plain_message
 from memplan.interpreter.linalg_impl import LinalgFunctions
 from memplan.interpreter.memory_impl import MemoryFunctions
@@ -32,6 +32,7 @@ from memplan.interpreter.model import (
     DiscontiguousTensor,
     MemoryModel,
 )
+from memplan.interpreter.regions import RegionInterpreter
 from memplan.interpreter.scf_impl import ScfFunctionsExtra
 from memplan.interpreter.source import locate
 from memplan.interpreter.stats import Stats
@@ -77,6 +78,20 @@ class RunResult:
     stats: Stats
 
 
+@dataclass(frozen=True, slots=True)
+class _Watch:
+    """What the tracker does on each run of one op, worked out on its first."""
+
+    profile: OpProfile
+    cycles: float | None
+    """The op's cycles when they do not depend on its operands' values."""
+    touches_bytes: bool
+    """Not an op that only passes tensors along (`PASS_THROUGH_OPS`)."""
+    checked: tuple[int, ...]
+    """The operands to check for dead tensors and storages: those whose
+    values may be one (not numbers), if the op touches bytes."""
+
+
 class _Tracker(Interpreter.Listener):
     """Counts ops, adds up modeled cycles and refuses uses of dead tensors."""
 
@@ -88,22 +103,33 @@ class _Tracker(Interpreter.Listener):
         self.reads = reads
         self.cycles = 0.0
         self.stack: list[Operation] = []
-        self._profiles: dict[int, OpProfile] = {}
+        self._watches: dict[int, _Watch] = {}
+
+    def _watch(self, op: Operation) -> _Watch:
+        info = profile(op)
+        touches_bytes = not isinstance(op, PASS_THROUGH_OPS)
+        checked = tuple(
+            index
+            for index, operand in enumerate(op.operands)
+            if touches_bytes and not is_scalar_type(operand.type)
+        )
+        return _Watch(info, self.cost.fixed_cycles(info), touches_bytes, checked)
 
     def will_interpret_op(self, op: Operation, args: PythonValues) -> None:
         self.stack.append(op)
-        info = self._profiles.get(id(op))
-        if info is None:
-            info = self._profiles[id(op)] = profile(op)
+        watch = self._watches.get(id(op))
+        if watch is None:
+            watch = self._watches[id(op)] = self._watch(op)
+        info = watch.profile
         if info.kind == "body":
             return
         self.model.stats.ops_executed += 1
-        self.cycles += self.cost.cycles(op, info, args)
-        if not isinstance(op, PASS_THROUGH_OPS):
-            for value in args:
-                self.model.check_use(value)
-            if self.reads is not None:
-                self.reads.before(op, args)
+        cycles = watch.cycles
+        self.cycles += self.cost.cycles(op, info, args) if cycles is None else cycles
+        for index in watch.checked:
+            self.model.check_use(args[index])
+        if self.reads is not None and watch.touches_bytes:
+            self.reads.before(op, args)
 
     def did_interpret_op(self, op: Operation, results: PythonValues) -> None:
         self.stack.pop()
@@ -157,7 +183,7 @@ class Runner:
         self.model = MemoryModel(self.target, self.stats, check_uninitialized)
         self.reads = UninitializedReads(self.model) if check_uninitialized else None
         self.tracker = _Tracker(self.model, CostModel(self.target), self.reads)
-        self.interpreter = BranchingInterpreter(
+        self.interpreter = RegionInterpreter(
             module, index_bitwidth=index_bitwidth, listeners=(self.tracker,)
         )
         memrefs = MemRefFunctions(self.model)

@@ -1,0 +1,132 @@
+"""Loop nests of scalar loads, arith and stores (`convert-linalg-to-loops`):
+run from prepared blocks with one table of values per call, and with the
+per-op work of the checks and the cost model done once per op."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from interpreter_helpers import Run, parse, probe_tables
+
+from memplan.interpreter import InterpretationError, run_function
+from memplan.interpreter.runner import Runner
+from memplan.targets import GLOBAL_SCOPE, VTCM_SCOPE, get_target
+
+MATMUL_LOOPS = """
+func.func @main(%a: memref<3x4xf32>, %b: memref<4x5xf32>, %c: memref<3x5xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c5 = arith.constant 5 : index
+  scf.for %i = %c0 to %c3 step %c1 {
+    scf.for %j = %c0 to %c5 step %c1 {
+      scf.for %k = %c0 to %c4 step %c1 {
+        %x = memref.load %a[%i, %k] : memref<3x4xf32>
+        %y = memref.load %b[%k, %j] : memref<4x5xf32>
+        %acc = memref.load %c[%i, %j] : memref<3x5xf32>
+        %p = arith.mulf %x, %y : f32
+        %s = arith.addf %acc, %p : f32
+        memref.store %s, %c[%i, %j] : memref<3x5xf32>
+      }
+    }
+  }
+  func.return
+}
+"""
+
+
+def test_nested_loops_read_outer_values_from_the_functions_table():
+    """Each loop body ran in a scope of its own under xDSL's runner, so an
+    operand defined outside a nest of depth d was found after d lookups."""
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((3, 4), dtype=np.float32)
+    b = rng.standard_normal((4, 5), dtype=np.float32)
+    c = np.zeros((3, 5), np.float32)
+    runner = Runner(parse(MATMUL_LOOPS))
+    tables = probe_tables(runner)
+    runner.run("main", (a, b, c))
+    assert {count for count, _ in tables} == {2}
+    expected = np.zeros((3, 5), np.float32)
+    for i in range(3):
+        for j in range(5):
+            for k in range(4):
+                expected[i, j] = np.float32(expected[i, j] + a[i, k] * b[k, j])
+    assert c.tobytes() == expected.tobytes()
+
+
+def test_a_recursive_call_keeps_the_values_of_its_caller():
+    """A call runs in a table of its own: the callee runs the same ops, whose
+    values must not replace the caller's."""
+    text = """
+    func.func @main(%n: index) -> index {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %done = arith.cmpi eq, %n, %c0 : index
+      %r = scf.if %done -> (index) {
+        scf.yield %c0 : index
+      } else {
+        %m = arith.subi %n, %c1 : index
+        %rest = func.call @main(%m) : (index) -> index
+        %sum = arith.addi %rest, %n : index
+        scf.yield %sum : index
+      }
+      func.return %r : index
+    }
+    """
+    assert run_function(parse(text), "main", (6,)).results == (21,)
+
+
+def test_a_load_after_a_kill_in_an_earlier_trip_is_refused(run: Run):
+    """The checks of an op are worked out once, on its first run: they must
+    still refuse its later runs on a dead tensor."""
+    text = """
+    func.func @main() {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %t = memref.alloc() : memref<4xf32>
+      scf.for %i = %c0 to %c2 step %c1 {
+        %x = memref.load %t[%i] : memref<4xf32>
+        memory.kill %t : memref<4xf32>
+      }
+      func.return
+    }
+    """
+    with pytest.raises(InterpretationError, match="after it was killed by"):
+        run(text)
+
+
+def test_element_accesses_cost_by_scope_and_element_size():
+    """An access's cycles are worked out once per scope and element size:
+    loads of f32 and f64 elements from DDR and VTCM all cost their own."""
+    text = """
+    func.func @main(%d32: memref<4xf32>, %d64: memref<4xf64>) {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c3 = arith.constant 3 : index
+      %v32 = memref.alloc() : memref<4xf32, "global.vtcm">
+      %v64 = memref.alloc() : memref<4xf64, "global.vtcm">
+      scf.for %i = %c0 to %c3 step %c1 {
+        %a = memref.load %d32[%i] : memref<4xf32>
+        %b = memref.load %d64[%i] : memref<4xf64>
+        %c = memref.load %v32[%i] : memref<4xf32, "global.vtcm">
+        %d = memref.load %v64[%i] : memref<4xf64, "global.vtcm">
+      }
+      func.return
+    }
+    """
+    target = get_target()
+    ddr, vtcm = target.scope(GLOBAL_SCOPE), target.scope(VTCM_SCOPE)
+    overhead = target.op_overhead_cycles
+    loads = sum(
+        overhead + size / scope.bytes_per_cycle + scope.latency_cycles
+        for scope in (ddr, vtcm)
+        for size in (4, 8)
+    )
+    plain = 3 * overhead  # the constants
+    plain += 2 * (overhead + target.allocator_call_cycles)  # the allocs
+    plain += overhead + 3 * overhead + overhead  # scf.for, 3 yields, return
+    args = (np.zeros(4, np.float32), np.zeros(4, np.float64))
+    stats = run_function(parse(text), "main", args).stats
+    assert stats.modeled_cycles == round(plain + 3 * loads)
