@@ -46,19 +46,28 @@ from memplan.targets import GLOBAL_SCOPE, VTCM_SCOPE, Target
 def move_group(
     groups: ScopeGroups, group: ScopeGroup, scope: str, target: Target
 ) -> None:
-    """Retype a whole group; storages moved to VTCM get its alignment."""
+    """Retype a whole group; storages moved to VTCM get its alignment, and
+    storages moved out of it drop the alignment VTCM alone asked for."""
     if group.scope == scope:
         return
+    old_scope = group.scope
     storages = [v.owner for v in group.values if isinstance(v.owner, AllocStorageOp)]
     groups.retype(group.values, scope)
-    _align_storages(storages, scope, target)
+    _align_storages(storages, scope, target, old_scope)
 
 
-def _align_storages(storages: Sequence[Operation], scope: str, target: Target) -> None:
+def _align_storages(
+    storages: Sequence[Operation], scope: str, target: Target, old_scope: str
+) -> None:
+    """Each storage gets `scope`'s alignment at least.  One that had exactly
+    `old_scope`'s (what `memory-manifest` gives a storage there) gets
+    `scope`'s: a DDR storage kept at VTCM's 2048 would keep `memory-plan`
+    from nesting its arena into an enclosing one."""
     wanted = target.alignment(scope)
     for storage in storages:
         assert isinstance(storage, AllocStorageOp)
-        if storage.alignment.value.data < wanted:
+        current = storage.alignment.value.data
+        if current < wanted or current == target.alignment(old_scope):
             storage.alignment = IntegerAttr(wanted, IndexType())
 
 
@@ -146,9 +155,10 @@ def move_entity(
         _move_kills(value, tensor.storage, block)
         scope = VTCM_SCOPE if locations[0] == VTCM else GLOBAL_SCOPE
         storage = tensor.storage.owner
+        old_scope = scope_of(tensor.storage.type)
         groups.retype([tensor.storage, *forward_closure(value)], scope)
         assert isinstance(storage, Operation)
-        _align_storages([storage], scope, target)
+        _align_storages([storage], scope, target, old_scope)
     for made in mover.made:
         groups.retype(forward_closure(made)[1:], scope_of(made.type))
     return mover.copies

@@ -8,6 +8,7 @@
 // RUN: xdsl-opt %s -p 'memory-place{cost-model="%S/inputs/no-such-file.json"}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=NOFILE
 // RUN: xdsl-opt %s -p 'memory-place{cost-model="%S/inputs/place-bad-costs.json"}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=BADCOSTS
 // RUN: xdsl-opt %s -p 'memory-place{tensor-alignment=48}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=BADTALIGN
+// RUN: xdsl-opt %S/inputs/place-to-ddr-alignment.mlir -p 'memory-manifest,memory-place{target=hexagon-v65 capacity=0}' | filecheck %s --check-prefix=TODDR
 // RUN: not xdsl-opt %s -p 'memory-place{colour=red}' 2>&1 | filecheck %s --check-prefix=OPTION
 // RUN: xdsl-opt %examples/three_big_vtcm.mlir -p 'memory-manifest,memory-place{target=hexagon-v65},memory-plan{target=hexagon-v65},memory-verify{target=hexagon-v65}' | filecheck %s --check-prefix=SPILL
 // RUN: xdsl-opt %examples/three_big_vtcm.mlir -p 'memory-manifest,memory-place{target=hexagon-v68},memory-plan{target=hexagon-v68}' | memplan-run --target hexagon-v68 2>&1 | filecheck %s --check-prefix=FITS
@@ -371,3 +372,8 @@ func.func @branch_operand_and_block_argument() -> f32 {
   %v = memref.load %p[%c0] : memref<16xf32, "global.vtcm">
   func.return %v : f32
 }
+
+// A VTCM storage that memory-place moves to DDR takes DDR's alignment: VTCM's
+// 2048, which memory-manifest gave it, would keep memory-plan from nesting
+// its arena into an enclosing one.
+// TODDR:     %a_storage = memory.alloc_storage [16384] : !memory.storage<"global">
