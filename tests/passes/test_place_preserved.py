@@ -82,9 +82,15 @@ def check_placement(
     text: str, capacity: int | None, algorithm: str, tensor_alignment: int | None
 ) -> None:
     original = run_function(_parse(text))
-    planned = [MemoryManifestPass()]
-    ddr_plan = MemoryPlanPass(tensor_alignment=tensor_alignment)
-    ddr = _run(_apply(_parse(_all_ddr(text)), [*planned, ddr_plan]), capacity)
+    # The all-DDR program is planned by the same memory-plan as the placed
+    # one: with another packer its arenas (and their allocations) differ.
+    plan = MemoryPlanPass(
+        target=TARGET,
+        capacity=capacity,
+        algorithm="greedy",
+        tensor_alignment=tensor_alignment,
+    )
+    ddr = _run(_apply(_parse(_all_ddr(text)), [MemoryManifestPass(), plan]), capacity)
     placed = _apply(
         _parse(text),
         [
@@ -95,12 +101,7 @@ def check_placement(
                 algorithm=algorithm,
                 tensor_alignment=tensor_alignment,
             ),
-            MemoryPlanPass(
-                target=TARGET,
-                capacity=capacity,
-                algorithm="greedy",
-                tensor_alignment=tensor_alignment,
-            ),
+            plan,
         ],
     )
     MemoryVerifyPass(target=TARGET, capacity=capacity).apply(CONTEXT, placed.clone())
