@@ -49,8 +49,9 @@ def _outputs(op: Operation) -> int:
     return 1 if hasattr(op, "init") else 0
 
 
-def _access(op: Operation, operand_count: int) -> tuple[set[int], set[int]]:
-    """(operands read, operands written) of a linalg op."""
+def linalg_access(op: Operation, operand_count: int) -> tuple[set[int], set[int]]:
+    """(operands read, operands written) of a linalg op with `operand_count`
+    operands; `memory-place` asks the same of the ops it moves data around."""
     outputs = _outputs(op)
     first_output = operand_count - outputs
     written = set(range(first_output, operand_count))
@@ -95,7 +96,7 @@ class UninitializedReads:
         if op.name.startswith("linalg."):
             key = id(op)
             if key not in self._linalg:
-                self._linalg[key] = _access(op, len(args))
+                self._linalg[key] = linalg_access(op, len(args))
             read, written = self._linalg[key]
             for index in sorted(read):
                 self._check(self._masks(args[index]), args[index], f"operand {index}")

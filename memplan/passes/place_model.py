@@ -10,7 +10,8 @@ Per function (one block, numbered by `FunctionLiveness`), the scope groups
   plans: it moves as a whole, for the lives of all its tensors;
 * a **prefetch entity** for each value of a group that stays in DDR (an
   argument, a global, a returned tensor) with data uses: its data can be
-  copied into a VTCM tensor over a stretch of uses;
+  copied into a VTCM tensor over a stretch of uses (with no copy in before
+  the first use of a tensor nothing wrote yet);
 * **pinned** VTCM memory (groups that cannot move) counted in every placement;
 * **demoted** groups: movable VTCM memory `memory-plan` does not plan (dynamic
   sizes, kept storages) goes to DDR, where no capacity can be exceeded.
@@ -22,7 +23,7 @@ reports.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import IntegerAttr, MemRefType, i8
@@ -39,6 +40,7 @@ from memplan.dialects.memory import (
     static_byte_size,
 )
 from memplan.interpreter.cost import COPY_OPS, CostModel, OpProfile, profile
+from memplan.interpreter.uninitialized import linalg_access
 from memplan.passes.liveness import (
     NOT_USES,
     VIEW_OPS,
@@ -103,8 +105,9 @@ def access(op: Operation, index: int) -> Access:
             return Access(True, False)
         return Access(not _overwrites(op, index), True)
     if op.name.startswith("linalg."):
-        outputs = getattr(op, "outputs", ())
-        return Access(True, any(o is op.operands[index] for o in outputs))
+        # `linalg.broadcast`, `map` and `reduce` write their `init` whole.
+        read, written = linalg_access(op, len(op.operands))
+        return Access(index in read, index in written)
     if op.name in VIEW_OPS:
         return Access(True, False)
     return Access(True, True)
@@ -604,6 +607,8 @@ class _Builder:
                 built.append(Slot(lo, hi, True, True, ddr_only=True))
             else:
                 built.append(self._slot(anchor, slots[anchor]))
+        if isinstance(owner, AllocTensorOp):
+            self._mark_fresh(owner, anchors, barriers, built)
         type_ = value.type
         assert isinstance(type_, MemRefType)
         # The VTCM copy is a new tensor with no `align` of its own.
@@ -622,6 +627,23 @@ class _Builder:
             ),
             EntityIR("prefetch", group, anchors, value),
         )
+
+    def _mark_fresh(
+        self,
+        tensor: AllocTensorOp,
+        anchors: list[Operation],
+        barriers: set[Operation],
+        built: list[Slot],
+    ) -> None:
+        """A fresh tensor holds undefined bytes: its first data use, when no
+        other use of its group comes between the allocation and it, needs no
+        copy into VTCM (one would read bytes never written)."""
+        allocated = self.liveness.index[tensor]
+        for position, anchor in enumerate(anchors):
+            if self.liveness.index[anchor] > allocated:
+                if anchor not in barriers:
+                    built[position] = replace(built[position], fresh=True)
+                return
 
     def _slot(self, anchor: Operation, uses: list[tuple[Operation, int]]) -> Slot:
         accesses = [access(op, index) for op, index in uses]

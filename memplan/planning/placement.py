@@ -8,7 +8,8 @@ each slot and each gap between two slots, a location: DDR or VTCM.  Between
 positions the data moves with copies:
 
 * into VTCM before a slot that reads it (a prefetch), unless the data does
-  not exist yet (a tensor allocated in VTCM from the start);
+  not exist yet (a tensor allocated in VTCM from the start, or a `fresh`
+  slot: nothing wrote the DDR tensor, whose bytes are undefined);
 * back to DDR when it was written in VTCM and is read again later in DDR,
   or must be in DDR at the end (arguments, globals, results); leaving a
   clean VTCM copy costs nothing (DDR still holds the data).
@@ -71,6 +72,10 @@ class Slot:
     writes: bool = True
     ddr_only: bool = False
     """The data must be in DDR here (an op that may see it by another name)."""
+    fresh: bool = False
+    """Nothing wrote the data before this use (its tensor was just allocated):
+    entering VTCM here copies nothing in.  Unlike `reads`, this says nothing
+    of what the use does, so the copies back to DDR stay as they were."""
 
 
 @dataclass(frozen=True)
@@ -275,7 +280,7 @@ def _step(
         first = position == 0 and entity.start is not None
         return Step(VTCM_ONLY, 0.0 if first else tensor, 0)
     if before == IN_DDR:
-        copies = 1 if slot.reads else 0
+        copies = 1 if slot.reads and not slot.fresh else 0
         after = DIRTY if slot.writes else CLEAN
         return Step(after, tensor + copy * copies, copies)
     after = DIRTY if before == CLEAN and slot.writes else before

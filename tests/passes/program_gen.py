@@ -1,8 +1,10 @@
 """Random memref programs for the meaning-preserved property test.
 
 A program is a `@main` without arguments that `memref.alloc`s small tensors
-(f32 or i32) in DDR and VTCM, initializes each one at once (linalg.fill, or
-linalg.generic over linalg.index), combines them with linalg add/sub/mul/
+(f32 or i32) in DDR and VTCM, initializes each one at once (linalg.fill,
+linalg.generic over linalg.index, linalg.broadcast of a smaller tensor, or a
+loop nest of memref.store: uses that only write a fresh tensor, and the
+store loops write it a piece at a time), combines them with linalg add/sub/mul/
 copy/matmul, nests `scf.if` (constant or computed condition) and `scf.for`
 (2 or 3 iterations) regions, deallocates each tensor early (after its last
 use), late (at the end of its block) or never, and returns one or two DDR
@@ -78,8 +80,8 @@ class Tensor:
 
 
 def _memref(shape: tuple[int, ...], element: str, space: str, layout: str = "") -> str:
-    dims = "x".join(str(d) for d in shape)
-    return f"memref<{dims}x{element}{layout}{space}>"
+    dims = "".join(f"{d}x" for d in shape)
+    return f"memref<{dims}{element}{layout}{space}>"
 
 
 def _row_major_strides(shape: tuple[int, ...]) -> list[int]:
@@ -116,6 +118,60 @@ def _fill(draw: Draw, names: Names, tensor: Tensor) -> list[str]:
     ]
 
 
+def _as_element(
+    names: Names, index: str, element: str, indent: str, lines: list[str]
+) -> str:
+    """Append to `lines` the casts of the index `index` to `element`; the value."""
+    value = names.fresh("e")
+    lines.append(f"{indent}{value} = arith.index_cast {index} : index to i32")
+    if element == "f32":
+        as_float = names.fresh("f")
+        lines.append(f"{indent}{as_float} = arith.sitofp {value} : i32 to f32")
+        value = as_float
+    return value
+
+
+def _store_loops(draw: Draw, names: Names, tensor: Tensor) -> list[str]:
+    """A loop nest of `memref.store`s, as `convert-linalg-to-loops` writes a
+    fill: each store writes one element, only the whole nest all of them.
+    out[..., j] = j + c, so a tensor read from the wrong bytes shows."""
+    bounds = [names.fresh("n") for _ in tensor.shape]
+    lines = [
+        f"{bound} = arith.constant {size} : index"
+        for bound, size in zip(bounds, tensor.shape, strict=True)
+    ]
+    ivs: list[str] = []
+    for depth, bound in enumerate(bounds):
+        iv = names.fresh("j")
+        lines.append(f"{'  ' * depth}scf.for {iv} = %c0 to {bound} step %c1 {{")
+        ivs.append(iv)
+    inner = "  " * len(bounds)
+    offset, value = names.fresh("k"), names.fresh("e")
+    lines += [
+        f"{inner}{offset} = arith.constant {draw(st.integers(-4, 4))} : index",
+        f"{inner}{value} = arith.addi {ivs[-1]}, {offset} : index",
+    ]
+    element = _as_element(names, value, tensor.element, inner, lines)
+    lines.append(
+        f"{inner}memref.store {element}, {tensor.name}[{', '.join(ivs)}] : {tensor.type}"
+    )
+    lines += [f"{'  ' * depth}}}" for depth in reversed(range(len(bounds)))]
+    return lines
+
+
+def _broadcast(draw: Draw, names: Names, tensor: Tensor) -> list[str]:
+    """`linalg.broadcast` of a new DDR tensor (never deallocated) along the
+    first dimension: a use that writes all of `tensor` and reads none of it."""
+    source = Tensor(names.fresh("b"), tensor.shape[1:], tensor.element, "global")
+    init = draw(st.sampled_from([_fill, _generic_from_index]))
+    return [
+        *_allocation(source),
+        *init(draw, names, source),
+        f"linalg.broadcast ins({source.name} : {source.type}) "
+        f"outs({tensor.name} : {tensor.type}) dimensions = [0]",
+    ]
+
+
 def _generic_from_index(draw: Draw, names: Names, tensor: Tensor) -> list[str]:
     """out[i, j] = i * a + j * b + c: values that depend on the position, so a
     tensor read from the wrong bytes shows."""
@@ -143,12 +199,7 @@ def _generic_from_index(draw: Draw, names: Names, tensor: Tensor) -> list[str]:
         total = names.fresh("s")
         lines.append(f"  {total} = arith.addi {running}, {term} : index")
         running = total
-    value = names.fresh("e")
-    lines.append(f"  {value} = arith.index_cast {running} : index to i32")
-    if tensor.element == "f32":
-        as_float = names.fresh("f")
-        lines.append(f"  {as_float} = arith.sitofp {value} : i32 to f32")
-        value = as_float
+    value = _as_element(names, running, tensor.element, "  ", lines)
     lines += [f"  linalg.yield {value} : {tensor.element}", "}"]
     return lines
 
@@ -183,7 +234,9 @@ class BlockWriter:
                 alignment=self.draw(st.sampled_from(ALIGNMENTS)),
                 hand_written=self.draw(st.booleans()),
             )
-        init = self.draw(st.sampled_from([_fill, _generic_from_index]))
+        init = self.draw(
+            st.sampled_from([_fill, _generic_from_index, _broadcast, _store_loops])
+        )
         lines = _allocation(tensor) + init(self.draw, self.names, tensor)
         self.statements.append(Statement(lines, {tensor.name}))
         self.local.append(tensor)

@@ -1,10 +1,14 @@
 """`memory-place` keeps results, fits the VTCM and never costs more than all-DDR.
 
 Random programs (tests/passes/program_gen.py: straight-line code, `scf.if`,
-`scf.for`, tensors in DDR and VTCM) are placed for hexagon-v65 with its own
-VTCM and with tiny capacities, then planned by `memory-plan` and run:
+`scf.for`, tensors in DDR and VTCM, some first written by a broadcast or a
+loop of stores) are placed for hexagon-v65 with its own VTCM and with tiny
+capacities, then planned by `memory-plan` and run:
 
-* the results equal those of the program as written;
+* the results equal those of the program as written (a returned tensor
+  written in VTCM must be copied back), and the run reads no byte nothing
+  wrote (`--check-uninitialized`: a copy into VTCM of a tensor nothing wrote
+  yet reads such bytes);
 * the VTCM peak the interpreter measures is within the capacity (the run
   itself fails on a capacity error, so this also checks the address window);
 * `memory-verify` accepts the planned module;
@@ -68,10 +72,12 @@ def _apply(module: ModuleOp, passes: list[ModulePass]) -> ModuleOp:
 
 
 def _run(module: ModuleOp, capacity: int | None) -> RunResult:
+    """Run with `--check-uninitialized`: the programs write every tensor
+    before reading it, so the placed ones must too."""
     target = get_target(TARGET)
     if capacity is not None:
         target = target.with_vtcm_size(capacity)
-    return run_function(module, target=target)
+    return run_function(module, target=target, check_uninitialized=True)
 
 
 def _all_ddr(text: str) -> str:

@@ -114,6 +114,26 @@ def test_prefetched_data_is_copied_in_and_only_copied_back_when_written() -> Non
     assert moves(_problem([written], [], None), 0, (VTCM, DDR, DDR)) == (100.0, 2)
 
 
+def test_a_fresh_slot_copies_nothing_in_but_its_writes_still_reach_ddr() -> None:
+    """Nothing wrote the data before a fresh slot: no copy into VTCM there,
+    but what it writes is copied back for a later DDR use and at the end."""
+    entity = Entity(
+        "x",
+        1000,
+        4,
+        0,
+        (Slot(1, 1, fresh=True), Slot(2, 2, ddr_only=True)),
+        observable=True,
+        splittable=(True,),
+        copy_cycles=50.0,
+    )
+    assert moves(_problem([entity], [], None), 0, (VTCM, DDR, DDR)) == (50.0, 1)
+    alone = Entity(**{**entity.__dict__, "slots": entity.slots[:1], "splittable": ()})
+    assert moves(_problem([alone], [], None), 0, (VTCM,)) == (50.0, 1)
+    read = Entity(**{**alone.__dict__, "slots": (Slot(1, 1, writes=False),)})
+    assert moves(_problem([read], [], None), 0, (VTCM,)) == (50.0, 1)
+
+
 def test_a_ddr_only_slot_and_an_unsplittable_gap_constrain_locations() -> None:
     entity = Entity(
         "x",
@@ -160,10 +180,17 @@ def problems(draw: st.DrawFn) -> PlacementProblem:
     for index in range(count):
         points = sorted(draw(st.sets(st.integers(1, 30), min_size=1, max_size=3)))
         start = draw(st.integers(0, points[0]))
-        slots = tuple(
-            Slot(p, p, draw(st.booleans()), draw(st.booleans())) for p in points
-        )
         fixed_data = draw(st.booleans())
+        slots = tuple(
+            Slot(
+                p,
+                p,
+                draw(st.booleans()),
+                draw(st.booleans()),
+                fresh=fixed_data and i == 0 and draw(st.booleans()),
+            )
+            for i, p in enumerate(points)
+        )
         entities.append(
             Entity(
                 index,

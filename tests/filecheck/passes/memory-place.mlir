@@ -19,6 +19,8 @@
 // RUN: xdsl-opt %S/inputs/place-tensor-alignment.mlir -p 'memory-manifest,memory-place{capacity=2048 tensor-alignment=128},memory-plan{capacity=2048 tensor-alignment=128}' | memplan-run --vtcm-size 2048 2>&1 | filecheck %s --check-prefix=TALIGN-RESULT
 // RUN: xdsl-opt %S/inputs/place-calls.mlir -p 'memory-manifest,memory-place{target=hexagon-v65}' | filecheck %s --check-prefix=CALLS
 // RUN: xdsl-opt %S/inputs/place-calls.mlir -p 'memory-manifest,memory-place{target=hexagon-v65},memory-plan{target=hexagon-v65},memory-verify{target=hexagon-v65}' | memplan-run --target hexagon-v65 2>&1 | filecheck %s --check-prefix=CALLS-RESULT
+// RUN: xdsl-opt %S/inputs/place-fresh.mlir -p 'memory-manifest,memory-place{target=hexagon-v65}' | filecheck %s --check-prefix=FRESH
+// RUN: xdsl-opt %S/inputs/place-fresh.mlir -p 'memory-manifest,memory-place{target=hexagon-v65},memory-plan{target=hexagon-v65},memory-verify{target=hexagon-v65}' | memplan-run --target hexagon-v65 --check-uninitialized 2>&1 | filecheck %s --check-prefix=FRESH-RESULT
 
 // ALGO: memory-place: unknown algorithm 'nope', expected one of: heuristic, exact
 // BADCAP: memory-place: capacity must be >= 0 bytes, got -5
@@ -74,6 +76,23 @@
 // CALLS:         func.call @public_callee(%a) : (memref<256xf32>) -> ()
 // CALLS-NEXT:    func.call @private_callee(%b) : (memref<256xf32, "global.vtcm">) -> ()
 // CALLS-RESULT:   result: array([512., 512., 512.,
+
+// A fresh tensor: the returned %out, which a loop of stores fills first,
+// goes to VTCM with no copy in (nothing wrote it; a copy would read
+// never-written bytes, which --check-uninitialized rejects), and is copied
+// back before the subview reads it in DDR.
+// FRESH:         %out = memory.alloc_tensor %out_storage[0] : !memory.storage<"global"> to memref<512xf32>
+// FRESH-NEXT:    %out_vtcm_storage = memory.alloc_storage [2048] align 2048 : !memory.storage<"global.vtcm">
+// FRESH-NEXT:    %out_vtcm = memory.alloc_tensor %out_vtcm_storage[0] : !memory.storage<"global.vtcm"> to memref<512xf32, "global.vtcm">
+// FRESH-NEXT:    scf.for
+// FRESH-NOT:     memory.copy %out, %out_vtcm
+// FRESH:         memref.store %f, %out_vtcm[%i] : memref<512xf32, "global.vtcm">
+// FRESH:         memory.copy %out_vtcm, %out : memref<512xf32, "global.vtcm"> to memref<512xf32>
+// FRESH-NEXT:    memory.kill %out_vtcm : memref<512xf32, "global.vtcm">
+// FRESH-NEXT:    memory.kill %out_vtcm_storage : !memory.storage<"global.vtcm">
+// FRESH-NEXT:    %head = memref.subview %out[0] [64] [1]
+// FRESH-RESULT:   array([  8.,  10.,  12.,
+// FRESH-RESULT:   array([  4.,   5.,   6.,
 
 // Promotion: local tensors move to VTCM with every value that refers to them
 // (a subview, an scf.if result); the argument %out stays in DDR.
@@ -138,6 +157,53 @@ func.func @prefetch(%x: memref<1024xf32>, %out: memref<1024xf32>) {
   linalg.mul ins(%t, %x : memref<1024xf32>, memref<1024xf32>) outs(%t : memref<1024xf32>)
   linalg.add ins(%t, %x : memref<1024xf32>, memref<1024xf32>) outs(%out : memref<1024xf32>)
   memref.dealloc %t : memref<1024xf32>
+  func.return
+}
+
+// -----
+
+// A returned tensor that a call may write before its first data use is not
+// fresh there: the copy into VTCM before the loop that reads it stays.
+// CHECK-LABEL: func.func @written_before_loop() -> memref<64xf32> {
+// CHECK:         func.call @init(%out) : (memref<64xf32>) -> ()
+// CHECK:         %out_vtcm = memory.alloc_tensor %out_vtcm_storage[0] : !memory.storage<"global.vtcm"> to memref<64xf32, "global.vtcm">
+// CHECK-NEXT:    memory.copy %out, %out_vtcm : memref<64xf32> to memref<64xf32, "global.vtcm">
+// CHECK-NEXT:    scf.for
+// CHECK:         memory.copy %out_vtcm, %out : memref<64xf32, "global.vtcm"> to memref<64xf32>
+
+func.func private @init(memref<64xf32>)
+
+func.func @written_before_loop() -> memref<64xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %one = arith.constant 1.0 : f32
+  %out = memref.alloc() : memref<64xf32>
+  func.call @init(%out) : (memref<64xf32>) -> ()
+  scf.for %i = %c0 to %c64 step %c1 {
+    %a = memref.load %out[%i] : memref<64xf32>
+    %s = arith.addf %a, %one : f32
+    memref.store %s, %out[%i] : memref<64xf32>
+  }
+  func.return %out : memref<64xf32>
+}
+
+// -----
+
+// linalg.broadcast writes its `init` (an operand that is not `outputs`): the
+// argument %out, written in VTCM by the loop, is copied back after it.
+// CHECK-LABEL: func.func @broadcast_out(%x: memref<64xf32>, %out: memref<8x64xf32>) {
+// CHECK:         scf.for
+// CHECK-NEXT:      linalg.broadcast ins({{.*}}) outs(%out_vtcm:memref<8x64xf32, "global.vtcm">) dimensions = [0]
+// CHECK:         memory.copy %out_vtcm, %out : memref<8x64xf32, "global.vtcm"> to memref<8x64xf32>
+
+func.func @broadcast_out(%x: memref<64xf32>, %out: memref<8x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  scf.for %i = %c0 to %c16 step %c1 {
+    linalg.broadcast ins(%x : memref<64xf32>) outs(%out : memref<8x64xf32>) dimensions = [0]
+  }
   func.return
 }
 
