@@ -187,6 +187,7 @@ class MemRefFunctions(InterpreterFunctions):
             op, scope_of(type_), tuple(args[0].shape), dtype, 1
         )
         copy_tensor(self.model, source_type, type_, args[0], clone)
+        self.model.mark_written(clone)
         return (clone,)
 
     @impl(memref.DeallocOp)

@@ -469,6 +469,13 @@ class MemoryModel:
         if target_written is not None:
             target_written[:nbytes] = True if written is None else written[:nbytes]
 
+    def mark_written(self, array: np.ndarray) -> None:
+        """Count every byte of a contiguous tensor the run allocated as
+        written (the copy a clone makes)."""
+        written = self._written_bytes(array)
+        if written is not None:
+            written[: array.nbytes] = True
+
     def _written_bytes(self, array: np.ndarray) -> np.ndarray | None:
         """The written-byte mask from the first byte of a contiguous tensor the
         run allocated, when the run checks for uninitialized reads."""

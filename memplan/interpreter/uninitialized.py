@@ -9,9 +9,9 @@ Each storage gets a byte mask of what was written.  Placing a tensor
 (`memory.alloc_tensor`, the blocks of a discontiguous tensor, `memref.alloc`)
 clears its bytes; ops write and read masks through views that mirror the
 tensor's own strides.  Reads are known exactly for linalg ops (an operand is
-read when its body block argument is used), copies, `memref.load` and
-`memref.atomic_rmw` (but `assign`); writes for linalg outputs, copy targets,
-`memref.store` and `atomic_rmw`.  `memref.realloc` carries the mask of the
+read when its body block argument is used), copies, `bufferization.clone`,
+`memref.load` and `memref.atomic_rmw` (but `assign`); writes for linalg
+outputs, copy targets, clones, `memref.store` and `atomic_rmw`.  `memref.realloc` carries the mask of the
 elements it keeps over to its new buffer.  Any other op that is
 handed a memref counts as writing all of it, so the check never reports a
 read that a write it cannot see made valid (it may miss reads by such ops).
@@ -92,6 +92,10 @@ class UninitializedReads:
         if op.name in COPY_OPS:
             self._check(self._masks(args[0]), args[0], "the source")
             _mark(self._masks(args[1]))
+            return
+        if op.name == "bufferization.clone":
+            # Its result, a copy, is marked written when the run makes it.
+            self._check(self._masks(args[0]), args[0], "the source")
             return
         if op.name.startswith("linalg."):
             key = id(op)
@@ -194,5 +198,6 @@ def _element(value: object, indices: Sequence[object]) -> np.ndarray | None:
         block, (inner,) = value.element(index)
         return block[inner : inner + 1]
     if isinstance(value, np.ndarray):
-        return value[tuple(slice(i, i + 1) for i in index)]
+        # The Ellipsis keeps a view when there are no indices (a 0-d memref).
+        return value[(*(slice(i, i + 1) for i in index), ...)]
     return None

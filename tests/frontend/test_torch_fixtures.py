@@ -123,7 +123,8 @@ def lowered(name: str) -> Path:
 
 @_remembered
 def run(name: str, stage: str) -> Run:
-    """memplan-run on the fixture as exported, planned, or planned and lowered."""
+    """memplan-run on the fixture as exported, planned, or planned and lowered;
+    none may read bytes nothing wrote."""
     source = {
         "unplanned": lambda: FIXTURES / f"{name}.mlir",
         "planned": lambda: planned(name),
@@ -139,6 +140,7 @@ def run(name: str, stage: str) -> Run:
         "--stats-json",
         f"{out}.json",
         "--no-stats",
+        "--check-uninitialized",
     ]
     errors = io.StringIO()
     with redirect_stdout(io.StringIO()), redirect_stderr(errors):

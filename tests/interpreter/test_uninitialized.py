@@ -104,6 +104,48 @@ def test_loads_and_stores_track_single_elements():
     checked(store_then_load, X)
 
 
+def test_stores_and_loads_of_a_0d_memref_track_its_element():
+    store_then_return = """
+    func.func @main() -> memref<i64> {
+      %c = arith.constant 5 : i64
+      %a = memref.alloc() : memref<i64>
+      memref.store %c, %a[] : memref<i64>
+      func.return %a : memref<i64>
+    }
+    """
+    assert checked(store_then_return).results[0] == 5
+    load_fresh = """
+    func.func @main() -> i64 {
+      %a = memref.alloc() : memref<i64>
+      %v = memref.load %a[] : memref<i64>
+      func.return %v : i64
+    }
+    """
+    with pytest.raises(InterpretationError, match=r"memref.load %v .* the element"):
+        checked(load_fresh)
+
+
+def test_a_clone_reads_its_source_and_is_written_whole():
+    clone = """
+    func.func @main(%x: memref<4xi32>) -> memref<4xi32> {
+      %c = bufferization.clone %x : memref<4xi32> to memref<4xi32>
+      func.return %c : memref<4xi32>
+    }
+    """
+    np.testing.assert_array_equal(checked(clone, X).results[0], X)
+    clone_of_fresh = """
+    func.func @main() -> memref<4xi32> {
+      %a = memref.alloc() : memref<4xi32>
+      %c = bufferization.clone %a : memref<4xi32> to memref<4xi32>
+      func.return %c : memref<4xi32>
+    }
+    """
+    with pytest.raises(
+        InterpretationError, match=r"bufferization.clone %c .* the source reads"
+    ):
+        checked(clone_of_fresh)
+
+
 def test_copies_read_their_source_and_write_their_target():
     copy_in = program(f"memory.copy %x, %t : memref<4xi32> to {V}", ADD_T)
     np.testing.assert_array_equal(checked(copy_in, X).results[0], 2 * X)
