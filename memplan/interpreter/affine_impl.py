@@ -19,7 +19,6 @@ from xdsl.dialects import affine
 from xdsl.dialects.builtin import AffineMapAttr
 from xdsl.interpreter import (
     Interpreter,
-    InterpreterFunctions,
     PythonValues,
     ReturnedValues,
     TerminatorValue,
@@ -27,6 +26,7 @@ from xdsl.interpreter import (
     impl_terminator,
     register_impls,
 )
+from xdsl.ir import Operation
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
@@ -39,6 +39,7 @@ from xdsl.ir.affine import (
 
 from memplan.interpreter.errors import ModelError
 from memplan.interpreter.memref_impl import check_indices, element_at
+from memplan.interpreter.regions import Compiled, CompilingFunctions
 
 Evaluator = Callable[[Sequence[int]], int]
 """An affine expression as a function of its map's dimensions then symbols."""
@@ -90,11 +91,11 @@ class CompiledMap:
                 f"an affine map of {self.operand_count} dimension(s) and "
                 f"symbol(s) is given {len(values)} operand(s)"
             )
-        return tuple(result(values) for result in self.results)
+        return tuple([result(values) for result in self.results])
 
 
 @register_impls
-class AffineFunctions(InterpreterFunctions):
+class AffineFunctions(CompilingFunctions):
     """affine.apply/min/max/for/yield/load/store on Python ints and numpy arrays."""
 
     def __init__(self) -> None:
@@ -106,10 +107,19 @@ class AffineFunctions(InterpreterFunctions):
         self, map_attr: AffineMapAttr, operands: Sequence[Any]
     ) -> tuple[int, ...]:
         """The results of an affine map given its dimension then symbol operands."""
+        return self.compiled_map(map_attr)(operands)
+
+    def compiled_map(self, map_attr: AffineMapAttr) -> CompiledMap:
         entry = self._maps.get(id(map_attr))
         if entry is None:
             entry = self._maps[id(map_attr)] = (map_attr, CompiledMap.of(map_attr.data))
-        return entry[1](operands)
+        return entry[1]
+
+    def compile(self, interpreter: Interpreter, op: Operation) -> Compiled | None:
+        """`affine.apply` as its compiled map, called directly."""
+        if not isinstance(op, affine.ApplyOp):
+            return None
+        return self.compiled_map(op.map)
 
     @impl(affine.ApplyOp)
     def run_apply(

@@ -8,10 +8,17 @@ and the same op vectorized over a whole `linalg.generic` wrap identically
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
 import numpy as np
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
+    Float32Type,
+    Float64Type,
     FloatAttr,
     IntegerAttr,
     MemRefType,
@@ -40,6 +47,7 @@ from memplan.interpreter.kernel_helpers import (
     unsigned_binary,
 )
 from memplan.interpreter.math_impl import MATH_KERNELS
+from memplan.interpreter.regions import Compiled, CompilingFunctions
 
 __all__ = ["KERNELS", "NumpyArithFunctions", "as_array", "constant_value", "evaluate"]
 
@@ -260,15 +268,58 @@ def _run_select(
     return _run_kernel(self, interpreter, op, args)
 
 
+_FLOAT_OPERATORS: dict[type[Operation], Callable[[Any, Any], Any]] = {
+    arith.AddfOp: operator.add,
+    arith.SubfOp: operator.sub,
+    arith.MulfOp: operator.mul,
+    arith.DivfOp: operator.truediv,
+}
+"""Float ops whose numpy scalar operators compute what their kernels do (one
+correctly rounded IEEE operation in the operands' type, signed zeros alike),
+without the kernel's conversions to 0-d arrays: scalar code runs millions.
+Not the NaN they return from two NaNs: C may swap the operands of an add,
+so a NaN result is computed again by the kernel."""
+_SCALAR_FLOATS: dict[type[Attribute], type[np.generic]] = {
+    Float32Type: np.float32,
+    Float64Type: np.float64,
+}
+
+
+def _compile(
+    self: CompilingFunctions, interpreter: Interpreter, op: Operation
+) -> Compiled | None:
+    """A scalar f32 or f64 add, sub, mul or div: the numpy scalar operator
+    when both operands are scalars of the result's type and the result is
+    not a NaN, else the kernel."""
+    operation = _FLOAT_OPERATORS.get(type(op))
+    scalar = _SCALAR_FLOATS.get(type(op.results[0].type)) if op.results else None
+    if operation is None or scalar is None:
+        return None
+    kernel = partial(_run_kernel, self, interpreter, op)
+
+    def run(args: PythonValues) -> PythonValues:
+        lhs, rhs = args
+        if type(lhs) is scalar and type(rhs) is scalar:
+            result = operation(lhs, rhs)
+            if result == result:
+                return (result,)
+        return kernel(args)
+
+    return run
+
+
 NumpyArithFunctions = register_impls(
     type(
         "NumpyArithFunctions",
-        (InterpreterFunctions,),
+        (CompilingFunctions,),
         {
-            f"run_{op_type.__name__}": impl(op_type)(
-                _run_select if op_type is arith.SelectOp else _run_kernel
-            )
-            for op_type in KERNELS
+            "compile": _compile,
+            **{
+                f"run_{op_type.__name__}": impl(op_type)(
+                    _run_select if op_type is arith.SelectOp else _run_kernel
+                )
+                for op_type in KERNELS
+            },
         },
     )
 )

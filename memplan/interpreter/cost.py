@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from functools import partial
 from math import prod
 
 import numpy as np
@@ -269,18 +270,34 @@ class CostModel:
         fixed = self.fixed_cycles(info)
         if fixed is not None:
             return fixed
-        if info.kind == "access" and len(info.memref_operands) == 1:
-            ((index, scope),) = info.memref_operands
+        return self.cycles_function(op, info)(args)
+
+    def cycles_function(
+        self, op: Operation, info: OpProfile
+    ) -> Callable[[tuple[object, ...]], float]:
+        """`cycles(op, info, args)` for an op whose cycles depend on its
+        operands (`fixed_cycles` is None), with what depends on the op alone
+        worked out once: scalar code runs millions of them."""
+        if info.kind != "access" or len(info.memref_operands) != 1:
+            return partial(self._operand_cycles, op, info)
+        ((index, scope),) = info.memref_operands
+        by_size: dict[int, float] = {}
+
+        def access(args: tuple[object, ...]) -> float:
             value = args[index]
-            if isinstance(value, np.ndarray):
-                # Depends on the scope and the element size only: worked out
-                # once for each, as scalar code runs millions of accesses.
+            if not isinstance(value, np.ndarray):
+                return self._operand_cycles(op, info, args)
+            # Depends on the scope and the element size only.
+            cycles = by_size.get(value.itemsize)
+            if cycles is None:
                 key = (scope, value.itemsize)
                 cycles = self._accesses.get(key)
                 if cycles is None:
                     cycles = self._accesses[key] = self._operand_cycles(op, info, args)
-                return cycles
-        return self._operand_cycles(op, info, args)
+                by_size[value.itemsize] = cycles
+            return cycles
+
+        return access
 
     def _operand_cycles(
         self, op: Operation, info: OpProfile, args: tuple[object, ...]

@@ -16,7 +16,6 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.interpreter import (
     Interpreter,
-    InterpreterFunctions,
     PythonValues,
     ReturnedValues,
     TerminatorValue,
@@ -41,6 +40,7 @@ from memplan.interpreter.model import (
     Tensor,
     pointer,
 )
+from memplan.interpreter.regions import Compiled, CompilingFunctions
 from memplan.interpreter.resource_globals import global_values
 from memplan.interpreter.source import describe
 from memplan.planning.buffers import align_up
@@ -122,7 +122,7 @@ def _no_copy_reshape(array: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
 
 
 @register_impls
-class MemRefFunctions(InterpreterFunctions):
+class MemRefFunctions(CompilingFunctions):
     """memref allocation, access and view ops."""
 
     def __init__(self, model: MemoryModel):
@@ -230,22 +230,25 @@ class MemRefFunctions(InterpreterFunctions):
         array[index] = atomic_update(op, old, value, interpreter.index_bitwidth)
         return (old,)
 
+    def compile(self, interpreter: Interpreter, op: Operation) -> Compiled | None:
+        """Loads and stores of one element for scalar code: see `_load`."""
+        if isinstance(op, memref.LoadOp):
+            return _load
+        if isinstance(op, memref.StoreOp):
+            return _store
+        return None
+
     @impl(memref.LoadOp)
     def run_load(
         self, interpreter: Interpreter, op: memref.LoadOp, args: PythonValues
     ) -> PythonValues:
-        value, *indices = args
-        array, index = element_at(value, check_indices(tuple(value.shape), indices))
-        return (array[index],)
+        return _load(args)
 
     @impl(memref.StoreOp)
     def run_store(
         self, interpreter: Interpreter, op: memref.StoreOp, args: PythonValues
     ) -> PythonValues:
-        element, value, *indices = args
-        array, index = element_at(value, check_indices(tuple(value.shape), indices))
-        array[index] = _element_value(element, array.dtype)
-        return ()
+        return _store(args)
 
     @impl(memref.CopyOp)
     def run_copy(
@@ -568,6 +571,48 @@ class MemRefFunctions(InterpreterFunctions):
             raise ModelError(f"memref argument {attr} must be a dense literal")
         dtype = numpy_dtype(type_.element_type, interpreter.index_bitwidth)
         return np.array(np.broadcast_to(constant_value(attr, dtype), type_.get_shape()))
+
+
+def _in_bounds(array: object, indices: PythonValues) -> bool:
+    """Whether `array` is a numpy array that `indices` (one per dimension,
+    none negative) may index directly; numpy refuses the ones past the end."""
+    return (
+        type(array) is np.ndarray
+        and len(indices) == array.ndim
+        and (not indices or min(indices) >= 0)
+    )
+
+
+def _load(args: PythonValues) -> PythonValues:
+    """`memref.load`: an element of a numpy array indexed by the index values
+    as they are, for scalar code; anything else (a discontiguous tensor, an
+    index out of bounds) is checked, and its error worded, by
+    `check_indices`."""
+    value = args[0]
+    indices = args[1:]
+    if _in_bounds(value, indices):
+        try:
+            return (value[indices],)
+        except IndexError:
+            pass
+    array, index = element_at(value, check_indices(tuple(value.shape), indices))
+    return (array[index],)
+
+
+def _store(args: PythonValues) -> PythonValues:
+    """`memref.store`, as `_load`; a value that does not have the array's
+    element type yet is converted first."""
+    element, value = args[0], args[1]
+    indices = args[2:]
+    if _in_bounds(value, indices) and type(element) is value.dtype.type:
+        try:
+            value[indices] = element
+            return ()
+        except IndexError:
+            pass
+    array, index = element_at(value, check_indices(tuple(value.shape), indices))
+    array[index] = _element_value(element, array.dtype)
+    return ()
 
 
 REALLOCATABLE = (memref.AllocOp, memref.ReallocOp, bufferization.CloneOp)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Literal
 
 import numpy as np
@@ -22,7 +23,7 @@ from memplan.interpreter.affine_impl import AffineFunctions
 from memplan.interpreter.arguments import check_argument
 from memplan.interpreter.arith_extended import ExtendedArithFunctions
 from memplan.interpreter.arith_impl import NumpyArithFunctions
-from memplan.interpreter.cost import CostModel, OpProfile, profile
+from memplan.interpreter.cost import CostModel, profile
 from memplan.interpreter.element_types import is_scalar_type
 from memplan.interpreter.errors import InterpretationError, ModelError, plain_message
 from memplan.interpreter.linalg_impl import LinalgFunctions
@@ -32,7 +33,7 @@ from memplan.interpreter.model import (
     DiscontiguousTensor,
     MemoryModel,
 )
-from memplan.interpreter.regions import RegionInterpreter
+from memplan.interpreter.regions import Hook, PreparingListener, RegionInterpreter
 from memplan.interpreter.scf_impl import ScfFunctionsExtra
 from memplan.interpreter.source import locate
 from memplan.interpreter.stats import Stats
@@ -78,22 +79,13 @@ class RunResult:
     stats: Stats
 
 
-@dataclass(frozen=True, slots=True)
-class _Watch:
-    """What the tracker does on each run of one op, worked out on its first."""
+class _Tracker(PreparingListener):
+    """Counts ops, adds up modeled cycles and refuses uses of dead tensors.
 
-    profile: OpProfile
-    cycles: float | None
-    """The op's cycles when they do not depend on its operands' values."""
-    touches_bytes: bool
-    """Not an op that only passes tensors along (`PASS_THROUGH_OPS`)."""
-    checked: tuple[int, ...]
-    """The operands to check for dead tensors and storages: those whose
-    values may be one (not numbers), if the op touches bytes."""
-
-
-class _Tracker(Interpreter.Listener):
-    """Counts ops, adds up modeled cycles and refuses uses of dead tensors."""
+    What it does on each run of an op is worked out on the op's first
+    (`prepare`): which operands may hold a tensor (numbers are never
+    checked), whether the op only passes tensors along, and its cycles when
+    they do not depend on its operands."""
 
     def __init__(
         self, model: MemoryModel, cost: CostModel, reads: UninitializedReads | None
@@ -102,37 +94,57 @@ class _Tracker(Interpreter.Listener):
         self.cost = cost
         self.reads = reads
         self.cycles = 0.0
-        self.stack: list[Operation] = []
-        self._watches: dict[int, _Watch] = {}
+        self._counters: dict[float, Hook] = {}
 
-    def _watch(self, op: Operation) -> _Watch:
+    def prepare(self, op: Operation) -> Hook | None:
         info = profile(op)
+        if info.kind == "body":
+            return None
+        stats = self.model.stats
+        fixed = self.cost.fixed_cycles(info)
         touches_bytes = not isinstance(op, PASS_THROUGH_OPS)
         checked = tuple(
             index
             for index, operand in enumerate(op.operands)
             if touches_bytes and not is_scalar_type(operand.type)
         )
-        return _Watch(info, self.cost.fixed_cycles(info), touches_bytes, checked)
+        reads = self.reads if touches_bytes else None
+        if fixed is not None and not checked and reads is None:
+            return self._counter(fixed)
+        cycles = (
+            partial(_same, fixed)
+            if fixed is not None
+            else self.cost.cycles_function(op, info)
+        )
+        check_use = self.model.check_use
 
-    def will_interpret_op(self, op: Operation, args: PythonValues) -> None:
-        self.stack.append(op)
-        watch = self._watches.get(id(op))
-        if watch is None:
-            watch = self._watches[id(op)] = self._watch(op)
-        info = watch.profile
-        if info.kind == "body":
-            return
-        self.model.stats.ops_executed += 1
-        cycles = watch.cycles
-        self.cycles += self.cost.cycles(op, info, args) if cycles is None else cycles
-        for index in watch.checked:
-            self.model.check_use(args[index])
-        if self.reads is not None and watch.touches_bytes:
-            self.reads.before(op, args)
+        def track(args: PythonValues) -> None:
+            stats.ops_executed += 1
+            self.cycles += cycles(args)
+            for index in checked:
+                check_use(args[index])
+            if reads is not None:
+                reads.before(op, args)
 
-    def did_interpret_op(self, op: Operation, results: PythonValues) -> None:
-        self.stack.pop()
+        return track
+
+    def _counter(self, cycles: float) -> Hook:
+        """The hook of ops that only count themselves and add `cycles`: one
+        for all of them (straight-line code prepares each op for one run)."""
+        counter = self._counters.get(cycles)
+        if counter is None:
+            stats = self.model.stats
+
+            def count(args: PythonValues) -> None:
+                stats.ops_executed += 1
+                self.cycles += cycles
+
+            counter = self._counters[cycles] = count
+        return counter
+
+
+def _same(value: float, args: PythonValues) -> float:
+    return value
 
 
 class _FrameFuncFunctions(FuncFunctions):
@@ -190,7 +202,7 @@ class Runner:
         self.interpreter.register_implementations(_FrameFuncFunctions(memrefs))
         self.interpreter.register_implementations(ScfFunctions())
         self.interpreter.register_implementations(
-            ScfFunctionsExtra(self.model.iterations, memrefs)
+            ScfFunctionsExtra(self.model.iterations, memrefs), override=True
         )
         self.interpreter.register_implementations(CfFunctions())
         self.interpreter.register_implementations(NumpyArithFunctions())
@@ -255,9 +267,10 @@ class Runner:
     def _located(self, error: Exception) -> InterpretationError:
         """Name the innermost op that was running when `error` was raised."""
         message = plain_message(error)
-        if not self.tracker.stack:
+        op = self.interpreter.failed_op(error)
+        if op is None:
             return InterpretationError(message)
-        return InterpretationError(f"{locate(self.tracker.stack[-1])}: {message}")
+        return InterpretationError(f"{locate(op)}: {message}")
 
 
 def run_function(

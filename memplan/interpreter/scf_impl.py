@@ -1,4 +1,5 @@
-"""The scf ops xDSL 0.74's interpreter lacks: parallel, reduce, execute_region.
+"""The scf ops xDSL 0.74's interpreter lacks (parallel, reduce, execute_region)
+and `scf.for` with its body looked up once (scalar loop nests run it often).
 
 `scf.parallel` runs its iterations one after another, in row-major order of
 the induction variables (the last varies fastest), and folds each
@@ -11,13 +12,14 @@ allocation scope: its `memref.alloca`s are freed when it ends.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from itertools import product
 from math import prod
 
 from xdsl.dialects import scf
 from xdsl.interpreter import (
     Interpreter,
-    InterpreterFunctions,
     PythonValues,
     ReturnedValues,
     TerminatorValue,
@@ -25,17 +27,23 @@ from xdsl.interpreter import (
     impl_terminator,
     register_impls,
 )
+from xdsl.ir import Operation
 
 from memplan.dialects.scf import ExecuteRegionOp, ParallelOp, ReduceOp
 from memplan.interpreter.errors import ModelError
 from memplan.interpreter.memref_impl import MemRefFunctions
 from memplan.interpreter.parallel import ParallelIterations
+from memplan.interpreter.regions import (
+    Compiled,
+    CompilingFunctions,
+    RegionInterpreter,
+)
 from memplan.interpreter.source import describe
 
 
 @register_impls
-class ScfFunctionsExtra(InterpreterFunctions):
-    """scf.parallel, scf.reduce, scf.reduce.return, scf.execute_region.
+class ScfFunctionsExtra(CompilingFunctions):
+    """scf.for, scf.parallel, scf.reduce, scf.reduce.return, scf.execute_region.
 
     Parallel and reduce ops run whether they are memplan's (what memplan
     parses) or xDSL's (what xDSL's builders and implicit terminators make)."""
@@ -64,14 +72,14 @@ class ScfFunctionsExtra(InterpreterFunctions):
             for index in product(*spaces):
                 self.iterations.begin(index)
                 self.memrefs.enter_scope()
-                partial = interpreter.run_ssacfg_region(op.body, index, "parallel")
+                results = interpreter.run_ssacfg_region(op.body, index, "parallel")
                 self.memrefs.leave_scope(
                     f"the end of iteration {list(index)} of {describe(op)}"
                 )
                 values = tuple(
                     interpreter.run_ssacfg_region(region, (acc, new), "reduce")[0]
                     for region, acc, new in zip(
-                        reduce.reductions, values, partial, strict=True
+                        reduce.reductions, values, results, strict=True
                     )
                 )
         return values
@@ -93,8 +101,33 @@ class ScfFunctionsExtra(InterpreterFunctions):
     ) -> tuple[TerminatorValue, PythonValues]:
         return ReturnedValues(args), ()
 
+    @impl(scf.ForOp)
+    def run_for(
+        self, interpreter: Interpreter, op: scf.ForOp, args: PythonValues
+    ) -> PythonValues:
+        """As xDSL's `scf.for`."""
+        return _for(partial(interpreter.run_ssacfg_region, op.body), args)
+
+    def compile(self, interpreter: Interpreter, op: Operation) -> Compiled | None:
+        """`scf.for` with its body's block looked up once, not per trip."""
+        if not isinstance(op, scf.ForOp) or not isinstance(
+            interpreter, RegionInterpreter
+        ):
+            return None
+        return partial(_for, interpreter.region_runner(op.body))
+
     @impl(ExecuteRegionOp)
     def run_execute_region(
         self, interpreter: Interpreter, op: ExecuteRegionOp, args: PythonValues
     ) -> PythonValues:
         return interpreter.run_ssacfg_region(op.region, (), "execute_region")
+
+
+def _for(
+    body: Callable[[PythonValues], PythonValues], args: PythonValues
+) -> PythonValues:
+    lower, upper, step, *carried = args
+    values = tuple(carried)
+    for i in range(lower, upper, step):
+        values = body((i, *values))
+    return values

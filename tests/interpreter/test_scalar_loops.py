@@ -55,6 +55,17 @@ def test_nested_loops_read_outer_values_from_the_functions_table():
     assert c.tobytes() == expected.tobytes()
 
 
+def test_a_listener_added_after_a_run_is_called_on_the_next():
+    """Blocks are prepared with what their listeners do around each op: a
+    listener added later must not be left out by blocks prepared before."""
+    runner = Runner(parse(MATMUL_LOOPS))
+    args = tuple(np.zeros(shape, np.float32) for shape in ((3, 4), (4, 5), (3, 5)))
+    runner.run("main", args)
+    tables = probe_tables(runner)
+    runner.run("main", args)
+    assert len(tables) == runner.stats.ops_executed // 2
+
+
 def test_a_recursive_call_keeps_the_values_of_its_caller():
     """A call runs in a table of its own: the callee runs the same ops, whose
     values must not replace the caller's."""
@@ -130,3 +141,99 @@ def test_element_accesses_cost_by_scope_and_element_size():
     args = (np.zeros(4, np.float32), np.zeros(4, np.float64))
     stats = run_function(parse(text), "main", args).stats
     assert stats.modeled_cycles == round(plain + 3 * loads)
+
+
+def _specials(dtype: type[np.floating]) -> np.ndarray:
+    """Signed zeros, infinities, extremes, subnormals and NaNs with payloads."""
+    info = np.finfo(dtype)
+    values = np.array(
+        [0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, np.nan, info.max, -info.max],
+        dtype,
+    )
+    values = np.concatenate(
+        [values, [info.smallest_subnormal, info.tiny, info.eps, dtype(1) / 3]]
+    ).astype(dtype)
+    bits = np.array([np.nan, np.nan], dtype).view(f"u{values.itemsize}")
+    bits |= np.array([5, 9], bits.dtype)
+    bits[1] |= np.array(1, bits.dtype) << (8 * values.itemsize - 1)
+    return np.concatenate([values, bits.view(dtype)])
+
+
+@pytest.mark.parametrize(
+    "op, ufunc",
+    [
+        ("addf", np.add),
+        ("subf", np.subtract),
+        ("mulf", np.multiply),
+        ("divf", np.divide),
+    ],
+)
+@pytest.mark.parametrize("dtype, name", [(np.float32, "f32"), (np.float64, "f64")])
+def test_scalar_float_ops_give_the_bits_of_the_vector_kernels(
+    op: str, ufunc: np.ufunc, dtype: type[np.floating], name: str
+):
+    """Scalar f32 and f64 arithmetic runs on numpy's scalar operators, not on
+    the kernels that vectorized bodies use: every pair of special values
+    (signed zeros, infinities, subnormals, NaNs of different payloads) must
+    give the same bits as the kernel over whole arrays."""
+    values = _specials(dtype)
+    lhs = np.repeat(values, len(values))
+    rhs = np.tile(values, len(values))
+    n = len(lhs)
+    text = f"""
+    func.func @main(%a: memref<{n}x{name}>, %b: memref<{n}x{name}>, %c: memref<{n}x{name}>) {{
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %n = arith.constant {n} : index
+      scf.for %i = %c0 to %n step %c1 {{
+        %x = memref.load %a[%i] : memref<{n}x{name}>
+        %y = memref.load %b[%i] : memref<{n}x{name}>
+        %z = arith.{op} %x, %y : {name}
+        memref.store %z, %c[%i] : memref<{n}x{name}>
+      }}
+      func.return
+    }}
+    """
+    result = np.zeros(n, dtype)
+    run_function(parse(text), "main", (lhs, rhs, result))
+    with np.errstate(all="ignore"):
+        expected = ufunc(lhs, rhs)
+    assert result.tobytes() == expected.tobytes()
+
+
+@pytest.mark.parametrize(
+    "access, index",
+    [
+        ("%x = memref.load %t[%j] : memref<4xf32>", 4),
+        ("memref.store %f, %t[%j] : memref<4xf32>", 4),
+        ("%x = memref.load %t[%k] : memref<4xf32>", -1),
+        ("memref.store %f, %t[%k] : memref<4xf32>", -1),
+    ],
+)
+def test_an_access_out_of_bounds_in_a_loop_nest_is_refused_where_it_runs(
+    run: Run, access: str, index: int
+):
+    """Accesses in bounds index numpy directly; the others must still fail
+    with the checked message, located at the access, not at its loops."""
+    text = f"""
+    func.func @main() {{
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c5 = arith.constant 5 : index
+      %f = arith.constant 1.0 : f32
+      %t = memref.alloc() : memref<4xf32>
+      scf.for %i = %c0 to %c5 step %c1 {{
+        scf.for %j = %c0 to %c5 step %c1 {{
+          %k = arith.subi %i, %c1 : index
+          {access}
+        }}
+      }}
+      func.return
+    }}
+    """
+    with pytest.raises(
+        InterpretationError,
+        match=rf"^memref\.(load %x|store) \(in @main\): index \[{index}\] is out of "
+        r"bounds for shape \[4\]$",
+    ):
+        run(text)
