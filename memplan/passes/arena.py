@@ -11,7 +11,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from memplan.planning import Buffer, Plan, lower_bound, plan
+from memplan.planning import Buffer, Plan, live_peak, plan
 from memplan.planning.blocks import BlockPlan, TooManyBlocks, plan_with_blocks
 from memplan.planning.buffers import BufferId
 
@@ -164,7 +164,7 @@ def _blocks_over_capacity_message(
     return (
         f'the "{scope}" arena needs {packed.height} bytes with {split} of its '
         f"{len(buffers)} tensors in blocks of {packed.block_size} bytes (at least "
-        f"{lower_bound(buffers)} bytes are live at once), over the scope capacity "
+        f"{live_peak(buffers)} bytes are live at once), over the scope capacity "
         f"of {capacity} bytes"
     )
 
@@ -174,7 +174,7 @@ def _over_capacity_message(
 ) -> str:
     return (
         f'the "{scope}" arena needs {packed.height} bytes with the {packed.algorithm} '
-        f"plan of {len(buffers)} tensors (at least {lower_bound(buffers)} bytes are "
+        f"plan of {len(buffers)} tensors (at least {live_peak(buffers)} bytes are "
         f"live at once), over the scope capacity of {capacity} bytes"
     )
 

@@ -10,6 +10,7 @@ from memplan.planning.buffers import (
     Plan,
     TraceError,
     check_buffers,
+    live_peak,
     lower_bound,
 )
 from memplan.planning.registry import ALGORITHMS, plan
@@ -22,6 +23,7 @@ __all__ = [
     "Plan",
     "TraceError",
     "check_buffers",
+    "live_peak",
     "lower_bound",
     "plan",
     "validate",

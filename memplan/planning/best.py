@@ -49,6 +49,8 @@ if TYPE_CHECKING:
 
 # Above this many buffer pairs alive together the search keeps the greedy plan.
 MAX_OVERLAP_PAIRS = 1_000_000
+# Why greedy's plan is kept when its height is beyond the search's int64 arrays.
+TOO_HIGH = "heights reach 2^62 bytes, beyond the search's int64 arithmetic"
 # From this many buffers on, the trace is cut into time windows searched one
 # by one (see _Slicer).  Below it one search covers the whole trace (it still
 # splits where nothing is alive across, inside): one binary search over the
@@ -274,14 +276,12 @@ def best_plan(
     height = plan_height(buffers, greedy)
     if height == floor or (capacity is not None and height <= capacity):
         return make_plan(buffers, greedy, "best", capacity, started, bound=floor)
-    structure = None
-    # Too crowded a trace, or heights beyond the search's int64 arrays, keep greedy.
-    with contextlib.suppress(TooManyOverlaps):
-        if height <= INT64_MAX // 2:
-            structure = sweep(sized, MAX_OVERLAP_PAIRS)
+    structure, unsearched = _structure(sized, height)
     incumbent = [greedy[b.id] for b in sized]
     if structure is None or work.out_of_time():
-        return _plan_from(buffers, sized, incumbent, capacity, started, floor, work)
+        return _plan_from(
+            buffers, sized, incumbent, capacity, started, floor, work, unsearched
+        )
     work.height = height
     stop_at = -1 if capacity is None else capacity
     from memplan.planning.decision import Solver
@@ -296,6 +296,17 @@ def best_plan(
             stop_at,
         )
     return _plan_from(buffers, sized, offsets, capacity, started, bound, work)
+
+
+def _structure(sized: list[Buffer], height: int) -> tuple[TimeStructure | None, str]:
+    """The search's view of the trace, or None and why greedy's plan is kept:
+    too crowded a trace, or heights beyond the search's int64 arrays."""
+    if height > INT64_MAX // 2:
+        return None, TOO_HIGH
+    try:
+        return sweep(sized, MAX_OVERLAP_PAIRS), ""
+    except TooManyOverlaps:
+        return None, f"more than {MAX_OVERLAP_PAIRS:,} pairs of buffers alive together"
 
 
 def _best_by_windows(
@@ -317,7 +328,9 @@ def _best_by_windows(
         floor,
     )
     height = slicer.height()
+    unsearched = TOO_HIGH
     if height <= INT64_MAX // 2:
+        unsearched = ""
         work.height = height
         with _recursion_for(max((s.part for s in slicer.slices), key=len, default=[])):
             slicer.run(work.total)
@@ -327,7 +340,9 @@ def _best_by_windows(
         greedy = greedy_offsets(sized)
         if plan_height(sized, greedy) < height:
             offsets = [greedy[b.id] for b in sized]
-    return _plan_from(buffers, sized, offsets, capacity, started, slicer.bound, work)
+    return _plan_from(
+        buffers, sized, offsets, capacity, started, slicer.bound, work, unsearched
+    )
 
 
 @contextlib.contextmanager
@@ -349,6 +364,7 @@ def _plan_from(
     started: float,
     bound: int,
     work: Budget,
+    unsearched: str = "",
 ) -> Plan:
     by_id: dict[BufferId, int] = {b.id: 0 for b in buffers}
     for buffer, offset in zip(sized, offsets, strict=True):
@@ -362,4 +378,5 @@ def _plan_from(
         bound=bound,
         nodes=work.spent,
         time_limited=work.time_limited,
+        unsearched=unsearched,
     )

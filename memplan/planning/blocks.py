@@ -40,7 +40,7 @@ from memplan.planning.buffers import (
     BufferId,
     align_up,
     check_buffers,
-    lower_bound,
+    live_peak,
 )
 from memplan.planning.greedy import best_fit_offset
 from memplan.planning.registry import get_algorithm, plan
@@ -124,7 +124,7 @@ def blocks_lower_bound(
         )
         for b in buffers
     ]
-    return lower_bound(rounded)
+    return live_peak(rounded)
 
 
 def _power_of_two(value: object) -> bool:
@@ -454,7 +454,7 @@ class _Layout:
             {b.id: (0,) * block_count(b.size, size) for b in parts},
             self.pointer_width,
         )
-        table_height = lower_bound(tables) if self.tables_in_arena else 0
+        table_height = live_peak(tables) if self.tables_in_arena else 0
         # Contiguous buffers at or below `target` leave room on top for every
         # block (and table): the packer may stop there.
         target = None
@@ -496,7 +496,7 @@ class _Layout:
     ) -> BlockPlan:
         """The plan of these placements, with its height and table bytes."""
         buffers = self.buffers
-        table_bytes = lower_bound(table_buffers(buffers, blocks, self.pointer_width))
+        table_bytes = live_peak(table_buffers(buffers, blocks, self.pointer_width))
         whole = [b for b in buffers if b.id in offsets]
         height = _height(whole, offsets, blocks, self.block_size)
         for key, offset in tables.items():

@@ -30,11 +30,13 @@ class Buffer:
 class Plan:
     """Offsets for every buffer; `optimal` means proved optimal, or fits the capacity.
 
-    `lower_bound` is a proved lower bound on the height of any plan: the most
-    bytes alive at once, or more when the `best` search proved more.
+    `lower_bound` is a proved lower bound on the height of any plan: the
+    function `lower_bound` (live bytes plus the gaps alignment forces), or
+    more when the `best` search proved more.
     `nodes` counts the search nodes `best` spent (the work its budget limits),
     and `time_limited` says the opt-in wall-clock cap cut the search short,
-    which makes the plan depend on the machine's load.
+    which makes the plan depend on the machine's load.  `unsearched` says why
+    `best` kept greedy's plan without searching, when it had to (empty otherwise).
     """
 
     offsets: dict[BufferId, int]
@@ -45,6 +47,7 @@ class Plan:
     lower_bound: int = 0
     nodes: int = 0
     time_limited: bool = False
+    unsearched: str = ""
 
     @property
     def proved_optimal(self) -> bool:
@@ -95,8 +98,8 @@ def check_buffers(buffers: Iterable[Buffer]) -> None:
         seen.add(buffer.id)
 
 
-def lower_bound(buffers: Iterable[Buffer]) -> int:
-    """The most bytes alive at one moment: no plan can be lower than this."""
+def live_peak(buffers: Iterable[Buffer]) -> int:
+    """The most bytes alive at one moment."""
     events: list[tuple[int, int]] = []
     for buffer in buffers:
         if buffer.size:
@@ -109,6 +112,93 @@ def lower_bound(buffers: Iterable[Buffer]) -> int:
         live += delta
         best = max(best, live)
     return best
+
+
+def lower_bound(buffers: Sequence[Buffer]) -> int:
+    """No plan can be lower than this: the most bytes alive at one moment, or
+    more when alignment forces gaps between the buffers alive then.
+
+    Why it is sound: buffers alive at one moment never share a byte.  Take
+    those of them aligned to at least A (a power of two, so every one starts at
+    a multiple of A) and sort them by offset: each starts at or above the
+    previous one's end rounded up to A, so the highest, t, starts at or above
+    the sum of the others' sizes rounded up to A, rounded up to t's alignment.
+    The height is at least that plus t's size, whichever buffer t is: the
+    minimum over t.  Evaluated just before each time buffers are freed (every
+    set alive at once is part of one of those) and for each alignment A there.
+    """
+    sized = [b for b in buffers if b.size]
+    best = live_peak(sized)
+    # Sizes that are multiples of their alignment round up to nothing: with
+    # the least aligned buffer of a group on top, the sum is the live bytes.
+    if all(b.size % b.alignment == 0 for b in sized):
+        return best
+    starts: dict[int, list[int]] = {}
+    ends: dict[int, list[int]] = {}
+    for index, buffer in enumerate(sized):
+        starts.setdefault(buffer.lower, []).append(index)
+        ends.setdefault(buffer.upper, []).append(index)
+    live = _AlignedLive(sorted({b.alignment for b in sized}))
+    grown = False
+    for moment in sorted(starts.keys() | ends.keys()):
+        if moment in ends:
+            if grown and live.ceiling() > best:
+                best = max(best, live.bound())
+            grown = False
+            for index in ends[moment]:
+                live.change(index, sized[index], -1)
+        for index in starts.get(moment, ()):
+            live.change(index, sized[index], 1)
+            grown = True
+    return best
+
+
+class _AlignedLive:
+    """The buffers alive at one moment, with the sum of their sizes rounded up
+    to each alignment level A (of those aligned to at least A): a ceiling on
+    their bound that costs one step per level, so few moments need `bound`."""
+
+    def __init__(self, levels: list[int]):
+        self.levels = levels  # every alignment of the trace, ascending
+        self.padded = dict.fromkeys(levels, 0)
+        self.count = dict.fromkeys(levels, 0)
+        self.buffers: dict[int, Buffer] = {}
+
+    def change(self, index: int, buffer: Buffer, sign: int) -> None:
+        """Add (sign 1) or remove (-1) the buffer numbered `index`."""
+        if sign > 0:
+            self.buffers[index] = buffer
+        else:
+            del self.buffers[index]
+        self.count[buffer.alignment] += sign
+        for level in self.levels:
+            if level > buffer.alignment:
+                break
+            self.padded[level] += sign * align_up(buffer.size, level)
+
+    def ceiling(self) -> int:
+        """At least `bound()`: the highest t takes at most its alignment minus A
+        of rounding on top of the padded sum of level A."""
+        top = max(level for level in self.levels if self.count[level])
+        return max(self.padded[level] - level for level in self.levels) + top
+
+    def bound(self) -> int:
+        """The bound of lower_bound for the buffers alive now."""
+        together = list(self.buffers.values())
+        best = 0
+        for level in self.levels:
+            group = [b for b in together if b.alignment >= level]
+            if not group:
+                break
+            total = sum(align_up(b.size, level) for b in group)
+            best = max(
+                best,
+                min(
+                    align_up(total - align_up(b.size, level), b.alignment) + b.size
+                    for b in group
+                ),
+            )
+        return best
 
 
 def plan_height(buffers: Iterable[Buffer], offsets: Mapping[BufferId, int]) -> int:
@@ -130,9 +220,10 @@ def make_plan(
     bound: int | None = None,
     nodes: int = 0,
     time_limited: bool = False,
+    unsearched: str = "",
 ) -> Plan:
     """Wrap offsets into a Plan; `started` is a time.perf_counter() reading and
-    `bound` a proved lower bound (default: the most bytes alive at once)."""
+    `bound` a proved lower bound (default: `lower_bound(buffers)`)."""
     height = plan_height(buffers, offsets)
     if bound is None:
         bound = lower_bound(buffers)
@@ -146,4 +237,5 @@ def make_plan(
         bound,
         nodes,
         time_limited,
+        unsearched,
     )

@@ -2,8 +2,12 @@
 
 Each static `memory.alloc_tensor` of one function and scope becomes a buffer:
 its live range from the liveness analysis `memory-plan` uses, its offset from
-the op. When the function has several storages in the scope, each is stacked
-above the previous one, so the picture shows the scope's whole footprint.
+the op.  When the function has several storages in the scope, the picture
+packs them like buffers: each lives from its allocation to its kill (to the
+function's end without one, as in memplan-run), and `greedy` (with the storage's alignment)
+gives it a base address, so storages never alive together may share
+addresses and the height is a real packing of the scope.  Those bases are
+the picture's, not the run's: memplan-run places storages in its own window.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from memplan.context import memplan_context
 from memplan.dialects.memory import AllocStorageOp, AllocTensorOp, static_byte_size
 from memplan.parser import MemplanParser
 from memplan.passes.liveness import FunctionLiveness
-from memplan.planning import Buffer, BufferId
+from memplan.planning import Buffer, BufferId, plan
 
 
 class ModuleTraceError(Exception):
@@ -106,14 +110,26 @@ def module_trace(
     )
 
 
+def _storage_range(
+    liveness: FunctionLiveness, storage: AllocStorageOp
+) -> tuple[int, int]:
+    """[start, upper) of a storage's bytes: from its op to its last use or kill,
+    or to the function's end without a kill (memplan-run never frees it)."""
+    live = liveness.range_of(storage)
+    if not live.ends:
+        return live.start, liveness.last_point + 1
+    return live.start, max(live.upper, *(liveness.end[op] + 1 for op in live.ends))
+
+
 def _trace_of(
     function: func.FuncOp, scope: str, placed: dict[AllocStorageOp, list[AllocTensorOp]]
 ) -> ModuleTrace:
     liveness = FunctionLiveness(function)
     buffers: list[Buffer] = []
-    offsets: dict[BufferId, int] = {}
-    base = 0
-    for storage, tensors in placed.items():
+    inside: list[tuple[int, int]] = []  # (storage index, offset in it) per buffer
+    storages: list[Buffer] = []
+    names: set[BufferId] = set()
+    for index, (storage, tensors) in enumerate(placed.items()):
         for tensor in tensors:
             live = liveness.range_of(tensor)
             result_type = tensor.result.type
@@ -121,15 +137,23 @@ def _trace_of(
             size = static_byte_size(result_type)
             assert size is not None
             name = f"%{tensor.result.name_hint or len(buffers)}"
-            if name in offsets:
+            if name in names:
                 name = f"{name}#{len(buffers)}"
+            names.add(name)
             buffers.append(Buffer(name, live.start, live.upper, size))
             offset = tensor.static_offset_bytes()
             assert offset is not None
-            offsets[name] = base + offset
+            inside.append((index, offset))
         size = storage.static_size_bytes()
         assert size is not None
-        base += size
-    count = len(placed)
-    title = f'@{function.sym_name.data}, "{scope}", {count} storage{"s" if count > 1 else ""} of {base} bytes'
+        start, upper = _storage_range(liveness, storage)
+        storages.append(Buffer(index, start, upper, size, storage.alignment.value.data))
+    bases = plan(storages, algorithm="greedy").offsets
+    offsets: dict[BufferId, int] = {
+        b.id: bases[index] + offset
+        for b, (index, offset) in zip(buffers, inside, strict=True)
+    }
+    count = len(storages)
+    total = sum(b.size for b in storages)
+    title = f'@{function.sym_name.data}, "{scope}", {count} storage{"s" if count > 1 else ""} of {total} bytes'
     return ModuleTrace(buffers, offsets, title)

@@ -143,6 +143,7 @@ def _report(path: Path, result: Plan, capacity: int | None) -> Report:
         "proved_optimal": result.proved_optimal,
         "nodes": result.nodes,
         "time_limited": result.time_limited,
+        "unsearched": result.unsearched or None,
     }
 
 
@@ -156,6 +157,7 @@ _LABELS = {
     "proved_optimal": "proved optimal",
     "nodes": "nodes",
     "time_limited": "time-limited",
+    "unsearched": "not searched",
     "block_size": "block size",
     "block_height": "block height",
     "block_lower_bound": "block bound",

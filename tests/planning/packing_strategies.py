@@ -19,8 +19,18 @@ def examples(quick: int, slow: int) -> int:
     return slow if SLOW else quick
 
 
+SMALL_ALIGNMENTS = (1, 1, 1, 2, 4, 8)
+# Up to the largest the search's int64 arithmetic cannot reach (see best.py).
+LARGE_ALIGNMENTS = (1, 1, 2, 8, 16, 64, 2**40, 2**62)
+
+
 @st.composite
-def traces(draw: st.DrawFn, max_buffers: int = 12, max_time: int = 12) -> list[Buffer]:
+def traces(
+    draw: st.DrawFn,
+    max_buffers: int = 12,
+    max_time: int = 12,
+    alignments: Sequence[int] = SMALL_ALIGNMENTS,
+) -> list[Buffer]:
     """Small traces rich in ties: equal sizes, back-to-back lifetimes, zero sizes, alignments."""
     count = draw(st.integers(0, max_buffers))
     sizes = st.sampled_from([0, 1, 2, 3, 4, 4, 5, 8, 16])
@@ -28,7 +38,7 @@ def traces(draw: st.DrawFn, max_buffers: int = 12, max_time: int = 12) -> list[B
     for index in range(count):
         lower = draw(st.integers(0, max_time - 1))
         upper = draw(st.integers(lower + 1, max_time))
-        alignment = draw(st.sampled_from([1, 1, 1, 2, 4, 8]))
+        alignment = draw(st.sampled_from(alignments))
         buffers.append(Buffer(f"b{index}", lower, upper, draw(sizes), alignment))
     return buffers
 

@@ -169,3 +169,18 @@ def test_a_capacity_a_search_exhausts_raises_the_proved_floor() -> None:
     assert all(b[0] == a[0] + 1 for a, b in pairwise(calls))
     # It ends proved optimal: the floor closed up to the plan's height.
     assert closed == calls[-1][0] + 1 == offsets[0] + 1
+
+
+def test_a_trace_too_crowded_to_search_keeps_greedy_and_says_why(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(best_module, "MAX_OVERLAP_PAIRS", 0)
+    result = plan(A_SLICE)
+    assert (result.height, result.nodes) == (33, 0)
+    assert result.unsearched == "more than 0 pairs of buffers alive together"
+
+
+def test_a_searched_trace_has_no_reason_not_to_be_searched() -> None:
+    result = plan(A_SLICE)
+    assert result.height == 30
+    assert result.unsearched == ""

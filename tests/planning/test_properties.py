@@ -2,7 +2,7 @@
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from packing_strategies import brute_force_height, examples, traces
+from packing_strategies import LARGE_ALIGNMENTS, brute_force_height, examples, traces
 
 from memplan.planning import ALGORITHMS, Buffer, lower_bound, plan, validate
 from memplan.planning import best as best_module
@@ -89,7 +89,13 @@ def test_slice_by_slice_search_is_exact_too(
 
 
 @settings(max_examples=examples(60, 1000), deadline=None)
-@given(traces(max_buffers=8, max_time=6), st.sampled_from([0, 3, 20, 10_000]))
+@given(
+    st.one_of(
+        traces(max_buffers=8, max_time=6),
+        traces(max_buffers=6, max_time=4, alignments=LARGE_ALIGNMENTS),
+    ),
+    st.sampled_from([0, 3, 20, 10_000]),
+)
 def test_the_reported_lower_bound_is_never_above_the_optimum(
     buffers: list[Buffer], budget: int
 ) -> None:

@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from packing_strategies import examples, traces
 
-from memplan.planning import Buffer, lower_bound, plan, validate
+from memplan.planning import Buffer, live_peak, plan, validate
 from memplan.planning.sections import TooManyOverlaps, restrict, sweep
 
 # b0 [1, 2) and b1 [2, 4) both meet b2 [0, 5); b3 [5, 9) meets nobody.
@@ -65,6 +65,6 @@ def test_a_plan_of_the_whole_is_a_plan_of_any_section_restriction(
     whole = plan(sized, None, "greedy")
     kept = {b.id: whole.offsets[b.id] for b in relaxation}
     assert validate(relaxation, kept) is None
-    assert lower_bound(relaxation) == max(
+    assert live_peak(relaxation) == max(
         (structure.section_totals[s] for s in sections), default=0
     )

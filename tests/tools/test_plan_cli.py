@@ -95,7 +95,9 @@ def test_json_has_the_documented_fields(
         "proved_optimal",
         "nodes",
         "time_limited",
+        "unsearched",
     }
+    assert report["unsearched"] is None
     assert report["height"] == 12
     assert report["lower_bound"] == 12
     assert report["fits"] is True
@@ -116,6 +118,41 @@ def test_output_writes_input_columns_plus_offset(
     offsets = {r["id"]: int(r["offset"]) for r in rows}
     assert offsets["b"] % 8 == 0
     assert offsets["a"] + 3 <= offsets["b"] or offsets["b"] + 5 <= offsets["a"]
+
+
+def test_a_plan_only_alignment_keeps_high_is_proved_optimal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Heights past 2**62 are beyond the search; the bound closes the gap instead.
+    trace = "id,lower,upper,size,alignment\na,0,2,8,4611686018427387904\nb,0,2,8,4611686018427387904\n"
+    code, out, err = run(["plan", str(write(tmp_path, trace))], capsys)
+    assert code == 0, err
+    assert "height:         4611686018427387912" in out
+    assert "lower bound:    4611686018427387912" in out
+    assert "ratio:          1.000" in out
+    assert "proved optimal: yes" in out
+
+
+def test_a_plan_too_high_to_search_says_why_it_was_not_searched(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Greedy needs 7 units where 6 fit; a unit of 2**60 puts heights past 2**62.
+    unit = 2**60
+    rows = [(0, 4, 2), (4, 5, 4), (3, 4, 3), (2, 3, 2), (2, 3, 2)]
+    trace = "id,lower,upper,size\n" + "".join(
+        f"b{k},{lower},{upper},{size * unit}\n"
+        for k, (lower, upper, size) in enumerate(rows)
+    )
+    code, out, err = run(["plan", str(write(tmp_path, trace))], capsys)
+    assert code == 0, err
+    assert f"height:         {7 * unit}" in out
+    assert f"lower bound:    {6 * unit}" in out
+    assert "proved optimal: no" in out
+    assert "nodes:          0" in out
+    assert (
+        "not searched:   heights reach 2^62 bytes, beyond the search's int64 "
+        "arithmetic" in out
+    )
 
 
 def test_alignment_flag_aligns_every_buffer(
