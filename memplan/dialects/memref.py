@@ -8,6 +8,8 @@ current MLIR writes differently, or that xDSL lacks, defined here.
   only) and `alignment` properties.
 - `memref.copy`, `cast`, `memory_space_cast`, `extract_aligned_pointer_as_index`,
   `atomic_rmw` and `alloca_scope` have MLIR's custom syntax and verifiers.
+- `memref.subview` is verified as MLIR does (xDSL checks none of its result
+  type).
 - `memref.transpose`, `realloc` and `prefetch`, which xDSL lacks, are added.
 
 `dense_resource` blobs live in the parsing context (as in MLIR), not in the
@@ -23,6 +25,7 @@ from __future__ import annotations
 import math
 import weakref
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Sequence
 from typing import ClassVar, Self
 
@@ -39,6 +42,7 @@ from xdsl.dialects.builtin import (
     BoolAttr,
     Builtin,
     ComplexType,
+    DenseArrayBase,
     DenseIntOrFPElementsAttr,
     DenseResourceAttr,
     IndexType,
@@ -70,13 +74,14 @@ from xdsl.dialects.memref import (
     GetGlobalOp,
     RankOp,
     ReinterpretCastOp,
-    SubviewOp,
     ViewOp,
 )
+from xdsl.dialects.utils import DynamicIndexList, verify_dynamic_index_list
 from xdsl.ir import Attribute, Dialect, Operation, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.irdl import (
     AnyAttr,
+    AttrSizedOperandSegments,
     IRDLOperation,
     ParsePropInAttrDict,
     VarConstraint,
@@ -691,6 +696,216 @@ class TransposeOp(IRDLOperation):
         return op
 
 
+def _times(a: int | None, b: int | None) -> int | None:
+    """MLIR's saturated product of strides and offsets: 0 times anything is 0,
+    otherwise dynamic (None) if either factor is."""
+    if a == 0 or b == 0:
+        return 0
+    return None if a is None or b is None else a * b
+
+
+def _dynamic_as_none(values: Sequence[int]) -> list[int | None]:
+    return [None if value == DYNAMIC_INDEX else value for value in values]
+
+
+def _reduces_to(shape: Sequence[int], reduced: Sequence[int]) -> bool:
+    """Whether dropping unit dimensions of `shape` gives `reduced` (MLIR's
+    `computeRankReductionMask`: match greedily, skip only sizes of 1)."""
+    kept = 0
+    for size in shape:
+        if kept < len(reduced) and size == reduced[kept]:
+            kept += 1
+        elif size != 1:
+            return False
+    return kept == len(reduced)
+
+
+def _dropped_dims(
+    sizes: Sequence[int], strides: Sequence[int | None], reduced: Sequence[int | None]
+) -> set[int] | None:
+    """The unit dimensions a rank-reducing subview drops, told apart by their
+    strides as MLIR's `computeMemRefRankReductionMask` does: a unit dimension
+    is kept when the reduced strides still hold its stride as often as the
+    unreduced ones.  None if no such set fits the ranks."""
+    if len(sizes) == len(reduced):
+        return set()
+    dropped = {dim for dim, size in enumerate(sizes) if size == 1}
+    if len(dropped) + len(reduced) == len(sizes):
+        return dropped
+    unaccounted, wanted = Counter(strides), Counter(reduced)
+    for dim in sorted(dropped):
+        stride = strides[dim]
+        if unaccounted[stride] > wanted[stride]:
+            unaccounted[stride] -= 1
+        elif unaccounted[stride] == wanted[stride]:
+            dropped.discard(dim)
+        else:
+            return None
+    return dropped if len(dropped) + len(reduced) == len(sizes) else None
+
+
+def _keeps_layout(
+    sizes: Sequence[int],
+    inferred: tuple[Sequence[int | None], int | None],
+    reduced: tuple[Sequence[int | None], int | None],
+) -> bool:
+    """Whether the `reduced` strides and offset are the `inferred` ones with
+    the dropped unit dimensions' strides left out (a dynamic value matches
+    only a dynamic one)."""
+    (strides, offset), (reduced_strides, reduced_offset) = inferred, reduced
+    if offset != reduced_offset:
+        return False
+    dropped = _dropped_dims(sizes, strides, reduced_strides)
+    return dropped is not None and [
+        stride for dim, stride in enumerate(strides) if dim not in dropped
+    ] == list(reduced_strides)
+
+
+@irdl_op_definition
+class SubviewOp(IRDLOperation):
+    """A strided slice of a memref, as MLIR verifies it (xDSL 0.74 checks only
+    that the dynamic offsets, sizes and strides are all given): one offset,
+    size and stride per source dimension, the source's memory space, a result
+    type that is the inferred one (see `inferred_type`) or it with unit
+    dimensions dropped, and static slices inside the source.  Affine-map
+    layouts, which memplan reads no strides from, are not compared.
+
+    `%v = memref.subview %m[0, %i] [2, 2] [2, 1] : memref<4x4xf32> to
+    memref<2x2xf32, strided<[8, 1], offset: ?>>`"""
+
+    name = "memref.subview"
+
+    source = operand_def(MemRefType)
+    offsets = var_operand_def(IndexType)
+    sizes = var_operand_def(IndexType)
+    strides = var_operand_def(IndexType)
+    static_offsets = prop_def(DenseArrayBase.constr(i64))
+    static_sizes = prop_def(DenseArrayBase.constr(i64))
+    static_strides = prop_def(DenseArrayBase.constr(i64))
+    result = result_def(MemRefType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    traits = traits_def(NoMemoryEffect())
+
+    assembly_format = (
+        "$source ``"
+        "custom<DynamicIndexList>($offsets, $static_offsets)"
+        "custom<DynamicIndexList>($sizes, $static_sizes)"
+        "custom<DynamicIndexList>($strides, $static_strides)"
+        "attr-dict `:` type($source) `to` type($result)"
+    )
+
+    custom_directives = (DynamicIndexList,)
+
+    def inferred_type(self) -> MemRefType | None:
+        """MLIR's `SubViewOp::inferResultType`: the sizes as shape, strides the
+        source's times the subview's, offset the source's plus each offset
+        times its stride (dynamic where a factor is, unless the other is 0).
+        None for a source with an affine-map layout."""
+        source = self.source.type
+        assert isinstance(source, MemRefType)
+        layout = _strides_and_offset(source)
+        if layout is None:
+            return None
+        source_strides, offset = layout
+        offsets = _dynamic_as_none(self.static_offsets.get_values())
+        strides = _dynamic_as_none(self.static_strides.get_values())
+        for start, stride in zip(offsets, source_strides, strict=True):
+            product = _times(start, stride)
+            offset = None if offset is None or product is None else offset + product
+        return MemRefType(
+            source.element_type,
+            self.static_sizes.get_values(),
+            StridedLayoutAttr(list(map(_times, source_strides, strides)), offset),
+            source.memory_space,
+        )
+
+    def verify_(self) -> None:
+        source, result = self.source.type, self.result.type
+        assert isinstance(source, MemRefType) and isinstance(result, MemRefType)
+        rank = source.get_num_dims()
+        for what, values, dynamic in (
+            ("offset", self.static_offsets.get_values(), self.offsets),
+            ("size", self.static_sizes.get_values(), self.sizes),
+            ("stride", self.static_strides.get_values(), self.strides),
+        ):
+            verify_dynamic_index_list(
+                values, dynamic, DYNAMIC_INDEX, f" in the {what} arguments"
+            )
+            if len(values) != rank:
+                raise VerifyException(
+                    f"expected {rank} {what} values, one per dimension of {source}, "
+                    f"got {len(values)}"
+                )
+        if source.memory_space != result.memory_space:
+            raise VerifyException(
+                f"different memory spaces specified for base memref type {source} "
+                f"and subview memref type {result}"
+            )
+        expected = self.inferred_type()
+        if expected is not None and expected != result:
+            self._verify_reduced_type(expected, result)
+        self._verify_in_bounds(source)
+
+    def _verify_reduced_type(self, expected: MemRefType, result: MemRefType) -> None:
+        """MLIR's checks of a result type other than the inferred one: a
+        rank-reduced version of it, with its offset and the strides of the
+        dimensions it keeps (static or dynamic alike)."""
+        if result.get_num_dims() > expected.get_num_dims():
+            raise VerifyException(
+                "expected result rank to be smaller or equal to the source rank, "
+                f"but got {result}"
+            )
+        if not _reduces_to(expected.get_shape(), result.get_shape()):
+            raise VerifyException(
+                f"expected result type to be {expected} or a rank-reduced version. "
+                f"(mismatch of result sizes), but got {result}"
+            )
+        if result.element_type != expected.element_type:
+            raise VerifyException(
+                f"expected result element type to be {expected.element_type}, but "
+                f"got {result}"
+            )
+        wanted, got = _strides_and_offset(expected), _strides_and_offset(result)
+        assert wanted is not None
+        if got is not None and not _keeps_layout(
+            self.static_sizes.get_values(), wanted, got
+        ):
+            raise VerifyException(
+                f"expected result type to be {expected} or a rank-reduced version. "
+                f"(mismatch of result layout), but got {result}"
+            )
+
+    def _verify_in_bounds(self, source: MemRefType) -> None:
+        """MLIR's `verifyInBoundsSlice`: every static slice starts and ends
+        inside its static source dimension."""
+        for dim, (extent, start, size, stride) in enumerate(
+            zip(
+                source.get_shape(),
+                self.static_offsets.get_values(),
+                self.static_sizes.get_values(),
+                self.static_strides.get_values(),
+                strict=True,
+            )
+        ):
+            if DYNAMIC_INDEX in (extent, start):
+                continue
+            if start >= extent:
+                raise VerifyException(
+                    f"offset {start} of dimension {dim} is out of bounds: expected "
+                    f"less than the source size {extent}"
+                )
+            if DYNAMIC_INDEX in (size, stride):
+                continue
+            last = start + (size - 1) * stride
+            if last >= extent:
+                raise VerifyException(
+                    f"slice along dimension {dim} runs out of bounds: its last "
+                    f"index {last} is not less than the source size {extent}"
+                )
+
+
 def _parse_memref_type(parser: Parser) -> MemRefType:
     at = parser.pos
     type_ = parser.parse_type()
@@ -1227,5 +1442,5 @@ MEMREF = Dialect(
     [],
 )
 """memref for memplan: xDSL's ops with global, load, store, copy, the casts,
-extract_aligned_pointer_as_index, atomic_rmw and alloca_scope replaced, and
+extract_aligned_pointer_as_index, atomic_rmw, alloca_scope and subview replaced, and
 transpose, realloc and prefetch added."""

@@ -162,20 +162,34 @@ class ManifestAlloc(RewritePattern):
 
 class ManifestClone(RewritePattern):
     """`bufferization.clone` -> `memref.alloc` + `memref.copy`, as MLIR lowers it
-    (convert-bufferization-to-memref), for memrefs with the identity layout."""
+    (convert-bufferization-to-memref): the alloc has the identity layout, and a
+    `memref.cast` gives it the clone's type when that has another layout (a
+    clone of a view).  A dealloc of the clone frees the alloc itself, so the
+    cast does not hide the buffer's end from ownership."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(
         self, op: bufferization.CloneOp, rewriter: PatternRewriter
     ) -> None:
         type_ = op.output.type
-        if not isinstance(type_, MemRefType) or not isinstance(type_.layout, NoneAttr):
+        if not isinstance(type_, MemRefType):
             raise PassFailedException(
                 failure(
                     MANIFEST,
                     op,
-                    f"bufferization.clone of {type_}: expected a memref with the "
-                    "identity layout, the only one a tensor at a byte offset has",
+                    f"bufferization.clone of {type_}: expected a ranked memref",
+                )
+            )
+        alloc_type = MemRefType(
+            type_.element_type, type_.shape, NoneAttr(), type_.memory_space
+        )
+        if not memref.CastOp.compatible(alloc_type, type_):
+            raise PassFailedException(
+                failure(
+                    MANIFEST,
+                    op,
+                    f"bufferization.clone of {type_}: expected a layout the identity "
+                    f"layout casts to, as a new buffer has it ({alloc_type})",
                 )
             )
         sizes: list[Operation] = []
@@ -183,9 +197,20 @@ class ManifestClone(RewritePattern):
             if dim == DYNAMIC_INDEX:
                 index = arith.ConstantOp(IntegerAttr(axis, IndexType()))
                 sizes += [index, memref.DimOp(op.input, index)]
-        alloc = memref.AllocOp([size.results[0] for size in sizes[1::2]], [], type_)
+        alloc = memref.AllocOp(
+            [size.results[0] for size in sizes[1::2]], [], alloc_type
+        )
         copy = memref.CopyOp(op.input, alloc)
-        rewriter.replace(op, [*sizes, alloc, copy], [alloc.memref])
+        if alloc_type == type_:
+            rewriter.replace(op, [*sizes, alloc, copy], [alloc.memref])
+            return
+        rewriter.replace_uses_with_if(
+            op.output,
+            alloc.memref,
+            lambda use: isinstance(use.operation, memref.DeallocOp),
+        )
+        cast = memref.CastOp(alloc, type_)
+        rewriter.replace(op, [*sizes, alloc, copy, cast], [cast.dest])
 
 
 def _tensors_in(storage: SSAValue) -> int:

@@ -30,6 +30,7 @@ INPUTS = sorted(
         TESTS / "filecheck" / "dialects" / "linalg" / "ops.mlir",
         TESTS / "filecheck" / "dialects" / "memref" / "ops.mlir",
         TESTS / "filecheck" / "dialects" / "memref" / "mlir-syntax.mlir",
+        TESTS / "filecheck" / "dialects" / "memref" / "subview.mlir",
         TESTS / "filecheck" / "dialects" / "scf" / "execute-region.mlir",
         TESTS / "filecheck" / "dialects" / "scf" / "parallel.mlir",
     ]

@@ -291,3 +291,105 @@ func.func @prefetch_locality(%m: memref<4xf32>, %i: index) {
 }
 
 // CHECK: localityHint must be between 0 and 3, got 4
+
+// -----
+
+// memref.subview as MLIR verifies it (xDSL 0.74 accepted all of these): static
+// strides make a static layout, which a dynamic one does not stand for.
+func.func @subview_dynamic_layout(%m: memref<4x4xf32>) {
+  %v = memref.subview %m[0, 0] [2, 2] [2, 2] : memref<4x4xf32> to memref<2x2xf32, strided<[?, ?], offset: ?>>
+  func.return
+}
+
+// CHECK: expected result type to be memref<2x2xf32, strided<[8, 2]>> or a rank-reduced version. (mismatch of result layout), but got memref<2x2xf32, strided<[?, ?], offset: ?>>
+
+// -----
+
+func.func @subview_static_offset(%m: memref<4x4xf32>, %i: index) {
+  %v = memref.subview %m[%i, 0] [2, 2] [1, 1] : memref<4x4xf32> to memref<2x2xf32, strided<[4, 1], offset: 3>>
+  func.return
+}
+
+// CHECK: expected result type to be memref<2x2xf32, strided<[4, 1], offset: ?>> or a rank-reduced version. (mismatch of result layout), but got memref<2x2xf32, strided<[4, 1], offset: 3>>
+
+// -----
+
+func.func @subview_strides(%m: memref<4x4xf32>) {
+  %v = memref.subview %m[0, 0] [2, 2] [1, 1] : memref<4x4xf32> to memref<2x2xf32>
+  func.return
+}
+
+// CHECK: expected result type to be memref<2x2xf32, strided<[4, 1]>> or a rank-reduced version. (mismatch of result layout), but got memref<2x2xf32>
+
+// -----
+
+// A dropped unit dimension takes its stride with it: the column keeps 4.
+func.func @subview_dropped_stride(%m: memref<4x4xf32>) {
+  %v = memref.subview %m[0, 0] [4, 1] [1, 1] : memref<4x4xf32> to memref<4xf32, strided<[1]>>
+  func.return
+}
+
+// CHECK: expected result type to be memref<4x1xf32, strided<[4, 1]>> or a rank-reduced version. (mismatch of result layout), but got memref<4xf32, strided<[1]>>
+
+// -----
+
+func.func @subview_sizes(%m: memref<?x4xf32>, %n: index) {
+  %v = memref.subview %m[0, 0] [%n, 4] [1, 1] : memref<?x4xf32> to memref<3x4xf32>
+  func.return
+}
+
+// CHECK: expected result type to be memref<?x4xf32, strided<[4, 1]>> or a rank-reduced version. (mismatch of result sizes), but got memref<3x4xf32>
+
+// -----
+
+func.func @subview_rank(%m: memref<4x4xf32>) {
+  %v = memref.subview %m[0, 0] [2, 2] [1, 1] : memref<4x4xf32> to memref<2x2x1xf32, strided<[4, 1, 1]>>
+  func.return
+}
+
+// CHECK: expected result rank to be smaller or equal to the source rank, but got memref<2x2x1xf32, strided<[4, 1, 1]>>
+
+// -----
+
+func.func @subview_element_type(%m: memref<4x4xf32>) {
+  %v = memref.subview %m[0, 0] [2, 2] [1, 1] : memref<4x4xf32> to memref<2x2xf16, strided<[4, 1]>>
+  func.return
+}
+
+// CHECK: expected result element type to be f32, but got memref<2x2xf16, strided<[4, 1]>>
+
+// -----
+
+func.func @subview_memory_space(%m: memref<4x4xf32>) {
+  %v = memref.subview %m[0, 0] [2, 2] [1, 1] : memref<4x4xf32> to memref<2x2xf32, strided<[4, 1]>, "global.vtcm">
+  func.return
+}
+
+// CHECK: different memory spaces specified for base memref type memref<4x4xf32> and subview memref type memref<2x2xf32, strided<[4, 1]>, "global.vtcm">
+
+// -----
+
+func.func @subview_count(%m: memref<4x4xf32>) {
+  %v = memref.subview %m[0, 0, 0] [2, 2, 1] [1, 1, 1] : memref<4x4xf32> to memref<2x2xf32, strided<[4, 1]>>
+  func.return
+}
+
+// CHECK: expected 2 offset values, one per dimension of memref<4x4xf32>, got 3
+
+// -----
+
+func.func @subview_offset_bounds(%m: memref<4x4xf32>) {
+  %v = memref.subview %m[4, 0] [0, 4] [1, 1] : memref<4x4xf32> to memref<0x4xf32, strided<[4, 1], offset: 16>>
+  func.return
+}
+
+// CHECK: offset 4 of dimension 0 is out of bounds: expected less than the source size 4
+
+// -----
+
+func.func @subview_slice_bounds(%m: memref<4x4xf32>) {
+  %v = memref.subview %m[0, 1] [2, 2] [1, 3] : memref<4x4xf32> to memref<2x2xf32, strided<[4, 3], offset: 1>>
+  func.return
+}
+
+// CHECK: slice along dimension 1 runs out of bounds: its last index 4 is not less than the source size 4
