@@ -76,12 +76,15 @@ class UninitializedReads:
             load = op.name == "memref.load"
             target = args[0] if load else args[1]
             indices = args[1:] if load else args[2:]
+            reads = load or _combines_with_memory(op)
+            if self._element_fast(target, indices, reads, not load):
+                return
             element = _element(target, indices)
             storage = self._storage_of(target)
             if element is None or storage is None:
                 return
             masks = self._array_masks(element, storage)
-            if load or _combines_with_memory(op):
+            if reads:
                 self._check(masks, target, "the element it loads")
             if not load:
                 _mark(masks)
@@ -109,6 +112,39 @@ class UninitializedReads:
             return
         for value in args:
             _mark(self._masks(value))
+
+    def _element_fast(
+        self, target: object, indices: Sequence[object], reads: bool, writes: bool
+    ) -> bool:
+        """Check and mark one element of a plain array by its byte offset,
+        without the views `_array_masks` builds (scalar code runs millions of
+        loads and stores).  As there, an element out of bounds or outside a
+        checked storage is left alone (the op itself refuses the former);
+        False leaves the op to `_array_masks`: a tensor in blocks, and a read
+        of unwritten bytes, for the error it words."""
+        if type(target) is not np.ndarray:
+            return False
+        storage = self._storage_of(target)
+        if storage is None or storage.written is None:
+            return True
+        shape = target.shape
+        if len(indices) != len(shape):
+            return True
+        start = pointer(target) - pointer(storage.buffer)
+        for index, extent, stride in zip(indices, shape, target.strides, strict=True):
+            position = int(index)  # pyright: ignore[reportArgumentType]
+            if not 0 <= position < extent:
+                return True
+            start += position * stride
+        end = start + target.itemsize
+        if start < 0 or end > storage.size:
+            return True
+        written = storage.written[start:end]
+        if reads and not written.all():
+            return False
+        if writes:
+            written[:] = True
+        return True
 
     def check_result(self, value: object, position: int) -> None:
         self._check(self._masks(value), value, f"result {position}")

@@ -125,6 +125,32 @@ def test_stores_and_loads_of_a_0d_memref_track_its_element():
         checked(load_fresh)
 
 
+def test_a_store_through_a_strided_view_marks_its_own_element_only():
+    view = 'memref<2xi32, strided<[2], offset: 1>, "global.vtcm">'
+    prefix = (
+        f"%v = memref.subview %t[1] [2] [2] : {V} to {view}",
+        "%i1 = arith.constant 1 : index",
+        f"memref.store %c1, %v[%i1] : {view}",
+    )
+    same_element = program(
+        *prefix,
+        "%i3 = arith.constant 3 : index",
+        f"%a = memref.load %t[%i3] : {V}",
+        f"memory.copy %x, %t : memref<4xi32> to {V}",
+    )
+    checked(same_element, X)
+    next_element = program(
+        *prefix,
+        "%i2 = arith.constant 2 : index",
+        f"%a = memref.load %t[%i2] : {V}",
+        f"memory.copy %x, %t : memref<4xi32> to {V}",
+    )
+    with pytest.raises(
+        InterpretationError, match=r"memref.load %a .* the first at byte 8"
+    ):
+        checked(next_element, X)
+
+
 def test_a_clone_reads_its_source_and_is_written_whole():
     clone = """
     func.func @main(%x: memref<4xi32>) -> memref<4xi32> {
