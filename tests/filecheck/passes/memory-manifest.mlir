@@ -223,6 +223,16 @@ func.func @clone_strided(%x: memref<4xf32, strided<[2]>>) -> memref<4xf32, strid
 
 // -----
 
+// A clone of an unranked memref has no shape to allocate.
+// CHECK: bufferization.clone of memref<*xf32>: expected a ranked memref
+
+func.func @clone_unranked(%x: memref<*xf32>) -> memref<*xf32> {
+  %c = bufferization.clone %x : memref<*xf32> to memref<*xf32>
+  func.return %c : memref<*xf32>
+}
+
+// -----
+
 // CHECK: memref.alloc of memref<4x4xf32, strided<[8, 1]>> has the layout strided<[8, 1]>: expected the identity layout, the only one a tensor at a byte offset has
 
 func.func @strided_layout() {
