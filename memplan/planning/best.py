@@ -172,6 +172,7 @@ class _Slicer:
                 _Slice(window.members, part, obstacles, _height(part, layout))
             )
         self.bound = bound
+        self.crowded = 0  # windows to search that were too crowded for it
 
     def height(self) -> int:
         return max([self.pinned_height, *(s.height for s in self.slices)])
@@ -197,6 +198,7 @@ class _Slicer:
             try:
                 item.structure = sweep(item.part, MAX_OVERLAP_PAIRS)
             except TooManyOverlaps:
+                self.crowded += 1
                 continue
             waiting = sum(len(s.part) for s in todo[k:] if s.height > bar)
             item.target = max(item.floor, bar)
@@ -306,7 +308,13 @@ def _structure(sized: list[Buffer], height: int) -> tuple[TimeStructure | None, 
     try:
         return sweep(sized, MAX_OVERLAP_PAIRS), ""
     except TooManyOverlaps:
-        return None, f"more than {MAX_OVERLAP_PAIRS:,} pairs of buffers alive together"
+        return None, _too_crowded()
+
+
+def _too_crowded(windows: int = 0) -> str:
+    """Why a trace, or `windows` of its time windows, kept their first layout."""
+    where = f"in {windows} window{'s' if windows > 1 else ''}: " if windows else ""
+    return f"{where}more than {MAX_OVERLAP_PAIRS:,} pairs of buffers alive together"
 
 
 def _best_by_windows(
@@ -335,6 +343,8 @@ def _best_by_windows(
         with _recursion_for(max((s.part for s in slicer.slices), key=len, default=[])):
             slicer.run(work.total)
         height = slicer.height()
+        if slicer.crowded:
+            unsearched = _too_crowded(slicer.crowded)
     offsets = slicer.offsets
     if height > slicer.bound:
         greedy = greedy_offsets(sized)

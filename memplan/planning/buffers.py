@@ -36,7 +36,8 @@ class Plan:
     `nodes` counts the search nodes `best` spent (the work its budget limits),
     and `time_limited` says the opt-in wall-clock cap cut the search short,
     which makes the plan depend on the machine's load.  `unsearched` says why
-    `best` kept greedy's plan without searching, when it had to (empty otherwise).
+    `best` kept greedy's plan, or some windows' first layout, without searching
+    (empty when it searched wherever it had to).
     """
 
     offsets: dict[BufferId, int]

@@ -180,6 +180,26 @@ def test_a_trace_too_crowded_to_search_keeps_greedy_and_says_why(
     assert result.unsearched == "more than 0 pairs of buffers alive together"
 
 
+def test_a_window_too_crowded_to_search_keeps_its_layout_and_says_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    real_sweep = best_module.sweep
+
+    def crowded_a(part, limit):  # type: ignore[no-untyped-def]
+        if str(part[0].id).startswith("a"):
+            raise best_module.TooManyOverlaps
+        return real_sweep(part, limit)
+
+    monkeypatch.setattr(best_module, "sweep", crowded_a)
+    monkeypatch.setattr(best_module, "SLICE_MIN_BUFFERS", 0)
+    result = plan(TWO_SLICES)
+    # "c" is still searched (0 < nodes); "a" keeps best-fit's 33 and says why.
+    assert result.height == 33 and result.nodes > 0
+    assert result.unsearched == (
+        "in 1 window: more than 1,000,000 pairs of buffers alive together"
+    )
+
+
 def test_a_searched_trace_has_no_reason_not_to_be_searched() -> None:
     result = plan(A_SLICE)
     assert result.height == 30
