@@ -9,7 +9,7 @@ current MLIR writes differently, or that xDSL lacks, defined here.
 - `memref.copy`, `cast`, `memory_space_cast`, `extract_aligned_pointer_as_index`,
   `atomic_rmw` and `alloca_scope` have MLIR's custom syntax and verifiers.
 - `memref.subview` is verified as MLIR does (xDSL checks none of its result
-  type).
+  type); its canonicalization patterns are in `memref_canonicalization`.
 - `memref.transpose`, `realloc` and `prefetch`, which xDSL lacks, are added.
 
 `dense_resource` blobs live in the parsing context (as in MLIR), not in the
@@ -76,7 +76,12 @@ from xdsl.dialects.memref import (
     ReinterpretCastOp,
     ViewOp,
 )
-from xdsl.dialects.utils import DynamicIndexList, verify_dynamic_index_list
+from xdsl.dialects.utils import (
+    DynamicIndexList,
+    get_dynamic_index_list,
+    split_dynamic_index_list,
+    verify_dynamic_index_list,
+)
 from xdsl.ir import Attribute, Dialect, Operation, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.irdl import (
@@ -99,8 +104,10 @@ from xdsl.irdl import (
     var_result_def,
 )
 from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.pattern_rewriter import RewritePattern
 from xdsl.printer import Printer
 from xdsl.traits import (
+    HasCanonicalizationPatternsTrait,
     HasParent,
     IsTerminator,
     MemoryAllocEffect,
@@ -761,14 +768,28 @@ def _keeps_layout(
     ] == list(reduced_strides)
 
 
+class SubviewCanonicalization(HasCanonicalizationPatternsTrait):
+    """memplan's subview patterns: xDSL's match and build xDSL's class."""
+
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        from memplan.dialects.memref_canonicalization import (
+            ComposeSubviews,
+            FoldSubviewConstants,
+        )
+
+        return (FoldSubviewConstants(), ComposeSubviews())
+
+
 @irdl_op_definition
 class SubviewOp(IRDLOperation):
     """A strided slice of a memref, as MLIR verifies it (xDSL 0.74 checks only
     that the dynamic offsets, sizes and strides are all given): one offset,
-    size and stride per source dimension, the source's memory space, a result
-    type that is the inferred one (see `inferred_type`) or it with unit
-    dimensions dropped, and static slices inside the source.  Affine-map
-    layouts, which memplan reads no strides from, are not compared.
+    size and stride per source dimension, offsets and sizes not negative, the
+    source's memory space, a result type that is the inferred one (see
+    `inferred_type`) or it with unit dimensions dropped, and static slices
+    inside the source.  Affine-map layouts, which memplan reads no strides
+    from, are not compared.
 
     `%v = memref.subview %m[0, %i] [2, 2] [2, 1] : memref<4x4xf32> to
     memref<2x2xf32, strided<[8, 1], offset: ?>>`"""
@@ -786,7 +807,7 @@ class SubviewOp(IRDLOperation):
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
-    traits = traits_def(NoMemoryEffect())
+    traits = traits_def(SubviewCanonicalization(), NoMemoryEffect())
 
     assembly_format = (
         "$source ``"
@@ -798,27 +819,127 @@ class SubviewOp(IRDLOperation):
 
     custom_directives = (DynamicIndexList,)
 
-    def inferred_type(self) -> MemRefType | None:
+    @classmethod
+    def get(
+        cls,
+        source: SSAValue,
+        offsets: Sequence[SSAValue | int],
+        sizes: Sequence[SSAValue | int],
+        strides: Sequence[SSAValue | int],
+        result_type: MemRefType,
+    ) -> Self:
+        """A subview of `source`; each offset, size and stride static or an operand."""
+        static_offsets, dynamic_offsets = split_dynamic_index_list(
+            offsets, DYNAMIC_INDEX
+        )
+        static_sizes, dynamic_sizes = split_dynamic_index_list(sizes, DYNAMIC_INDEX)
+        static_strides, dynamic_strides = split_dynamic_index_list(
+            strides, DYNAMIC_INDEX
+        )
+        return cls(
+            operands=[source, dynamic_offsets, dynamic_sizes, dynamic_strides],
+            properties={
+                "static_offsets": DenseArrayBase.from_list(i64, static_offsets),
+                "static_sizes": DenseArrayBase.from_list(i64, static_sizes),
+                "static_strides": DenseArrayBase.from_list(i64, static_strides),
+            },
+            result_types=[result_type],
+        )
+
+    def mixed_values(
+        self,
+    ) -> tuple[list[SSAValue | int], list[SSAValue | int], list[SSAValue | int]]:
+        """The offsets, sizes and strides, each a static value or its operand."""
+        offsets, sizes, strides = (
+            get_dynamic_index_list(static.get_values(), dynamic, DYNAMIC_INDEX)
+            for static, dynamic in (
+                (self.static_offsets, self.offsets),
+                (self.static_sizes, self.sizes),
+                (self.static_strides, self.strides),
+            )
+        )
+        return offsets, sizes, strides
+
+    @staticmethod
+    def infer_type(
+        source: MemRefType,
+        offsets: Sequence[int],
+        sizes: Sequence[int],
+        strides: Sequence[int],
+    ) -> MemRefType | None:
         """MLIR's `SubViewOp::inferResultType`: the sizes as shape, strides the
         source's times the subview's, offset the source's plus each offset
         times its stride (dynamic where a factor is, unless the other is 0).
         None for a source with an affine-map layout."""
-        source = self.source.type
-        assert isinstance(source, MemRefType)
         layout = _strides_and_offset(source)
         if layout is None:
             return None
         source_strides, offset = layout
-        offsets = _dynamic_as_none(self.static_offsets.get_values())
-        strides = _dynamic_as_none(self.static_strides.get_values())
-        for start, stride in zip(offsets, source_strides, strict=True):
+        for start, stride in zip(
+            _dynamic_as_none(offsets), source_strides, strict=True
+        ):
             product = _times(start, stride)
             offset = None if offset is None or product is None else offset + product
         return MemRefType(
             source.element_type,
-            self.static_sizes.get_values(),
-            StridedLayoutAttr(list(map(_times, source_strides, strides)), offset),
+            sizes,
+            StridedLayoutAttr(
+                list(map(_times, source_strides, _dynamic_as_none(strides))), offset
+            ),
             source.memory_space,
+        )
+
+    @staticmethod
+    def bounds_error(
+        source: MemRefType,
+        offsets: Sequence[int],
+        sizes: Sequence[int],
+        strides: Sequence[int],
+    ) -> str | None:
+        """MLIR's `verifyInBoundsSlice`: what takes a static slice out of its
+        static source dimension, or None when every one starts and ends inside."""
+        for dim, (extent, start, size, stride) in enumerate(
+            zip(source.get_shape(), offsets, sizes, strides, strict=True)
+        ):
+            if DYNAMIC_INDEX in (extent, start):
+                continue
+            if start >= extent:
+                return (
+                    f"offset {start} of dimension {dim} is out of bounds: expected "
+                    f"less than the source size {extent}"
+                )
+            if DYNAMIC_INDEX in (size, stride):
+                continue
+            last = start + (size - 1) * stride
+            if last >= extent:
+                return (
+                    f"slice along dimension {dim} runs out of bounds: its last "
+                    f"index {last} is not less than the source size {extent}"
+                )
+        return None
+
+    def inferred_type(self) -> MemRefType | None:
+        """The result type `infer_type` gives this op, before any rank reduction."""
+        source = self.source.type
+        assert isinstance(source, MemRefType)
+        return self.infer_type(
+            source,
+            self.static_offsets.get_values(),
+            self.static_sizes.get_values(),
+            self.static_strides.get_values(),
+        )
+
+    def dropped_dims(self) -> set[int] | None:
+        """The unit dimensions of the inferred type that the result type drops
+        (MLIR's `getDroppedDims`); None with an affine-map layout."""
+        inferred, result = self.inferred_type(), self.result.type
+        assert isinstance(result, MemRefType)
+        reduced = _strides_and_offset(result)
+        if inferred is None or reduced is None:
+            return None
+        assert isinstance(inferred.layout, StridedLayoutAttr)
+        return _dropped_dims(
+            self.static_sizes.get_values(), inferred.layout.get_strides(), reduced[0]
         )
 
     def verify_(self) -> None:
@@ -838,6 +959,15 @@ class SubviewOp(IRDLOperation):
                     f"expected {rank} {what} values, one per dimension of {source}, "
                     f"got {len(values)}"
                 )
+        for what, values in (
+            ("offsets", self.static_offsets.get_values()),
+            ("sizes", self.static_sizes.get_values()),
+        ):
+            for value in values:
+                if value < 0 and value != DYNAMIC_INDEX:
+                    raise VerifyException(
+                        f"expected {what} to be non-negative, but got {value}"
+                    )
         if source.memory_space != result.memory_space:
             raise VerifyException(
                 f"different memory spaces specified for base memref type {source} "
@@ -846,7 +976,14 @@ class SubviewOp(IRDLOperation):
         expected = self.inferred_type()
         if expected is not None and expected != result:
             self._verify_reduced_type(expected, result)
-        self._verify_in_bounds(source)
+        out_of_bounds = self.bounds_error(
+            source,
+            self.static_offsets.get_values(),
+            self.static_sizes.get_values(),
+            self.static_strides.get_values(),
+        )
+        if out_of_bounds is not None:
+            raise VerifyException(out_of_bounds)
 
     def _verify_reduced_type(self, expected: MemRefType, result: MemRefType) -> None:
         """MLIR's checks of a result type other than the inferred one: a
@@ -876,34 +1013,6 @@ class SubviewOp(IRDLOperation):
                 f"expected result type to be {expected} or a rank-reduced version. "
                 f"(mismatch of result layout), but got {result}"
             )
-
-    def _verify_in_bounds(self, source: MemRefType) -> None:
-        """MLIR's `verifyInBoundsSlice`: every static slice starts and ends
-        inside its static source dimension."""
-        for dim, (extent, start, size, stride) in enumerate(
-            zip(
-                source.get_shape(),
-                self.static_offsets.get_values(),
-                self.static_sizes.get_values(),
-                self.static_strides.get_values(),
-                strict=True,
-            )
-        ):
-            if DYNAMIC_INDEX in (extent, start):
-                continue
-            if start >= extent:
-                raise VerifyException(
-                    f"offset {start} of dimension {dim} is out of bounds: expected "
-                    f"less than the source size {extent}"
-                )
-            if DYNAMIC_INDEX in (size, stride):
-                continue
-            last = start + (size - 1) * stride
-            if last >= extent:
-                raise VerifyException(
-                    f"slice along dimension {dim} runs out of bounds: its last "
-                    f"index {last} is not less than the source size {extent}"
-                )
 
 
 def _parse_memref_type(parser: Parser) -> MemRefType:

@@ -378,6 +378,26 @@ func.func @subview_count(%m: memref<4x4xf32>) {
 
 // -----
 
+// MLIR's wording for a negative static size or offset (its
+// verifyOffsetSizeAndStrideOp); a negative stride is valid.
+func.func @subview_negative_size(%m: memref<4x4xf32>) {
+  %v = memref.subview %m[0, 0] [-1, 2] [1, 1] : memref<4x4xf32> to memref<?x2xf32, strided<[4, 1]>>
+  func.return
+}
+
+// CHECK: expected sizes to be non-negative, but got -1
+
+// -----
+
+func.func @subview_negative_offset(%m: memref<4x4xf32>) {
+  %v = memref.subview %m[-1, 0] [1, 2] [1, 1] : memref<4x4xf32> to memref<1x2xf32, strided<[4, 1], offset: -4>>
+  func.return
+}
+
+// CHECK: expected offsets to be non-negative, but got -1
+
+// -----
+
 func.func @subview_offset_bounds(%m: memref<4x4xf32>) {
   %v = memref.subview %m[4, 0] [0, 4] [1, 1] : memref<4x4xf32> to memref<0x4xf32, strided<[4, 1], offset: 16>>
   func.return
