@@ -6,6 +6,7 @@ import pytest
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     IndexType,
+    IntegerType,
     MemRefType,
     ModuleOp,
     StringAttr,
@@ -144,6 +145,16 @@ def test_element_bytes_rounds_sub_byte_types_up():
     assert element_bytes(f16) == 2
     assert element_bytes(f32) == 4
     assert element_bytes(IndexType()) == 8
+
+
+@pytest.mark.parametrize(
+    ("bits", "size"),
+    [(4, 1), (12, 2), (17, 4), (24, 4), (33, 8), (40, 8), (56, 8), (64, 8), (96, 16)],
+)
+def test_element_bytes_is_llvm_s_allocation_size(bits: int, size: int):
+    # The step between elements once MLIR lowers the memref to LLVM: whole
+    # bytes rounded up to a power of two (i24 -> 4, i40 -> 8).
+    assert element_bytes(IntegerType(bits)) == size
 
 
 def test_static_byte_size_is_none_for_dynamic_shapes():

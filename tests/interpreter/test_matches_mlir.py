@@ -23,7 +23,11 @@ import pytest
 from interpreter_helpers import parse
 from xdsl.printer import Printer
 
+from memplan.context import memplan_context
 from memplan.interpreter import run_function
+from memplan.lowering.memory_to_memref import ConvertMemoryToMemrefPass
+from memplan.passes.manifest import MemoryManifestPass
+from memplan.passes.plan import MemoryPlanPass
 
 MLIR_PYTHON = os.environ.get("MEMPLAN_MLIR_PYTHON")
 
@@ -314,3 +318,55 @@ def test_memplan_run_matches_mlir_execution_engine(name: str, tmp_path: Path):
         np.testing.assert_array_equal(array, expected[f"arg{position}"])
     if result_type != "none":
         assert results == (expected["result"].item(),)
+
+
+ODD_WIDTH = """
+func.func @main(%out: memref<8xi32>) attributes {llvm.emit_c_interface} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %a = memref.alloc() : memref<4xi24>
+  %b = memref.alloc() : memref<4xi24>
+  scf.for %i = %c0 to %c4 step %c1 {
+    %v = arith.index_cast %i : index to i24
+    %w = arith.constant 100 : i24
+    %x = arith.addi %v, %w : i24
+    %y = arith.subi %v, %w : i24
+    memref.store %x, %a[%i] : memref<4xi24>
+    memref.store %y, %b[%i] : memref<4xi24>
+  }
+  scf.for %i = %c0 to %c4 step %c1 {
+    %x = memref.load %a[%i] : memref<4xi24>
+    %y = memref.load %b[%i] : memref<4xi24>
+    %xe = arith.extsi %x : i24 to i32
+    %ye = arith.extsi %y : i24 to i32
+    %j = arith.addi %i, %c4 : index
+    memref.store %xe, %out[%i] : memref<8xi32>
+    memref.store %ye, %out[%j] : memref<8xi32>
+  }
+  memref.dealloc %a : memref<4xi24>
+  memref.dealloc %b : memref<4xi24>
+  func.return
+}
+"""
+
+
+def test_planned_odd_width_tensors_keep_their_values_once_lowered_by_mlir(
+    tmp_path: Path,
+):
+    # MLIR lays an i24 out in 4 bytes; a plan at 3 bytes an element put %b's
+    # first element inside %a's last (ExecutionEngine then read 200 for 103).
+    module = parse(ODD_WIDTH)
+    for module_pass in (
+        MemoryManifestPass(),
+        MemoryPlanPass(tensor_alignment=4),
+        ConvertMemoryToMemrefPass(),
+    ):
+        module_pass.apply(memplan_context(), module)
+    stream = StringIO()
+    Printer(stream=stream).print_op(module)
+    out = np.zeros(8, np.int32)
+    want = _run_in_mlir(ODD_WIDTH, [out], "none", tmp_path)["arg0"]
+    np.testing.assert_array_equal(want, [100, 101, 102, 103, -100, -99, -98, -97])
+    got = _run_in_mlir(stream.getvalue(), [out], "none", tmp_path)["arg0"]
+    np.testing.assert_array_equal(got, want)

@@ -15,3 +15,21 @@ func.func @small_tensor_alignment() {
   "test.op"(%a, %b) : (memref<5xi8>, memref<1xf32>) -> ()
   func.return
 }
+
+// An element takes its whole bytes rounded up to a power of two, as MLIR's
+// LLVM lowering steps through it: an i24 takes 4 bytes, so memref<4xi24>
+// needs 16 (at 3 bytes an element, %d would start at byte 12, inside %c
+// once lowered).
+// CHECK-LABEL: func.func @odd_width_elements
+// CHECK-NEXT:  %arena = memory.alloc_storage [32] : !memory.storage<"global">
+// CHECK-NEXT:  %c = memory.alloc_tensor %arena[0] : !memory.storage<"global"> to memref<4xi24>
+// CHECK-NEXT:  %d = memory.alloc_tensor %arena[16] : !memory.storage<"global"> to memref<4xi24>
+
+func.func @odd_width_elements() {
+  %s = memory.alloc_storage [16] : !memory.storage<"global">
+  %c = memory.alloc_tensor %s[0] : !memory.storage<"global"> to memref<4xi24>
+  %t = memory.alloc_storage [16] : !memory.storage<"global">
+  %d = memory.alloc_tensor %t[0] : !memory.storage<"global"> to memref<4xi24>
+  "test.op"(%c, %d) : (memref<4xi24>, memref<4xi24>) -> ()
+  func.return
+}
