@@ -13,6 +13,7 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     DenseIntOrFPElementsAttr,
     MemRefType,
+    ModuleOp,
 )
 from xdsl.interpreter import (
     Interpreter,
@@ -26,6 +27,7 @@ from xdsl.interpreter import (
 )
 from xdsl.ir import Attribute, Operation
 from xdsl.traits import SymbolTable
+from xdsl.utils.exceptions import VerifyException
 
 from memplan.dialects import memref
 from memplan.dialects.memory import AllocTensorOp, scope_of
@@ -550,6 +552,46 @@ class MemRefFunctions(CompilingFunctions):
             raise ModelError("reshaping a discontiguous tensor is not supported")
         return self._derived(_no_copy_reshape(source, shape), source)
 
+    def in_window(
+        self, op: Operation, type_: MemRefType, values: np.ndarray
+    ) -> np.ndarray:
+        """`values` copied into a storage of `type_`'s scope held for the rest of
+        the run, when that scope has an address window (VTCM); else `values`.
+
+        Memory that is in VTCM before the entry function runs, a global or an
+        argument there, takes its bytes from the window as on the device, so
+        the run's allocations compete with it."""
+        scope = self._windowed_scope(type_)
+        if scope is None:
+            return values
+        held = self.model.allocate_memref(op, scope, values.shape, values.dtype, 1)
+        held[...] = values
+        self.model.mark_written(held)
+        return held
+
+    def _windowed_scope(self, type_: MemRefType) -> str | None:
+        """`type_`'s scope if it has an address window (VTCM), else None."""
+        try:
+            scope = scope_of(type_)
+        except VerifyException:
+            return None  # not a memplan scope: no window to take bytes from
+        return None if self.model.target.capacity(scope) is None else scope
+
+    def hold_globals(self, module: ModuleOp, index_bitwidth: int) -> None:
+        """Load the module's globals in VTCM into its window (see `in_window`);
+        the others are read when first used."""
+        for op in module.ops:
+            if (
+                not isinstance(op, memref.GlobalOp)
+                or op.initial_value is None
+                or self._windowed_scope(op.type) is None
+            ):
+                continue
+            values = global_values(op, index_bitwidth)
+            held = self.in_window(op, op.type, values)
+            held.flags.writeable = values.flags.writeable
+            self._globals[op.sym_name.data] = held
+
     @impl(memref.GetGlobalOp)
     def run_get_global(
         self, interpreter: Interpreter, op: memref.GetGlobalOp, args: PythonValues
@@ -566,7 +608,8 @@ class MemRefFunctions(CompilingFunctions):
     def dense_memref_argument(
         self, interpreter: Interpreter, attr: Attribute, type_: MemRefType
     ) -> np.ndarray:
-        """A `--args` dense literal as a numpy array (DDR-resident, unowned)."""
+        """A `--args` dense literal as a numpy array (unowned; `Runner` copies
+        one typed in VTCM into the window)."""
         if not isinstance(attr, DenseIntOrFPElementsAttr):
             raise ModelError(f"memref argument {attr} must be a dense literal")
         dtype = numpy_dtype(type_.element_type, interpreter.index_bitwidth)

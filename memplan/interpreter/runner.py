@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 import numpy as np
 from xdsl.dialects import arith, cf, func, scf
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.interpreter import Interpreter, PythonValues, impl_callable, register_impls
 from xdsl.interpreters.builtin import BuiltinFunctions
 from xdsl.interpreters.cf import CfFunctions
@@ -189,6 +189,7 @@ class Runner:
     ):
         """`check_uninitialized` makes reading bytes that no op wrote since
         their tensor was allocated an error (see `uninitialized.py`)."""
+        self.module = module
         self.target = target or get_target()
         capacity = {name: info.capacity for name, info in self.target.scopes.items()}
         self.stats = Stats(self.target.name, capacity)
@@ -199,6 +200,7 @@ class Runner:
             module, index_bitwidth=index_bitwidth, listeners=(self.tracker,)
         )
         memrefs = MemRefFunctions(self.model)
+        self.memrefs = memrefs
         self.interpreter.register_implementations(_FrameFuncFunctions(memrefs))
         self.interpreter.register_implementations(ScfFunctions())
         self.interpreter.register_implementations(
@@ -245,13 +247,18 @@ class Runner:
             )
         except ModelError as error:
             raise InterpretationError(f"@{symbol}: {error}") from None
+        held = self._hold_in_windows(op, symbol, inputs, types)
         try:
             with np.errstate(all="ignore"):
-                results = self.interpreter.call_op(op, inputs)
+                results = self.interpreter.call_op(op, held)
         except InterpretationError:
             raise
         except Exception as error:
             raise self._located(error) from None
+        for given, used in zip(inputs, held, strict=True):
+            if used is not given:
+                assert isinstance(given, np.ndarray)
+                given[...] = used
         for position, value in enumerate(results):
             try:
                 self.model.check_use(value)
@@ -263,6 +270,32 @@ class Runner:
                 ) from None
         self.stats.modeled_cycles = round(self.tracker.cycles)
         return RunResult(tuple(_result(r) for r in results), self.stats)
+
+    def _hold_in_windows(
+        self,
+        op: Operation,
+        symbol: str,
+        inputs: tuple[object, ...],
+        types: Sequence[Attribute],
+    ) -> tuple[object, ...]:
+        """The module's VTCM globals and the arguments in VTCM take their bytes
+        from its window before the call (`MemRefFunctions.in_window`); an
+        argument is copied back into the caller's array after it."""
+        try:
+            self.memrefs.hold_globals(self.module, self.interpreter.index_bitwidth)
+        except ModelError as error:
+            raise InterpretationError(f"before @{symbol}: {error}") from None
+        held: list[object] = []
+        for position, (value, type_) in enumerate(zip(inputs, types, strict=True)):
+            if isinstance(value, np.ndarray) and isinstance(type_, MemRefType):
+                try:
+                    value = self.memrefs.in_window(op, type_, value)
+                except ModelError as error:
+                    raise InterpretationError(
+                        f"@{symbol} argument {position}: {error}"
+                    ) from None
+            held.append(value)
+        return tuple(held)
 
     def _located(self, error: Exception) -> InterpretationError:
         """Name the innermost op that was running when `error` was raised."""
@@ -284,8 +317,8 @@ def run_function(
     """Run `@symbol` of `module` on `target` (default: the default Hexagon).
 
     Memref arguments are numpy arrays, used in place and treated as
-    DDR-resident (not counted as storages).  Raises `InterpretationError`
-    naming the op when the program breaks a memory rule.
+    DDR-resident (not counted as storages) unless typed in VTCM.  Raises
+    `InterpretationError` naming the op when the program breaks a memory rule.
     """
     return Runner(module, target, check_uninitialized=check_uninitialized).run(
         symbol, args

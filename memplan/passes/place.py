@@ -23,6 +23,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from memplan.dialects.memory import AllocStorageOp, static_byte_size
 from memplan.interpreter.cost import with_cost_overrides
+from memplan.passes.held_vtcm import Held, held_vtcm
 from memplan.passes.options import MemplanPass, check_power_of_two, resolve_target
 from memplan.passes.place_model import (
     FunctionModel,
@@ -149,6 +150,8 @@ class _Placer:
     tensor_alignment: int | None
     report: PlaceReport = field(default_factory=PlaceReport)
     peaks: dict[str, int] = field(default_factory=dict[str, int])
+    held: dict[str, list[Held]] = field(default_factory=dict[str, list[Held]])
+    """Per function, the VTCM `held_vtcm` takes from its capacity."""
     groups: ScopeGroups = field(init=False)
 
     def run(self) -> PlaceReport:
@@ -167,13 +170,17 @@ class _Placer:
             if len(function.body.blocks) != 1 or name in cyclic:
                 self.peaks[name] = self._unplaced(function, handled)
                 continue
+            held = held_vtcm(self.module, function, self.target.alignment(VTCM_SCOPE))
+            capacity = self.target.capacity(VTCM_SCOPE)
+            if capacity is not None:
+                capacity -= sum(size for _, size, _ in held)
             try:
                 model = build_model(
                     function,
                     self.groups,
                     self.target,
                     weights.get(name, 1.0),
-                    self.target.capacity(VTCM_SCOPE),
+                    capacity,
                     self.peaks,
                     written,
                     handled,
@@ -182,6 +189,7 @@ class _Placer:
                 )
             except PinnedDynamic as error:
                 raise PassFailedException(f"memory-place: {error}") from None
+            self.held[name] = held
             if sys.stderr.isatty() and len(model.problem.entities) >= PROGRESS_ENTITIES:
                 print(
                     f"memory-place: @{name}: placing {len(model.problem.entities)} tensors",
@@ -198,7 +206,7 @@ class _Placer:
         capacity = problem.capacity
         low = vtcm_peak(problem, baseline)
         if capacity is not None and low > capacity:
-            raise PassFailedException(_pinned_message(model, low, capacity))
+            raise PassFailedException(_pinned_message(model, low, self.held[name]))
         try:
             placement: Placement = PLACEMENT_ALGORITHMS[self.algorithm](
                 problem, self.budget
@@ -322,8 +330,13 @@ def _weights(order: list[func.FuncOp], groups: ScopeGroups) -> dict[str, float]:
     return weights
 
 
-def _pinned_message(model: FunctionModel, peak: int, capacity: int) -> str:
+def _pinned_message(model: FunctionModel, peak: int, held: list[Held]) -> str:
+    """`held` (`held_vtcm`) is outside the problem: the message adds it to the
+    problem's peak and capacity, and lists it first."""
     problem = model.problem
+    assert problem.capacity is not None
+    held_bytes = sum(size for _, size, _ in held)
+    peak, capacity = peak + held_bytes, problem.capacity + held_bytes
     name = model.function.sym_name.data
     spans = [(lo, hi, size) for lo, hi, size in arenas(problem, all_ddr(problem))]
     spans += [(r.lo, r.hi, r.size) for r in problem.reserved]
@@ -338,7 +351,8 @@ def _pinned_message(model: FunctionModel, peak: int, capacity: int) -> str:
         if op is not None:
             where = f" at {op.name}"
     pinned = "; ".join(
-        f"{op.name} of {size} bytes ({reason})" for op, size, reason in model.pinned
+        [f"{what} of {size} bytes ({reason})" for what, size, reason in held]
+        + [f"{op.name} of {size} bytes ({reason})" for op, size, reason in model.pinned]
     )
     return (
         f'memory-place: in @{name}, memory that must stay in "{VTCM_SCOPE}" needs '

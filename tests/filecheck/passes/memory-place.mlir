@@ -402,8 +402,9 @@ func.func @main() {
 // -----
 
 // A VTCM tensor passed to a public function cannot move (its signature is
-// kept): it alone is over the capacity.
-// CHECK: memory-place: in @main, memory that must stay in "global.vtcm" needs 16384 bytes at memory.alloc_tensor, over the capacity of 12288 bytes: memory.alloc_storage of 16384 bytes (it is an argument of @use, which is public)
+// kept): it alone is over the capacity, in @use already, which callers
+// outside the module may call with it.
+// CHECK: memory-place: in @use, memory that must stay in "global.vtcm" needs 16384 bytes, over the capacity of 12288 bytes: argument 0 of @use of 16384 bytes (callers outside the module hold it in VTCM)
 
 func.func @use(%a: memref<4096xf32, "global.vtcm">) {
   %one = arith.constant 1.0 : f32
