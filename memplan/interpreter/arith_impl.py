@@ -8,27 +8,14 @@ and the same op vectorized over a whole `linalg.generic` wrap identically
 
 from __future__ import annotations
 
-import operator
-from collections.abc import Callable
-from functools import partial
 from typing import Any
 
 import numpy as np
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
-    Float32Type,
-    Float64Type,
     FloatAttr,
     IntegerAttr,
-    MemRefType,
-)
-from xdsl.interpreter import (
-    Interpreter,
-    InterpreterFunctions,
-    PythonValues,
-    impl,
-    register_impls,
 )
 from xdsl.ir import Attribute, Operation
 
@@ -47,9 +34,17 @@ from memplan.interpreter.kernel_helpers import (
     unsigned_binary,
 )
 from memplan.interpreter.math_impl import MATH_KERNELS
-from memplan.interpreter.regions import Compiled, CompilingFunctions
 
-__all__ = ["KERNELS", "NumpyArithFunctions", "as_array", "constant_value", "evaluate"]
+__all__ = [
+    "FLOAT_COMPARE",
+    "KERNELS",
+    "SIGNED_COMPARE",
+    "UNSIGNED_COMPARE",
+    "as_array",
+    "ceil_div",
+    "constant_value",
+    "evaluate",
+]
 
 
 def _nonzero_divisor(kernel: Kernel) -> Kernel:
@@ -65,11 +60,12 @@ def _div_toward_zero(lhs: np.ndarray, rhs: np.ndarray) -> np.ndarray:
     return (lhs - np.fmod(lhs, rhs)) // rhs
 
 
-def _ceil_div(lhs: np.ndarray, rhs: np.ndarray) -> np.ndarray:
+def ceil_div(lhs: Any, rhs: Any) -> Any:
     """The floor quotient, one up when the division leaves a remainder (no
-    negation: -INT_MIN would wrap)."""
-    quotient = np.floor_divide(lhs, rhs)
-    return quotient + (np.remainder(lhs, rhs) != 0).astype(quotient.dtype)
+    negation: -INT_MIN would wrap).  Operators, not ufuncs: numpy scalars
+    (the fast path of scalar code) and arrays alike."""
+    quotient = lhs // rhs
+    return quotient + (lhs % rhs != 0)
 
 
 def _cast(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
@@ -109,7 +105,7 @@ def _select(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
     )
 
 
-_SIGNED_COMPARE = {
+SIGNED_COMPARE = {
     0: np.equal,
     1: np.not_equal,
     2: np.less,
@@ -117,7 +113,7 @@ _SIGNED_COMPARE = {
     4: np.greater,
     5: np.greater_equal,
 }
-_UNSIGNED_COMPARE = {6: np.less, 7: np.less_equal, 8: np.greater, 9: np.greater_equal}
+UNSIGNED_COMPARE = {6: np.less, 7: np.less_equal, 8: np.greater, 9: np.greater_equal}
 
 
 def _cmpi(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
@@ -125,15 +121,15 @@ def _cmpi(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
     predicate = op.predicate.value.data
     dtype = operand_dtype(op, 0, bits)
     lhs, rhs = as_array(args[0], dtype), as_array(args[1], dtype)
-    if predicate in _SIGNED_COMPARE:
-        return _SIGNED_COMPARE[predicate](lhs, rhs)
+    if predicate in SIGNED_COMPARE:
+        return SIGNED_COMPARE[predicate](lhs, rhs)
     if dtype != np.bool_:
         unsigned = unsigned_dtype(op.operands[0].type, bits)
         lhs, rhs = lhs.view(unsigned), rhs.view(unsigned)
-    return _UNSIGNED_COMPARE[predicate](lhs, rhs)
+    return UNSIGNED_COMPARE[predicate](lhs, rhs)
 
 
-_FLOAT_COMPARE = {
+FLOAT_COMPARE = {
     1: np.equal,
     2: np.greater,
     3: np.greater_equal,
@@ -154,9 +150,9 @@ def _cmpf(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
         return ~unordered
     if predicate == 14:
         return unordered
-    if predicate in _FLOAT_COMPARE:
-        return _FLOAT_COMPARE[predicate](lhs, rhs) & ~unordered
-    return _FLOAT_COMPARE[predicate - 7](lhs, rhs) | unordered
+    if predicate in FLOAT_COMPARE:
+        return FLOAT_COMPARE[predicate](lhs, rhs) & ~unordered
+    return FLOAT_COMPARE[predicate - 7](lhs, rhs) | unordered
 
 
 def constant_value(value: Attribute, dtype: np.dtype) -> np.ndarray:
@@ -197,9 +193,9 @@ ARITH_KERNELS: dict[type[Operation], Kernel] = {
     arith.DivSIOp: _nonzero_divisor(binary(_div_toward_zero)),
     arith.RemSIOp: _nonzero_divisor(binary(np.fmod)),
     arith.FloorDivSIOp: _nonzero_divisor(binary(np.floor_divide)),
-    arith.CeilDivSIOp: _nonzero_divisor(binary(_ceil_div)),
+    arith.CeilDivSIOp: _nonzero_divisor(binary(ceil_div)),
     arith.DivUIOp: _nonzero_divisor(unsigned_binary(np.floor_divide)),
-    arith.CeilDivUIOp: _nonzero_divisor(unsigned_binary(_ceil_div)),
+    arith.CeilDivUIOp: _nonzero_divisor(unsigned_binary(ceil_div)),
     arith.RemUIOp: _nonzero_divisor(unsigned_binary(np.remainder)),
     arith.ShLIOp: binary(np.left_shift),
     arith.ShRSIOp: binary(np.right_shift),
@@ -238,90 +234,3 @@ KERNELS: dict[type[Operation], Kernel] = ARITH_KERNELS | MATH_KERNELS | CF_KERNE
 def evaluate(op: Operation, args: list[np.ndarray], index_bitwidth: int) -> np.ndarray:
     """Run `op`'s kernel on (possibly broadcast) arrays."""
     return KERNELS[type(op)](op, args, index_bitwidth)
-
-
-def _scalar(value: np.ndarray) -> object:
-    return value[()] if value.ndim == 0 else value
-
-
-def _run_kernel(
-    self: InterpreterFunctions,
-    interpreter: Interpreter,
-    op: Operation,
-    args: PythonValues,
-) -> PythonValues:
-    arrays = [np.asarray(a) for a in args]
-    result = evaluate(op, arrays, interpreter.index_bitwidth)
-    return (_scalar(result),) if op.results else ()
-
-
-def _run_select(
-    self: InterpreterFunctions,
-    interpreter: Interpreter,
-    op: Operation,
-    args: PythonValues,
-) -> PythonValues:
-    """A select of memrefs picks one of the tensors itself (a pointer), not a
-    copy of its values."""
-    if isinstance(op.results[0].type, MemRefType):
-        return (args[1] if args[0] else args[2],)
-    return _run_kernel(self, interpreter, op, args)
-
-
-_FLOAT_OPERATORS: dict[type[Operation], Callable[[Any, Any], Any]] = {
-    arith.AddfOp: operator.add,
-    arith.SubfOp: operator.sub,
-    arith.MulfOp: operator.mul,
-    arith.DivfOp: operator.truediv,
-}
-"""Float ops whose numpy scalar operators compute what their kernels do (one
-correctly rounded IEEE operation in the operands' type, signed zeros alike),
-without the kernel's conversions to 0-d arrays: scalar code runs millions.
-Not the NaN they return from two NaNs: C may swap the operands of an add,
-so a NaN result is computed again by the kernel."""
-_SCALAR_FLOATS: dict[type[Attribute], type[np.generic]] = {
-    Float32Type: np.float32,
-    Float64Type: np.float64,
-}
-
-
-def _compile(
-    self: CompilingFunctions, interpreter: Interpreter, op: Operation
-) -> Compiled | None:
-    """A scalar f32 or f64 add, sub, mul or div: the numpy scalar operator
-    when both operands are scalars of the result's type and the result is
-    not a NaN, else the kernel."""
-    operation = _FLOAT_OPERATORS.get(type(op))
-    scalar = _SCALAR_FLOATS.get(type(op.results[0].type)) if op.results else None
-    if operation is None or scalar is None:
-        return None
-    kernel = partial(_run_kernel, self, interpreter, op)
-
-    def run(args: PythonValues) -> PythonValues:
-        lhs, rhs = args
-        if type(lhs) is scalar and type(rhs) is scalar:
-            result = operation(lhs, rhs)
-            if result == result:
-                return (result,)
-        return kernel(args)
-
-    return run
-
-
-NumpyArithFunctions = register_impls(
-    type(
-        "NumpyArithFunctions",
-        (CompilingFunctions,),
-        {
-            "compile": _compile,
-            **{
-                f"run_{op_type.__name__}": impl(op_type)(
-                    _run_select if op_type is arith.SelectOp else _run_kernel
-                )
-                for op_type in KERNELS
-            },
-        },
-    )
-)
-"""Scalar arith, math and cf.assert through the same kernels as vectorized
-bodies; `arith.select` of memrefs picks a tensor."""

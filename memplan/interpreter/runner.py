@@ -22,7 +22,7 @@ from memplan.dialects import memory, memref
 from memplan.interpreter.affine_impl import AffineFunctions
 from memplan.interpreter.arguments import check_argument
 from memplan.interpreter.arith_extended import ExtendedArithFunctions
-from memplan.interpreter.arith_impl import NumpyArithFunctions
+from memplan.interpreter.arith_scalar import NumpyArithFunctions
 from memplan.interpreter.cost import CostModel, profile
 from memplan.interpreter.element_types import is_scalar_type
 from memplan.interpreter.errors import InterpretationError, ModelError, plain_message
