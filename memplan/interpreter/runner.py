@@ -108,8 +108,9 @@ class _Tracker(PreparingListener):
             for index, operand in enumerate(op.operands)
             if touches_bytes and not is_scalar_type(operand.type)
         )
-        reads = self.reads if touches_bytes else None
-        if fixed is not None and not checked and reads is None:
+        # Numbers hold no bytes to check or mark.
+        reads = self.reads.prepare(op) if self.reads and checked else None
+        if fixed is not None and not checked:
             return self._counter(fixed)
         cycles = (
             partial(_same, fixed)
@@ -124,7 +125,7 @@ class _Tracker(PreparingListener):
             for index in checked:
                 check_use(args[index])
             if reads is not None:
-                reads.before(op, args)
+                reads(args)
 
         return track
 

@@ -19,7 +19,10 @@ read that a write it cannot see made valid (it may miss reads by such ops).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import weakref
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 from xdsl.ir import Operation
@@ -63,53 +66,90 @@ def linalg_access(op: Operation, operand_count: int) -> tuple[set[int], set[int]
     return read, written
 
 
+@dataclass(frozen=True, slots=True)
+class _Layout:
+    """A plain array's place in the written-byte mask of its storage."""
+
+    array: weakref.ref[np.ndarray]
+    written: memoryview
+    """The storage's mask as bytes: numpy bools, 1 for a written byte."""
+    size: int
+    """Bytes of the storage."""
+    start: int
+    """Offset of the array's first element in the storage."""
+    shape: tuple[int, ...]
+    strides: tuple[int, ...]
+    ones: bytes
+    """What the mask holds for an element all written: one 1 per byte."""
+
+
 class UninitializedReads:
     """Keeps the written-byte masks up to date and checks each read."""
 
     def __init__(self, model: MemoryModel):
         self.model = model
-        self._linalg: dict[int, tuple[set[int], set[int]]] = {}
+        self._layouts: dict[int, _Layout] = {}
+        """id(array) -> where a plain array lies in its checked storage."""
 
-    def before(self, op: Operation, args: Sequence[object]) -> None:
-        """Check what `op` is about to read, then mark what it will write."""
+    def prepare(self, op: Operation) -> Callable[[Sequence[object]], None]:
+        """What to check before each run of `op` (what it is about to read),
+        then mark (what it will write); which operands those are is worked
+        out once per op."""
         if op.name in ELEMENT_OPS:
             load = op.name == "memref.load"
-            target = args[0] if load else args[1]
-            indices = args[1:] if load else args[2:]
             reads = load or _combines_with_memory(op)
-            if self._element_fast(target, indices, reads, not load):
-                return
-            element = _element(target, indices)
-            storage = self._storage_of(target)
-            if element is None or storage is None:
-                return
-            masks = self._array_masks(element, storage)
-            if reads:
-                self._check(masks, target, "the element it loads")
-            if not load:
-                _mark(masks)
-            return
+            return partial(self._element_access, 0 if load else 1, reads, not load)
         if op.name == "memref.realloc":
             # The run carries the source's written bytes over to the result.
-            return
+            return _nothing
         if op.name in COPY_OPS:
-            self._check(self._masks(args[0]), args[0], "the source")
-            _mark(self._masks(args[1]))
-            return
+            return partial(self._operands_access, (0,), (1,), "the source")
         if op.name == "bufferization.clone":
             # Its result, a copy, is marked written when the run makes it.
-            self._check(self._masks(args[0]), args[0], "the source")
-            return
+            return partial(self._operands_access, (0,), (), "the source")
         if op.name.startswith("linalg."):
-            key = id(op)
-            if key not in self._linalg:
-                self._linalg[key] = linalg_access(op, len(args))
-            read, written = self._linalg[key]
-            for index in sorted(read):
-                self._check(self._masks(args[index]), args[index], f"operand {index}")
-            for index in written:
-                _mark(self._masks(args[index]))
+            read, written = linalg_access(op, len(op.operands))
+            return partial(
+                self._operands_access, tuple(sorted(read)), tuple(written), None
+            )
+        return self._mark_all
+
+    def _element_access(
+        self, position: int, reads: bool, writes: bool, args: Sequence[object]
+    ) -> None:
+        """A load, store or atomic_rmw of the element that the operands
+        from `position` (memref, indices) name."""
+        target = args[position]
+        indices = args[position + 1 :]
+        if self._element_fast(target, indices, reads, writes):
             return
+        element = _element(target, indices)
+        storage = self._storage_of(target)
+        if element is None or storage is None:
+            return
+        masks = self._array_masks(element, storage)
+        if reads:
+            self._check(masks, target, "the element it loads")
+        if writes:
+            _mark(masks)
+
+    def _operands_access(
+        self,
+        read: tuple[int, ...],
+        written: tuple[int, ...],
+        what: str | None,
+        args: Sequence[object],
+    ) -> None:
+        """Check the operands at `read` (named `what`, or by position), then
+        mark those at `written`."""
+        for index in read:
+            self._check(
+                self._masks(args[index]), args[index], what or f"operand {index}"
+            )
+        for index in written:
+            _mark(self._masks(args[index]))
+
+    def _mark_all(self, args: Sequence[object]) -> None:
         for value in args:
             _mark(self._masks(value))
 
@@ -124,27 +164,53 @@ class UninitializedReads:
         of unwritten bytes, for the error it words."""
         if type(target) is not np.ndarray:
             return False
-        storage = self._storage_of(target)
-        if storage is None or storage.written is None:
-            return True
-        shape = target.shape
+        layout = self._layouts.get(id(target))
+        if layout is None or layout.array() is not target:
+            layout = self._layout(target)
+            if layout is None:
+                return True
+        shape, strides = layout.shape, layout.strides
         if len(indices) != len(shape):
             return True
-        start = pointer(target) - pointer(storage.buffer)
-        for index, extent, stride in zip(indices, shape, target.strides, strict=True):
+        start = layout.start
+        for dim, index in enumerate(indices):
             position = int(index)  # pyright: ignore[reportArgumentType]
-            if not 0 <= position < extent:
+            if not 0 <= position < shape[dim]:
                 return True
-            start += position * stride
-        end = start + target.itemsize
-        if start < 0 or end > storage.size:
+            start += position * strides[dim]
+        end = start + len(layout.ones)
+        if start < 0 or end > layout.size:
             return True
-        written = storage.written[start:end]
-        if reads and not written.all():
+        if reads and layout.written[start:end] != layout.ones:
             return False
         if writes:
-            written[:] = True
+            layout.written[start:end] = layout.ones
         return True
+
+    def _layout(self, array: np.ndarray) -> _Layout | None:
+        """Where `array` lies in its checked storage, kept until `array`
+        dies: its storage and place there do not change while it lives (a
+        new array that gets its `id` is not the one the entry refers to)."""
+        storage = self._storage_of(array)
+        if storage is None or storage.written is None:
+            return None
+        key = id(array)
+
+        def forget(ref: weakref.ref[np.ndarray]) -> None:
+            if (entry := self._layouts.get(key)) is not None and entry.array is ref:
+                del self._layouts[key]
+
+        layout = _Layout(
+            weakref.ref(array, forget),
+            storage.written.view(np.uint8).data,
+            storage.size,
+            pointer(array) - pointer(storage.buffer),
+            array.shape,
+            array.strides,
+            b"\x01" * array.itemsize,
+        )
+        self._layouts[key] = layout
+        return layout
 
     def check_result(self, value: object, position: int) -> None:
         self._check(self._masks(value), value, f"result {position}")
@@ -210,6 +276,10 @@ class UninitializedReads:
                 f'at byte {offset} of the "{storage.scope}" storage allocated by '
                 f"{describe(storage.op)}"
             )
+
+
+def _nothing(args: Sequence[object]) -> None:
+    return None
 
 
 def _combines_with_memory(op: Operation) -> bool:

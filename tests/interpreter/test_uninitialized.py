@@ -5,11 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from interpreter_helpers import EXAMPLES, parse
+from xdsl.dialects import func
 
 from memplan.context import run_context
 from memplan.interpreter import InterpretationError, RunResult, run_function
+from memplan.interpreter.errors import ModelError
+from memplan.interpreter.runner import Runner
 from memplan.passes.manifest import MemoryManifestPass
 from memplan.passes.plan import MemoryPlanPass
+from memplan.targets import GLOBAL_SCOPE
 
 V = 'memref<4xi32, "global.vtcm">'
 S = '!memory.storage<"global.vtcm">'
@@ -149,6 +153,39 @@ def test_a_store_through_a_strided_view_marks_its_own_element_only():
         InterpretationError, match=r"memref.load %a .* the first at byte 8"
     ):
         checked(next_element, X)
+
+
+def test_a_cached_element_place_answers_for_its_own_array_only():
+    """Scalar loads and stores find where their array lies in its storage's
+    mask from an entry kept per array, by `id`.  A new array may get the id
+    of a dead one: the dead one's entry (its element written) must not
+    answer for it."""
+    module = parse(
+        """
+        func.func @main(%v: i32, %i: index) {
+          %a = memref.alloc() : memref<4xi32>
+          memref.store %v, %a[%i] : memref<4xi32>
+          %x = memref.load %a[%i] : memref<4xi32>
+          func.return
+        }
+        """
+    )
+    function = module.body.block.first_op
+    assert isinstance(function, func.FuncOp)
+    alloc, store, load, _ = function.body.block.ops
+    runner = Runner(module, check_uninitialized=True)
+    model, reads = runner.model, runner.reads
+    assert reads is not None
+    i32 = np.dtype(np.int32)
+    old = model.allocate_memref(alloc, GLOBAL_SCOPE, (4,), i32, 64)
+    reads.prepare(store)((np.int32(1), old, 0))
+    reads.prepare(load)((old, 0))
+    new = model.allocate_memref(alloc, GLOBAL_SCOPE, (4,), i32, 64)
+    places = reads._layouts  # pyright: ignore[reportPrivateUsage]
+    places[id(new)] = places.pop(id(old))
+    del old
+    with pytest.raises(ModelError, match="the element it loads reads bytes never"):
+        reads.prepare(load)((new, 0))
 
 
 def test_a_clone_reads_its_source_and_is_written_whole():
