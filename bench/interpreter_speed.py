@@ -15,9 +15,11 @@
 2. add: one `linalg.add` at several sizes, memplan against the stock xDSL
    interpreter (`xdsl-run`'s engine, element by element).
 3. loops: a 3x3 convolution in loop form (`convert-linalg-to-loops`: scalar
-   loads, arith and stores in six `scf.for`s), the time per executed op,
-   against the same convolution as one linalg op.  Scalar code runs op by op
-   in Python, so this row is the interpreter's per-op overhead.
+   loads, arith and stores in six `scf.for`s), the time per executed op: on
+   f32, on f32 with `--check-uninitialized`, on i8 accumulated in i32
+   (sign extensions, integer multiply and add), against the same convolution
+   as one linalg op.  Scalar code runs op by op in Python, so these rows are
+   the interpreter's per-op overhead.
 4. storages: N storages live at once (each holding one tensor) and one
    storage holding N live tensors, all killed at the end: the run time per
    storage must stay flat as N grows (allocation, lookup and the overlap
@@ -144,15 +146,27 @@ def tensors_program(count: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def conv_loops_program(size: int, channels: int) -> str:
+CONV_TYPES = {"f32": ("f32", "f32"), "i8": ("i8", "i32")}
+"""A convolution's element types: inputs, output (i8 accumulates in i32)."""
+
+
+def _conv_types(size: int, channels: int, types: str) -> tuple[str, str, str]:
+    element, accumulator = CONV_TYPES[types]
+    padded = size + 2
+    return (
+        f"memref<1x{channels}x{padded}x{padded}x{element}>",
+        f"memref<{channels}x{channels}x3x3x{element}>",
+        f"memref<1x{channels}x{size}x{size}x{accumulator}>",
+    )
+
+
+def conv_loops_program(size: int, channels: int, types: str = "f32") -> str:
     """A 3x3 convolution (`channels` in and out, `size`x`size` output) in the
     form `convert-linalg-to-loops` gives `linalg.conv_2d_nchw_fchw`: six
     `scf.for`s around two `affine.apply`, three scalar loads, a multiply, an
-    add and a store."""
-    padded = size + 2
-    image = f"memref<1x{channels}x{padded}x{padded}xf32>"
-    weights = f"memref<{channels}x{channels}x3x3xf32>"
-    out = f"memref<1x{channels}x{size}x{size}xf32>"
+    add and a store (i8 inputs are sign-extended to i32 first)."""
+    element, accumulator = CONV_TYPES[types]
+    image, weights, out = _conv_types(size, channels, types)
     loops = [
         ("f", "%nc"),
         ("y", "%n"),
@@ -181,21 +195,28 @@ def conv_loops_program(size: int, channels: int) -> str:
         f"{pad}%a = memref.load %in[%c0, %c, %iy, %ix] : {image}",
         f"{pad}%b = memref.load %w[%f, %c, %ky, %kx] : {weights}",
         f"{pad}%acc = memref.load %out[%c0, %f, %y, %x] : {out}",
-        f"{pad}%p = arith.mulf %a, %b : f32",
-        f"{pad}%s = arith.addf %acc, %p : f32",
-        f"{pad}memref.store %s, %out[%c0, %f, %y, %x] : {out}",
     ]
+    if element == accumulator:
+        lines += [
+            f"{pad}%p = arith.mulf %a, %b : {element}",
+            f"{pad}%s = arith.addf %acc, %p : {element}",
+        ]
+    else:
+        lines += [
+            f"{pad}%ea = arith.extsi %a : {element} to {accumulator}",
+            f"{pad}%eb = arith.extsi %b : {element} to {accumulator}",
+            f"{pad}%p = arith.muli %ea, %eb : {accumulator}",
+            f"{pad}%s = arith.addi %acc, %p : {accumulator}",
+        ]
+    lines.append(f"{pad}memref.store %s, %out[%c0, %f, %y, %x] : {out}")
     lines += [f"{'  ' * (depth + 1)}}}" for depth in reversed(range(len(loops)))]
     lines += ["  func.return", "}"]
     return "\n".join(lines) + "\n"
 
 
-def conv_linalg_program(size: int, channels: int) -> str:
+def conv_linalg_program(size: int, channels: int, types: str = "f32") -> str:
     """The same convolution as one `linalg.conv_2d_nchw_fchw`."""
-    padded = size + 2
-    image = f"memref<1x{channels}x{padded}x{padded}xf32>"
-    weights = f"memref<{channels}x{channels}x3x3xf32>"
-    out = f"memref<1x{channels}x{size}x{size}xf32>"
+    image, weights, out = _conv_types(size, channels, types)
     return (
         f"func.func @main(%in: {image}, %w: {weights}, %out: {out}) {{\n"
         f"  linalg.conv_2d_nchw_fchw ins(%in, %w : {image}, {weights}) "
@@ -304,37 +325,65 @@ def add_section(sizes: list[int], count: int, limit: float) -> list[str]:
     return rows
 
 
-def loops_section(size: int, channels: int, count: int) -> list[str]:
+def _conv_inputs(size: int, channels: int, types: str) -> tuple[np.ndarray, ...]:
+    """Image, weights and a zeroed output of a convolution."""
     rng = np.random.default_rng(0)
-    image = rng.standard_normal((1, channels, size + 2, size + 2), dtype=np.float32)
-    weights = rng.standard_normal((channels, channels, 3, 3), dtype=np.float32)
-    shape = (1, channels, size, size)
-    outputs = {}
+    image_shape = (1, channels, size + 2, size + 2)
+    weights_shape = (channels, channels, 3, 3)
+    out_shape = (1, channels, size, size)
+    if types == "f32":
+        image = rng.standard_normal(image_shape, dtype=np.float32)
+        weights = rng.standard_normal(weights_shape, dtype=np.float32)
+        return image, weights, np.zeros(out_shape, np.float32)
+    image = rng.integers(-128, 128, image_shape, dtype=np.int8)
+    weights = rng.integers(-128, 128, weights_shape, dtype=np.int8)
+    return image, weights, np.zeros(out_shape, np.int32)
+
+
+LOOP_FORMS = (
+    ("loops", "f32", False),
+    ("loops", "f32", True),
+    ("loops", "i8", False),
+    ("linalg", "f32", False),
+)
+"""(form, element types, whether `--check-uninitialized` is on)."""
+
+
+def loops_section(size: int, channels: int, count: int) -> list[str]:
+    """Loop forms against the linalg form; each loop form's result must be
+    the linalg form's (i8 exactly)."""
+    builders = {"loops": conv_loops_program, "linalg": conv_linalg_program}
     rows = [
         f"| form | ops executed | median of {count} runs | spread | per op |",
         "|---|---:|---:|---:|---:|",
     ]
-    for name, build in (
-        ("loops", conv_loops_program),
-        ("linalg", conv_linalg_program),
-    ):
-        module = parse(build(size, channels))
-        out = np.zeros(shape, np.float32)
-        ops = run_function(module, "main", (image, weights, out)).stats.ops_executed
-        outputs[name] = out
-        again = partial(run_function, module, "main", (image, weights, out.copy()))
+    for name, types, check in LOOP_FORMS:
+        module = parse(builders[name](size, channels, types))
+        image, weights, out = _conv_inputs(size, channels, types)
+        run = partial(run_function, module, "main", check_uninitialized=check)
+        ops = run((image, weights, out)).stats.ops_executed
+        expected = np.zeros_like(out)
+        linalg = parse(conv_linalg_program(size, channels, types))
+        run_function(linalg, "main", (image, weights, expected))
+        if out.dtype.kind == "f":
+            np.testing.assert_allclose(out, expected, rtol=1e-4, atol=1e-4)
+        else:
+            np.testing.assert_array_equal(out, expected)
+        again = partial(run, (image, weights, np.zeros_like(out)))
         median, spread = median_and_spread(runs(count, again))
+        element, accumulator = CONV_TYPES[types]
         what = (
             f"{name}: 3x3 conv, {channels} to {channels} channels, "
-            f"{size}x{size} f32 output"
+            f"{size}x{size} {accumulator} output"
         )
+        if element != accumulator:
+            what += f" from {element}"
+        if check:
+            what += ", `--check-uninitialized`"
         rows.append(
             f"| {what} | {ops:,} | {median * 1e3:.0f} ms | {spread:.0%} | "
             f"{median / ops * 1e6:.1f} us |"
         )
-    np.testing.assert_allclose(
-        outputs["loops"], outputs["linalg"], rtol=1e-4, atol=1e-4
-    )
     return rows
 
 
