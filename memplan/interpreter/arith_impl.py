@@ -30,6 +30,7 @@ from memplan.interpreter.kernel_helpers import (
     binary,
     operand_dtype,
     result_dtype,
+    sign_extended,
     unary,
     unsigned_binary,
 )
@@ -74,9 +75,12 @@ def _cast(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
 
 
 def _sign_extend(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
+    """A cast that reads its integer operand as signed (`extsi`, `sitofp`,
+    `index_cast`): an i1 true is -1."""
     source = as_array(args[0], operand_dtype(op, 0, bits))
-    result = source.astype(result_dtype(op, bits))
-    return -result if source.dtype == np.bool_ else result
+    if source.dtype == np.bool_:
+        source = sign_extended(source)
+    return as_array(source, result_dtype(op, bits))
 
 
 def _cast_from_unsigned(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
@@ -122,6 +126,8 @@ def _cmpi(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
     dtype = operand_dtype(op, 0, bits)
     lhs, rhs = as_array(args[0], dtype), as_array(args[1], dtype)
     if predicate in SIGNED_COMPARE:
+        if dtype == np.bool_:
+            lhs, rhs = sign_extended(lhs), sign_extended(rhs)
         return SIGNED_COMPARE[predicate](lhs, rhs)
     if dtype != np.bool_:
         unsigned = unsigned_dtype(op.operands[0].type, bits)
@@ -213,12 +219,12 @@ ARITH_KERNELS: dict[type[Operation], Kernel] = {
     arith.CmpiOp: _cmpi,
     arith.CmpfOp: _cmpf,
     arith.SelectOp: _select,
-    arith.IndexCastOp: _cast,
+    arith.IndexCastOp: _sign_extend,
     arith.ExtSIOp: _sign_extend,
     arith.ExtUIOp: _cast_from_unsigned,
     arith.TruncIOp: _cast,  # built by xDSL's own builders
     TruncIOp: _cast,  # MLIR's, with overflowFlags: what memplan parses
-    arith.SIToFPOp: _cast,
+    arith.SIToFPOp: _sign_extend,
     arith.UIToFPOp: _cast_from_unsigned,
     arith.FPToSIOp: _cast,
     arith.FPToUIOp: _float_to_unsigned,

@@ -137,6 +137,7 @@ _CASTS = (
 exactly (an exact conversion has one result however it is computed), and
 from float to float on all but NaNs (one C conversion, as the kernel's)."""
 _FROM_UNSIGNED = (arith.ExtUIOp, arith.UIToFPOp, arith.FPToUIOp)
+_FROM_SIGNED = (arith.ExtSIOp, arith.SIToFPOp, arith.IndexCastOp)
 
 
 def _scalar_type(type_: Attribute, bits: int) -> type[Any] | None:
@@ -222,6 +223,8 @@ def _cmpi_path(op: Operation, bits: int, kernel: Compiled) -> Compiled | None:
         return None
     signed = SIGNED_COMPARE.get(predicate)
     if signed is not None:
+        if scalar is np.bool_ and predicate > 1:
+            return None  # i1 orders as signed: true (-1) is below false
         return _binary(_COMPARISONS[signed], None, scalar, 0, kernel)
     # i1 compares as it is; wider types compare their bits as unsigned.
     domain = None if scalar is np.bool_ else _naturals
@@ -275,8 +278,8 @@ def _cast_path(op: Operation, bits: int, kernel: Compiled) -> Compiled | None:
     target = _scalar_type(op.results[0].type, bits)
     if source is None or target is None or target is np.bool_:
         return None
-    if source is np.bool_ and isinstance(op, arith.ExtSIOp):
-        return None  # i1 sign-extends to -1
+    if source is np.bool_ and isinstance(op, _FROM_SIGNED):
+        return None  # i1 true reads as -1
     if source in _FLOAT_TYPES and target in _FLOAT_TYPES:
         return _float_cast(source, target, kernel)
     low, limit = _range(target)

@@ -91,13 +91,16 @@ def is_float_dtype(dtype: np.dtype) -> bool:
 
 
 def convert(values: np.ndarray, dtype: np.dtype) -> np.ndarray:
-    """`values` as `dtype`, rounding once to nearest even as MLIR does.
+    """`values` as `dtype`, rounding once to nearest even as MLIR does, and
+    integers to i1 by their low bit.
 
     ml_dtypes converts f64 and integers to bf16 through f32, which rounds
     twice (1 + 2**-8 + 2**-30 gives 1 instead of 1 + 2**-7); so those go
     through f32 rounded to odd, whose 16 extra bits make the final rounding
     to bf16 exact.
     """
+    if dtype == np.bool_ and values.dtype.kind in "iu":
+        return (values & 1).astype(dtype)  # i1 keeps the low bit, as trunci
     if dtype != BF16 or values.dtype in (BF16, np.float32, np.float16):
         return values.astype(dtype)
     wide = values.astype(np.float64)

@@ -42,12 +42,21 @@ def unary(ufunc: Callable[[np.ndarray], np.ndarray]) -> Kernel:
     return kernel
 
 
+def sign_extended(array: np.ndarray) -> np.ndarray:
+    """An i1 array as the signed values MLIR gives it (true is -1)."""
+    return -array.astype(np.int8)
+
+
 def binary(ufunc: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> Kernel:
-    """A kernel applying `ufunc` to two operands in the result's dtype."""
+    """A kernel applying `ufunc` to two operands in the result's dtype; on
+    i1, to their signed values, keeping the low bit (`addi` is then xor)."""
 
     def kernel(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
         dtype = result_dtype(op, bits)
-        return ufunc(as_array(args[0], dtype), as_array(args[1], dtype))
+        lhs, rhs = as_array(args[0], dtype), as_array(args[1], dtype)
+        if dtype == np.bool_:
+            return as_array(ufunc(sign_extended(lhs), sign_extended(rhs)), dtype)
+        return ufunc(lhs, rhs)
 
     return kernel
 
@@ -57,6 +66,9 @@ def unsigned_binary(ufunc: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> Ke
 
     def kernel(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
         signed = result_dtype(op, bits)
+        if signed == np.bool_:  # i1 as unsigned: 0 and 1
+            lhs, rhs = (as_array(a, signed).astype(np.uint8) for a in args[:2])
+            return as_array(ufunc(lhs, rhs), signed)
         unsigned = unsigned_dtype(op.results[0].type, bits)
         lhs = as_array(args[0], signed).view(unsigned)
         rhs = as_array(args[1], signed).view(unsigned)

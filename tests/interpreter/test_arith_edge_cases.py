@@ -254,3 +254,49 @@ def test_extended_ops_run_in_a_body_element_by_element(run: Run):
     run(program, a, b, high)
     expected = [(int(x) % 256) * (int(y) % 256) >> 8 for x, y in zip(a, b, strict=True)]
     np.testing.assert_array_equal(high.view(np.uint8), expected)
+
+
+I1_OPS = """
+    func.func @main(%t: i1, %f: i1, %n: index, %two: i32) -> (i1, i1, i1, i1, i1, i1, i1, i1, i1, index, f32, f32, i32, i32, i1) {
+      %add = arith.addi %t, %t : i1
+      %sub = arith.subi %f, %t : i1
+      %mul = arith.muli %t, %t : i1
+      %max = arith.maxsi %t, %f : i1
+      %min = arith.minsi %t, %f : i1
+      %slt = arith.cmpi slt, %t, %f : i1
+      %ult = arith.cmpi ult, %t, %f : i1
+      %tr2 = arith.trunci %two : i32 to i1
+      %ic = arith.index_cast %n : index to i1
+      %ci = arith.index_cast %t : i1 to index
+      %sf = arith.sitofp %t : i1 to f32
+      %uf = arith.uitofp %t : i1 to f32
+      %es = arith.extsi %t : i1 to i32
+      %eu = arith.extui %t : i1 to i32
+      %maxu = arith.maxui %t, %f : i1
+      func.return %add, %sub, %mul, %max, %min, %slt, %ult, %tr2, %ic, %ci, %sf, %uf, %es, %eu, %maxu : i1, i1, i1, i1, i1, i1, i1, i1, i1, index, f32, f32, i32, i32, i1
+    }
+"""
+
+
+def test_i1_is_a_one_bit_twos_complement_integer_as_in_mlir(run: Run):
+    # What MLIR's own folder (canonicalize) makes of these ops on constants:
+    # true is -1 read as signed, 1 as unsigned; wrapping keeps the low bit.
+    # Arithmetic (true + true), signed order and signed casts used to read
+    # true as 1, and trunci / index_cast to i1 took any nonzero for true.
+    assert run(I1_OPS, True, False, 6, 2).results == (
+        False,  # addi true, true
+        True,  # subi false, true
+        True,  # muli true, true
+        False,  # maxsi true, false
+        True,  # minsi true, false
+        True,  # cmpi slt true, false
+        False,  # cmpi ult true, false
+        False,  # trunci 2 : i32 to i1
+        False,  # index_cast 6 : index to i1
+        -1,  # index_cast true : i1 to index
+        -1.0,  # sitofp true
+        1.0,  # uitofp true
+        -1,  # extsi true
+        1,  # extui true
+        True,  # maxui true, false
+    )
