@@ -179,7 +179,7 @@ def element_bytes(element_type: Attribute) -> int:
     if isinstance(element_type, FixedBitwidthType):
         return 1 << max(0, (element_type.bitwidth + 7) // 8 - 1).bit_length()
     raise VerifyException(
-        f"element type {element_type} has no size in bytes: expected an integer, "
+        f"element type {element_type} is not supported: expected an integer, "
         "float or index type"
     )
 

@@ -243,6 +243,8 @@ class MemoryPlanPass(MemplanPass):
         for function in functions:
             if len(function.body.blocks) == 1:
                 self._plan_function(function, target)
+            else:
+                _remark_several_blocks(function)
         _remark_unmanifested(op)
 
     def _check_options(self) -> None:
@@ -491,6 +493,20 @@ def _nested_slot(
         align_up(inner.size, alignment),
         alignment,
     )
+
+
+def _remark_several_blocks(function: func.FuncOp) -> None:
+    """Say on stderr that a function of several blocks keeps its storages:
+    the pass plans straight-line bodies (and their regions) only."""
+    storages = sum(isinstance(op, AllocStorageOp) for op in function.walk())
+    if storages:
+        print(
+            f"memory-plan: remark: in @{function.sym_name.data}, {storages} "
+            "memory.alloc_storage op(s) left unplanned: the function has "
+            f"{len(function.body.blocks)} blocks, and memory-plan plans only "
+            "functions whose body is one block",
+            file=sys.stderr,
+        )
 
 
 def _remark_unmanifested(module: ModuleOp) -> None:

@@ -74,7 +74,8 @@ def function_usage(liveness: FunctionLiveness) -> FunctionUsage:
         ]
         end = min(kill_points) if kill_points else liveness.last_point
         name = describe(op.result)
-        storages.append(Holding(op.scope, point, end, size, f"{op.name} {name}", name))
+        at = f"{op.name} {name}" if op.result.name_hint else name
+        storages.append(Holding(op.scope, point, end, size, at, name))
     return FunctionUsage(liveness.function.sym_name.data, storages, calls)
 
 

@@ -18,6 +18,7 @@
 // RUN: xdsl-opt %examples/seed_naive.mlir -p memory-manifest,memory-plan,memory-verify | filecheck %s --check-prefix=SEED
 // RUN: xdsl-opt %examples/seed_naive.mlir -p memory-plan 2>&1 >/dev/null | filecheck %s --check-prefix=UNMANIFESTED
 // RUN: xdsl-opt %examples/seed_naive.mlir -p memory-manifest,memory-plan 2>&1 >/dev/null | filecheck %s --check-prefix=MANIFESTED --allow-empty
+// RUN: xdsl-opt %S/inputs/plan-several-blocks.mlir -p memory-manifest,memory-plan 2>&1 >/dev/null | filecheck %s --check-prefix=SEVERAL
 // RUN: xdsl-opt %examples/three_big_vtcm.mlir -p memory-manifest,memory-plan,memory-verify | memplan-run --target hexagon-v73 2>&1 | filecheck %s --check-prefix=THREE
 
 // ALGO: memory-plan: unknown algorithm 'nope', expected one of: token, greedy, best
@@ -41,6 +42,9 @@
 // pass says so on stderr instead of silently doing nothing.
 // UNMANIFESTED: memory-plan: remark: 9 memref.alloc op(s) left unplanned: memory-plan places memory.alloc_tensor ops; run memory-manifest first (-p memory-manifest,memory-plan) to plan them
 // MANIFESTED-NOT: remark
+
+// A function of several blocks keeps its storages, and the pass says so.
+// SEVERAL: memory-plan: remark: in @main, 1 memory.alloc_storage op(s) left unplanned: the function has 3 blocks, and memory-plan plans only functions whose body is one block
 
 // TARGET: memory-plan: unknown target 'nope'; expected one of: hexagon-v65, hexagon-v66, hexagon-v68, hexagon-v69, hexagon-v73, hexagon-v75
 

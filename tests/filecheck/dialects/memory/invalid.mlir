@@ -94,7 +94,7 @@
 %s = memory.alloc_storage [64] : !memory.storage<"global">
 %a = memory.alloc_tensor %s[0] : !memory.storage<"global"> to memref<4xcomplex<f32>>
 
-// CHECK: element type complex<f32> has no size in bytes: expected an integer, float or index type
+// CHECK: element type complex<f32> is not supported: expected an integer, float or index type
 
 // -----
 
