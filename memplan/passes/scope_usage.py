@@ -10,7 +10,7 @@ across the calls that close the cycle, and is reported as such.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects import func
@@ -151,14 +151,18 @@ class ModuleUsage:
                     )
         return held
 
-    def capacity_problems(self, name: str, target: Target) -> Iterator[str]:
+    def capacity_problems(
+        self, name: str, target: Target, held: Sequence[Holding] = ()
+    ) -> Iterator[str]:
         """The first point where each bounded scope holds more than its
-        capacity, and storages held across a call that recurses."""
+        capacity, counting `held` (memory there all through the function),
+        and storages held across a call that recurses."""
+        held_by_scope = _by_scope(held)
         for scope, holdings in _by_scope(self.holdings(name)).items():
             capacity = target.capacity(scope)
             if capacity is None:
                 continue
-            for holding, live in _sweep(holdings):
+            for holding, live in _sweep([*held_by_scope.pop(scope, []), *holdings]):
                 total = sum(h.size for h in live)
                 if total > capacity:
                     yield (
@@ -168,6 +172,15 @@ class ModuleUsage:
                     )
                     break
             yield from self._recursion_problems(name, scope, holdings)
+        for scope, holdings in held_by_scope.items():
+            capacity = target.capacity(scope)
+            total = sum(h.size for h in holdings)
+            if capacity is not None and total > capacity:
+                yield (
+                    f'scope "{scope}" holds {total} bytes before the function '
+                    f"runs (held: {_held_list(holdings)}), over its capacity "
+                    f"of {capacity} bytes"
+                )
 
     def _recursion_problems(
         self, name: str, scope: str, holdings: list[Holding]

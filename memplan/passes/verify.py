@@ -23,6 +23,7 @@ the pass fails with one line per problem, naming the ops.
 from __future__ import annotations
 
 import heapq
+import sys
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -45,6 +46,7 @@ from memplan.dialects.memory import (
     static_byte_size,
 )
 from memplan.passes.diagnostics import describe
+from memplan.passes.held_vtcm import held_vtcm
 from memplan.passes.liveness import (
     REALLOCS,
     FunctionLiveness,
@@ -54,8 +56,8 @@ from memplan.passes.liveness import (
 )
 from memplan.passes.options import MemplanPass, check_power_of_two, resolve_target
 from memplan.passes.rounding import tensor_footprint
-from memplan.passes.scope_usage import ModuleUsage, function_usage
-from memplan.targets import DEFAULT_TARGET
+from memplan.passes.scope_usage import Holding, ModuleUsage, function_usage
+from memplan.targets import DEFAULT_TARGET, VTCM_SCOPE, Target
 
 
 @dataclass(frozen=True)
@@ -315,7 +317,9 @@ class MemoryVerifyPass(MemplanPass):
                 f"memory-verify: in @{name}, {problem}"
                 for problem in chain(
                     self._function_problems(liveness),
-                    usage.capacity_problems(name, target),
+                    usage.capacity_problems(
+                        name, target, _held(op, liveness.function, target)
+                    ),
                     _use_after_kill_problems(liveness.function),
                     _realloc_problems(liveness.function),
                 )
@@ -338,3 +342,11 @@ class MemoryVerifyPass(MemplanPass):
                 by_storage[placement.storage].append((placement, live))
         for placements in by_storage.values():
             yield from _overlap_problems(placements)
+
+
+def _held(module: ModuleOp, function: func.FuncOp, target: Target) -> list[Holding]:
+    """The VTCM `held_vtcm` finds, held all through `function`."""
+    return [
+        Holding(VTCM_SCOPE, -1, sys.maxsize, size, what, f"{what} ({size} bytes)")
+        for what, size, _ in held_vtcm(module, function, target.alignment(VTCM_SCOPE))
+    ]
