@@ -585,6 +585,7 @@ class MemRefFunctions(CompilingFunctions):
                 not isinstance(op, memref.GlobalOp)
                 or op.initial_value is None
                 or self._windowed_scope(op.type) is None
+                or op.sym_name.data in self._globals  # held by an earlier run
             ):
                 continue
             values = global_values(op, index_bitwidth)

@@ -256,10 +256,6 @@ class Runner:
             raise
         except Exception as error:
             raise self._located(error) from None
-        for given, used in zip(inputs, held, strict=True):
-            if used is not given:
-                assert isinstance(given, np.ndarray)
-                given[...] = used
         for position, value in enumerate(results):
             try:
                 self.model.check_use(value)
@@ -270,7 +266,13 @@ class Runner:
                     f"@{symbol} result {position}: {error}"
                 ) from None
         self.stats.modeled_cycles = round(self.tracker.cycles)
-        return RunResult(tuple(_result(r) for r in results), self.stats)
+        result = RunResult(tuple(_result(r) for r in results), self.stats)
+        for given, used in zip(inputs, held, strict=True):
+            if used is not given:  # back to the caller, who frees the VTCM
+                assert isinstance(given, np.ndarray)
+                given[...] = used
+                self.model.free_memref(used, f"the return of @{symbol}")
+        return result
 
     def _hold_in_windows(
         self,
