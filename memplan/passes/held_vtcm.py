@@ -12,6 +12,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from memplan.dialects import memref
 from memplan.dialects.memory import scope_of, static_byte_size
+from memplan.passes.retype import kept_signature
 from memplan.planning.buffers import align_up
 from memplan.targets import VTCM_SCOPE
 
@@ -19,9 +20,15 @@ Held = tuple[str, int, str]
 """(what holds VTCM, its bytes, why it cannot move), for messages."""
 
 
-def held_vtcm(module: ModuleOp, function: func.FuncOp, alignment: int) -> list[Held]:
-    """What is in VTCM all through `function`, each size rounded up to the
-    scope's `alignment` (each takes its own aligned range of the window)."""
+def held_vtcm(
+    module: ModuleOp,
+    function: func.FuncOp,
+    callers: list[func.CallOp],
+    alignment: int,
+) -> list[Held]:
+    """What is in VTCM all through `function` (called by `callers` in the
+    module), each size rounded up to the scope's `alignment` (each takes its
+    own aligned range of the window)."""
     held: list[Held] = [
         (
             f"memref.global @{op.sym_name.data}",
@@ -33,7 +40,7 @@ def held_vtcm(module: ModuleOp, function: func.FuncOp, alignment: int) -> list[H
         for size in [_vtcm_bytes(op.type)]
         if size is not None
     ]
-    if _called_from_outside(module, function):
+    if kept_signature(function, callers) is not None:
         name = function.sym_name.data
         held += [
             (
@@ -59,15 +66,3 @@ def _vtcm_bytes(type_: object) -> int | None:
     except VerifyException:
         return None
     return static_byte_size(type_)
-
-
-def _called_from_outside(module: ModuleOp, function: func.FuncOp) -> bool:
-    """Public, or private and never called here (an entry point)."""
-    visibility = function.sym_visibility
-    if visibility is None or visibility.data == "public":
-        return True
-    name = function.sym_name.data
-    return not any(
-        isinstance(op, func.CallOp) and op.callee.string_value() == name
-        for op in module.walk()
-    )

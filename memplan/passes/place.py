@@ -170,7 +170,12 @@ class _Placer:
             if len(function.body.blocks) != 1 or name in cyclic:
                 self.peaks[name] = self._unplaced(function, handled)
                 continue
-            held = held_vtcm(self.module, function, self.target.alignment(VTCM_SCOPE))
+            held = held_vtcm(
+                self.module,
+                function,
+                self.groups.callers.get(name, []),
+                self.target.alignment(VTCM_SCOPE),
+            )
             capacity = self.target.capacity(VTCM_SCOPE)
             if capacity is not None:
                 capacity -= sum(size for _, size, _ in held)

@@ -195,7 +195,7 @@ class ScopeGroups:
         name = function.sym_name.data
         if function.is_declaration:
             return
-        kept = _kept_signature(function, self.callers[name])
+        kept = kept_signature(function, self.callers[name])
         for arg in function.args:
             if is_memory(arg.type):
                 self._find(arg)
@@ -273,7 +273,7 @@ class ScopeGroups:
                         self._union(value, result)
 
 
-def _kept_signature(function: func.FuncOp, calls: list[func.CallOp]) -> str | None:
+def kept_signature(function: func.FuncOp, calls: list[func.CallOp]) -> str | None:
     """Why `function` keeps its signature, None when it may change: a public
     function may have callers outside the module, whatever this one holds."""
     visibility = function.sym_visibility

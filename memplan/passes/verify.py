@@ -310,6 +310,10 @@ class MemoryVerifyPass(MemplanPass):
             if isinstance(function, func.FuncOp) and function.body.blocks
         ]
         usage = ModuleUsage([function_usage(f) for f in functions])
+        callers: defaultdict[str, list[func.CallOp]] = defaultdict(list)
+        for call in op.walk():
+            if isinstance(call, func.CallOp):
+                callers[call.callee.string_value()].append(call)
         problems: list[str] = []
         for liveness in functions:
             name = liveness.function.sym_name.data
@@ -318,7 +322,9 @@ class MemoryVerifyPass(MemplanPass):
                 for problem in chain(
                     self._function_problems(liveness),
                     usage.capacity_problems(
-                        name, target, _held(op, liveness.function, target)
+                        name,
+                        target,
+                        _held(op, liveness.function, callers[name], target),
                     ),
                     _use_after_kill_problems(liveness.function),
                     _realloc_problems(liveness.function),
@@ -344,9 +350,12 @@ class MemoryVerifyPass(MemplanPass):
             yield from _overlap_problems(placements)
 
 
-def _held(module: ModuleOp, function: func.FuncOp, target: Target) -> list[Holding]:
+def _held(
+    module: ModuleOp, function: func.FuncOp, callers: list[func.CallOp], target: Target
+) -> list[Holding]:
     """The VTCM `held_vtcm` finds, held all through `function`."""
+    alignment = target.alignment(VTCM_SCOPE)
     return [
         Holding(VTCM_SCOPE, -1, sys.maxsize, size, what, f"{what} ({size} bytes)")
-        for what, size, _ in held_vtcm(module, function, target.alignment(VTCM_SCOPE))
+        for what, size, _ in held_vtcm(module, function, callers, alignment)
     ]
