@@ -589,7 +589,12 @@ class MemRefFunctions(CompilingFunctions):
             ):
                 continue
             values = global_values(op, index_bitwidth)
-            held = self.in_window(op, op.type, values)
+            try:
+                held = self.in_window(op, op.type, values)
+            except ModelError as error:
+                raise ModelError(
+                    f"memref.global @{op.sym_name.data}: {error}"
+                ) from None
             held.flags.writeable = values.flags.writeable
             self._globals[op.sym_name.data] = held
 

@@ -1,5 +1,6 @@
 // RUN: not memplan-run %s --vtcm-size 12KiB 2>&1 | filecheck %s --check-prefix=GLOBAL
 // RUN: memplan-run %s --vtcm-size 16KiB --no-stats | filecheck %s --check-prefix=FITS
+// RUN: not memplan-run %s --vtcm-size 4KiB 2>&1 | filecheck %s --check-prefix=TOOBIG
 // RUN: not memplan-run %s --symbol=arg --args 'dense<1.0> : tensor<2048xf32>' --vtcm-size 8KiB 2>&1 | filecheck %s --check-prefix=ARG
 // RUN: memplan-run %s --symbol=arg --args 'dense<1.0> : tensor<2048xf32>' --vtcm-size 16KiB 2>&1 | filecheck %s --check-prefix=ARGFITS
 
@@ -18,8 +19,10 @@ func.func @main() -> f32 {
 }
 
 // 8 KiB of the 12 KiB window hold @lut; 16 KiB hold both.
-// GLOBAL: memplan-run: error: {{.*}}vtcm-held-before-the-run.mlir:14:3: memory.alloc_storage %s (in @main): cannot allocate 8192 bytes in "global.vtcm": no free range of its 12288-byte window holds them at a 2048-byte aligned address (4096 bytes free in total, the largest free range has 4096 bytes)
+// GLOBAL: memplan-run: error: {{.*}}vtcm-held-before-the-run.mlir:15:3: memory.alloc_storage %s (in @main): cannot allocate 8192 bytes in "global.vtcm": no free range of its 12288-byte window holds them at a 2048-byte aligned address (4096 bytes free in total, the largest free range has 4096 bytes)
 // FITS: result: 2.0
+// @lut alone does not fit a 4 KiB window: the run does not start.
+// TOOBIG: memplan-run: error: before @main: memref.global @lut: cannot allocate 8192 bytes in "global.vtcm": no free range of its 4096-byte window holds them at a 2048-byte aligned address (4096 bytes free in total, the largest free range has 4096 bytes)
 
 func.func @arg(%x: memref<2048xf32, "global.vtcm">) {
   %c0 = arith.constant 0 : index
