@@ -51,6 +51,7 @@ from memplan.dialects.memory import (
     KillOp,
     StorageType,
 )
+from memplan.passes.context_classes import use_context_classes
 from memplan.passes.diagnostics import failure
 from memplan.passes.options import MemplanPass
 
@@ -213,3 +214,4 @@ class ConvertMemoryToMemrefPass(MemplanPass):
         for patterns in stages:
             applier = GreedyRewritePatternApplier(patterns, dce_enabled=False)
             PatternRewriteWalker(applier).rewrite_module(op)
+        use_context_classes(ctx, op)

@@ -57,6 +57,7 @@ from memplan.dialects.memory import (
     element_bytes,
     scope_of,
 )
+from memplan.passes.context_classes import use_context_classes
 from memplan.passes.diagnostics import check_storage_bytes, describe, failure
 from memplan.passes.liveness import FunctionLiveness
 from memplan.passes.options import MemplanPass, resolve_target
@@ -265,6 +266,7 @@ class MemoryManifestPass(MemplanPass):
             dce_enabled=False,
         )
         PatternRewriteWalker(patterns).rewrite_module(op)
+        use_context_classes(ctx, op)
 
 
 def _check_no_use_after_free(module: ModuleOp) -> None:

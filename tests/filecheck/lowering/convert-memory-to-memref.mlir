@@ -20,7 +20,7 @@
 // CHECK-NEXT:    %[[V:.*]] = memref.alloc() {alignment = 2048 : i64} : memref<4096xi8, "global.vtcm">
 // CHECK-NEXT:    %[[SHIFT:.*]] = arith.constant 2048 : index
 // CHECK-NEXT:    %[[C:.*]] = memref.view %[[V]][%[[SHIFT]]][] : memref<4096xi8, "global.vtcm"> to memref<4xf32, "global.vtcm">
-// CHECK-NEXT:    memref.copy %[[A]], %[[C]] : memref<4xf32> to memref<4xf32, "global.vtcm">
+// CHECK-NEXT:    "memref.copy"(%[[A]], %[[C]]) : (memref<4xf32>, memref<4xf32, "global.vtcm">) -> ()
 // CHECK-NEXT:    memref.dealloc %[[V]] : memref<4096xi8, "global.vtcm">
 // CHECK-NEXT:    "test.op"(%[[B]])
 // CHECK-NEXT:    func.return %[[A]] : memref<4xf32>
@@ -84,7 +84,7 @@ func.func @global_spelled_as_memory_space() {
 // CHECK-NEXT:    %[[A:.*]] = memref.view %[[S]][%[[Z]]][] : memref<32xi8> to memref<4xf32>
 // CHECK-NEXT:    %[[SHIFT:.*]] = arith.constant 16 : index
 // CHECK-NEXT:    %[[V:.*]] = memref.view %[[S]][%[[SHIFT]]][] : memref<32xi8> to memref<4xf32>
-// CHECK-NEXT:    %[[B:.*]] = memref.memory_space_cast %[[V]] : memref<4xf32> to memref<4xf32, "global">
+// CHECK-NEXT:    %[[B:.*]] = "memref.memory_space_cast"(%[[V]]) : (memref<4xf32>) -> memref<4xf32, "global">
 // CHECK-NEXT:    "test.op"(%[[A]], %[[B]])
 
 func.func @both_spellings_in_one_storage() {

@@ -157,14 +157,14 @@ func.func @nothing_to_do(%x: memref<4xf32>) -> memref<4xf32> {
 // CHECK-LABEL: func.func @clone(%x: memref<4xf32>, %y: memref<?x2xi8>) -> memref<?x2xi8> {
 // CHECK-NEXT:    %[[S:.*]] = memory.alloc_storage [16] : !memory.storage<"global">
 // CHECK-NEXT:    %[[T:.*]] = memory.alloc_tensor %[[S]][0] : !memory.storage<"global"> to memref<4xf32>
-// CHECK-NEXT:    memref.copy %x, %[[T]] : memref<4xf32> to memref<4xf32>
+// CHECK-NEXT:    "memref.copy"(%x, %[[T]]) : (memref<4xf32>, memref<4xf32>) -> ()
 // CHECK-NEXT:    memory.kill %[[T]] : memref<4xf32>
 // CHECK-NEXT:    memory.kill %[[S]] : !memory.storage<"global">
 // CHECK-NEXT:    %[[I:.*]] = arith.constant 0 : index
 // CHECK-NEXT:    %[[D:.*]] = memref.dim %y, %[[I]] : memref<?x2xi8>
 // CHECK:         %[[DS:.*]] = memory.alloc_storage [%{{.*}}] : !memory.storage<"global">
 // CHECK-NEXT:    %[[DT:.*]] = memory.alloc_tensor %[[DS]][0][%[[D]]] : !memory.storage<"global"> to memref<?x2xi8>
-// CHECK-NEXT:    memref.copy %y, %[[DT]] : memref<?x2xi8> to memref<?x2xi8>
+// CHECK-NEXT:    "memref.copy"(%y, %[[DT]]) : (memref<?x2xi8>, memref<?x2xi8>) -> ()
 // CHECK-NEXT:    func.return %[[DT]] : memref<?x2xi8>
 
 func.func @clone(%x: memref<4xf32>, %y: memref<?x2xi8>) -> memref<?x2xi8> {
@@ -184,8 +184,8 @@ func.func @clone(%x: memref<4xf32>, %y: memref<?x2xi8>) -> memref<?x2xi8> {
 // CHECK-NEXT:    %u = "memref.cast"(%v) : (memref<2x2xf32, strided<[8, 2]>>) -> memref<2x2xf32, strided<[?, ?], offset: ?>>
 // CHECK-NEXT:    %[[S:.*]] = memory.alloc_storage [16] : !memory.storage<"global">
 // CHECK-NEXT:    %[[T:.*]] = memory.alloc_tensor %[[S]][0] : !memory.storage<"global"> to memref<2x2xf32>
-// CHECK-NEXT:    memref.copy %u, %[[T]] : memref<2x2xf32, strided<[?, ?], offset: ?>> to memref<2x2xf32>
-// CHECK-NEXT:    %[[C:.*]] = memref.cast %[[T]] : memref<2x2xf32> to memref<2x2xf32, strided<[?, ?], offset: ?>>
+// CHECK-NEXT:    "memref.copy"(%u, %[[T]]) : (memref<2x2xf32, strided<[?, ?], offset: ?>>, memref<2x2xf32>) -> ()
+// CHECK-NEXT:    %[[C:.*]] = "memref.cast"(%[[T]]) : (memref<2x2xf32>) -> memref<2x2xf32, strided<[?, ?], offset: ?>>
 // CHECK-NEXT:    "test.op"(%[[C]]) : (memref<2x2xf32, strided<[?, ?], offset: ?>>) -> ()
 // CHECK-NEXT:    memory.kill %[[T]] : memref<2x2xf32>
 // CHECK-NEXT:    memory.kill %[[S]] : !memory.storage<"global">
@@ -194,8 +194,8 @@ func.func @clone(%x: memref<4xf32>, %y: memref<?x2xi8>) -> memref<?x2xi8> {
 // CHECK-NEXT:    %[[I:.*]] = arith.constant 1 : index
 // CHECK-NEXT:    %[[D:.*]] = memref.dim %wu, %[[I]] : memref<2x?xf32, strided<[?, ?], offset: ?>>
 // CHECK:         %[[DT:.*]] = memory.alloc_tensor %{{.*}}[0][%[[D]]] : !memory.storage<"global"> to memref<2x?xf32>
-// CHECK-NEXT:    memref.copy %wu, %[[DT]] : memref<2x?xf32, strided<[?, ?], offset: ?>> to memref<2x?xf32>
-// CHECK-NEXT:    %[[DC:.*]] = memref.cast %[[DT]] : memref<2x?xf32> to memref<2x?xf32, strided<[?, ?], offset: ?>>
+// CHECK-NEXT:    "memref.copy"(%wu, %[[DT]]) : (memref<2x?xf32, strided<[?, ?], offset: ?>>, memref<2x?xf32>) -> ()
+// CHECK-NEXT:    %[[DC:.*]] = "memref.cast"(%[[DT]]) : (memref<2x?xf32>) -> memref<2x?xf32, strided<[?, ?], offset: ?>>
 // CHECK-NEXT:    func.return %[[DC]] : memref<2x?xf32, strided<[?, ?], offset: ?>>
 
 func.func @clone_of_view(%x: memref<4x4xf32>, %n: index) -> memref<2x?xf32, strided<[?, ?], offset: ?>> {
