@@ -67,25 +67,50 @@ class Arena:
     tables: dict[Hashable, int] = field(default_factory=dict[Hashable, int])
 
 
+@dataclass(frozen=True)
+class Room:
+    """The bytes of a scope an arena may take: the scope's `capacity` (None:
+    unbounded) less `held` bytes there all through the function (memory
+    `held_vtcm` finds), which `holders` lists for messages."""
+
+    capacity: int | None
+    held: int = 0
+    holders: str = ""
+
+    @property
+    def free(self) -> int | None:
+        if self.capacity is None:
+            return None
+        return max(0, self.capacity - self.held)
+
+    def describe(self) -> str:
+        """How an over-capacity message ends."""
+        text = f"the scope capacity of {self.capacity} bytes"
+        if not self.held:
+            return text
+        return f"{text}, of which {self.held} are held all through the function: {self.holders}"
+
+
 def pack_arena(
     scope: str,
     tensors: Sequence[ArenaTensor],
-    capacity: int | None,
+    room: Room,
     algorithm: str,
     budget: int | None,
     time_limit: float | None = None,
     blocks: BlockOptions | None = None,
 ) -> Arena:
-    """Offsets for `tensors` in one arena, lowest first; fail past `capacity`.
+    """Offsets for `tensors` in one arena, lowest first; fail past `room`.
 
     `budget` (search nodes, default DEFAULT_BUDGET) bounds the `best` search;
     `time_limit` is an opt-in wall-clock cap on top of it (the block planner
     takes the budget only).  With `blocks`, tensors may be cut into blocks."""
     buffers = [tensor.buffer(index) for index, tensor in enumerate(tensors)]
     nodes = DEFAULT_BUDGET if budget is None else budget
+    capacity = room.free
     if blocks is not None and blocks.mode == "always":
         return _pack_with_blocks(
-            scope, tensors, buffers, capacity, algorithm, nodes, blocks
+            scope, tensors, buffers, room, algorithm, nodes, blocks
         )
     packed = plan(buffers, None, algorithm, time_limit, nodes)
     if capacity is not None and packed.height > capacity and algorithm == "best":
@@ -94,9 +119,9 @@ def pack_arena(
         if blocks is not None:
             # `auto`: blocks only when no contiguous plan was found to fit.
             return _pack_with_blocks(
-                scope, tensors, buffers, capacity, algorithm, nodes, blocks
+                scope, tensors, buffers, room, algorithm, nodes, blocks
             )
-        raise ArenaTooLarge(_over_capacity_message(scope, buffers, packed, capacity))
+        raise ArenaTooLarge(_over_capacity_message(scope, buffers, packed, room))
     offsets = {
         tensor.key: packed.offsets[index] for index, tensor in enumerate(tensors)
     }
@@ -107,7 +132,7 @@ def _pack_with_blocks(
     scope: str,
     tensors: Sequence[ArenaTensor],
     buffers: Sequence[Buffer],
-    capacity: int | None,
+    room: Room,
     algorithm: str,
     budget: int,
     options: BlockOptions,
@@ -121,7 +146,7 @@ def _pack_with_blocks(
         packed = plan_with_blocks(
             buffers,
             block_size=options.block_size,
-            capacity=capacity,
+            capacity=room.free,
             mode=options.mode,
             splittable=splittable.keys(),
             split_cost=splittable,
@@ -135,9 +160,7 @@ def _pack_with_blocks(
             f'the "{scope}" arena cannot take blocks: {error} (option block-size)'
         ) from None
     if not packed.fits:
-        raise ArenaTooLarge(
-            _blocks_over_capacity_message(scope, buffers, packed, capacity)
-        )
+        raise ArenaTooLarge(_blocks_over_capacity_message(scope, buffers, packed, room))
     keys: dict[BufferId, Hashable] = {
         index: tensor.key for index, tensor in enumerate(tensors)
     }
@@ -158,24 +181,23 @@ def _pack_with_blocks(
 
 
 def _blocks_over_capacity_message(
-    scope: str, buffers: Sequence[Buffer], packed: BlockPlan, capacity: int | None
+    scope: str, buffers: Sequence[Buffer], packed: BlockPlan, room: Room
 ) -> str:
     split = len(packed.blocks)
     return (
         f'the "{scope}" arena needs {packed.height} bytes with {split} of its '
         f"{len(buffers)} tensors in blocks of {packed.block_size} bytes (at least "
-        f"{live_peak(buffers)} bytes are live at once), over the scope capacity "
-        f"of {capacity} bytes"
+        f"{live_peak(buffers)} bytes are live at once), over {room.describe()}"
     )
 
 
 def _over_capacity_message(
-    scope: str, buffers: Sequence[Buffer], packed: Plan, capacity: int
+    scope: str, buffers: Sequence[Buffer], packed: Plan, room: Room
 ) -> str:
     return (
         f'the "{scope}" arena needs {packed.height} bytes with the {packed.algorithm} '
         f"plan of {len(buffers)} tensors (at least {live_peak(buffers)} bytes are "
-        f"live at once), over the scope capacity of {capacity} bytes"
+        f"live at once), over {room.describe()}"
     )
 
 

@@ -1,10 +1,16 @@
 """VTCM memory that is there before a function runs: the module's globals in
 VTCM (for the whole program) and the VTCM arguments of a function called from
-outside the module (its caller holds them over the call).  memory-place cannot
-move either, so both count against the capacity of every placement they
-overlap, as `memplan-run` counts them in the VTCM window."""
+outside the module (its caller holds them over the call).  memory-place and
+memory-plan cannot move either, so both count against the capacity of every
+placement and arena they overlap, as `memplan-run` counts them in the VTCM
+window.  An argument of a dynamic size cannot be counted before the run: the
+passes say so in a remark and check the rest."""
 
 from __future__ import annotations
+
+import sys
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import MemRefType, ModuleOp
@@ -27,42 +33,77 @@ def held_vtcm(
     alignment: int,
 ) -> list[Held]:
     """What is in VTCM all through `function` (called by `callers` in the
-    module), each size rounded up to the scope's `alignment` (each takes its
-    own aligned range of the window)."""
-    held: list[Held] = [
-        (
-            f"memref.global @{op.sym_name.data}",
-            align_up(size, alignment),
-            "in VTCM for the whole run",
-        )
-        for op in module.ops
-        if isinstance(op, memref.GlobalOp)
-        for size in [_vtcm_bytes(op.type)]
+    module) with a static size, each size rounded up to the scope's
+    `alignment` (each takes its own aligned range of the window)."""
+    return [
+        (what, align_up(size, alignment), reason)
+        for what, type_, reason in _in_vtcm(module, function, callers)
+        for size in [static_byte_size(type_)]
         if size is not None
     ]
-    if kept_signature(function, callers) is not None:
-        name = function.sym_name.data
-        held += [
-            (
+
+
+def remark_dynamic_held(
+    pass_name: str,
+    module: ModuleOp,
+    function: func.FuncOp,
+    callers: list[func.CallOp],
+) -> None:
+    """Say on stderr which VTCM held all through `function` the capacity check
+    of `pass_name` leaves out because its size is dynamic (only an entry
+    function's argument can be: a `memref.global` is static)."""
+    name = function.sym_name.data
+    for what, type_, reason in _in_vtcm(module, function, callers):
+        if static_byte_size(type_) is None:
+            print(
+                f"{pass_name}: remark: in @{name}, the capacity check does not "
+                f"count {what} ({type_}, {reason}): its size is dynamic, so only "
+                "the VTCM of static size is checked; memplan-run counts it at "
+                "run time",
+                file=sys.stderr,
+            )
+
+
+def held_list(held: Iterable[Held]) -> list[str]:
+    """How messages list what `held_vtcm` found, one entry per holder."""
+    return [f"{what} of {size} bytes ({reason})" for what, size, reason in held]
+
+
+def module_callers(module: ModuleOp) -> defaultdict[str, list[func.CallOp]]:
+    """The calls in `module` of each function, by callee name."""
+    callers: defaultdict[str, list[func.CallOp]] = defaultdict(list)
+    for op in module.walk():
+        if isinstance(op, func.CallOp):
+            callers[op.callee.string_value()].append(op)
+    return callers
+
+
+def _in_vtcm(
+    module: ModuleOp, function: func.FuncOp, callers: list[func.CallOp]
+) -> Iterator[tuple[str, MemRefType, str]]:
+    """Each memref in VTCM all through `function`: what holds it, its type,
+    and why it cannot move."""
+    for op in module.ops:
+        if isinstance(op, memref.GlobalOp) and _is_vtcm(op.type):
+            yield (
+                f"memref.global @{op.sym_name.data}",
+                op.type,
+                "in VTCM for the whole run",
+            )
+    if kept_signature(function, callers) is None:
+        return
+    name = function.sym_name.data
+    for position, type_ in enumerate(function.function_type.inputs):
+        if isinstance(type_, MemRefType) and _is_vtcm(type_):
+            yield (
                 f"argument {position} of @{name}",
-                align_up(size, alignment),
+                type_,
                 "callers outside the module hold it in VTCM",
             )
-            for position, type_ in enumerate(function.function_type.inputs)
-            for size in [_vtcm_bytes(type_)]
-            if size is not None
-        ]
-    return held
 
 
-def _vtcm_bytes(type_: object) -> int | None:
-    """Bytes of a static memref in VTCM, else None (a dynamic size cannot be
-    counted: `memplan-run` still checks it)."""
-    if not isinstance(type_, MemRefType):
-        return None
+def _is_vtcm(type_: MemRefType) -> bool:
     try:
-        if scope_of(type_) != VTCM_SCOPE:
-            return None
+        return scope_of(type_) == VTCM_SCOPE
     except VerifyException:
-        return None
-    return static_byte_size(type_)
+        return False

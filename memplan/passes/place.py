@@ -23,7 +23,8 @@ from xdsl.utils.exceptions import PassFailedException
 
 from memplan.dialects.memory import AllocStorageOp, static_byte_size
 from memplan.interpreter.cost import with_cost_overrides
-from memplan.passes.held_vtcm import Held, held_vtcm
+from memplan.passes.diagnostics import describe
+from memplan.passes.held_vtcm import Held, held_list, held_vtcm, remark_dynamic_held
 from memplan.passes.options import MemplanPass, check_power_of_two, resolve_target
 from memplan.passes.place_model import (
     FunctionModel,
@@ -34,6 +35,7 @@ from memplan.passes.place_model import (
 )
 from memplan.passes.place_rewrite import move_entity, move_group
 from memplan.passes.retype import NEW_MEMORY_OPS, ScopeGroups, global_name
+from memplan.passes.surely_held import SurelyHeld, surely_held
 from memplan.planning.buffers import align_up
 from memplan.planning.placement import (
     Placement,
@@ -167,16 +169,17 @@ class _Placer:
             if function.is_declaration:
                 continue
             name = function.sym_name.data
-            if len(function.body.blocks) != 1 or name in cyclic:
-                self.peaks[name] = self._unplaced(function, handled)
-                continue
+            callers = self.groups.callers.get(name, [])
             held = held_vtcm(
-                self.module,
-                function,
-                self.groups.callers.get(name, []),
-                self.target.alignment(VTCM_SCOPE),
+                self.module, function, callers, self.target.alignment(VTCM_SCOPE)
             )
+            self.held[name] = held
             capacity = self.target.capacity(VTCM_SCOPE)
+            if capacity is not None:
+                remark_dynamic_held("memory-place", self.module, function, callers)
+            if len(function.body.blocks) != 1 or name in cyclic:
+                self.peaks[name] = self._unplaced(function, handled, name in cyclic)
+                continue
             if capacity is not None:
                 capacity -= sum(size for _, size, _ in held)
             try:
@@ -194,7 +197,6 @@ class _Placer:
                 )
             except PinnedDynamic as error:
                 raise PassFailedException(f"memory-place: {error}") from None
-            self.held[name] = held
             if sys.stderr.isatty() and len(model.problem.entities) >= PROGRESS_ENTITIES:
                 print(
                     f"memory-place: @{name}: placing {len(model.problem.entities)} tensors",
@@ -238,9 +240,11 @@ class _Placer:
         )
         return placement.peak
 
-    def _unplaced(self, function: func.FuncOp, handled: set[int]) -> int:
+    def _unplaced(self, function: func.FuncOp, handled: set[int], cyclic: bool) -> int:
         """A function the pass does not place (several blocks, recursion):
-        movable VTCM memory goes to DDR, pinned memory counts without reuse."""
+        movable VTCM memory goes to DDR, pinned memory counts without reuse
+        (for its callers), and what it certainly holds at once must fit."""
+        self._check_unplaced(function, cyclic)
         total = 0
         for op in function.walk():
             if op.name not in NEW_MEMORY_OPS:
@@ -270,6 +274,58 @@ class _Placer:
             if isinstance(op, func.CallOp)
         ]
         return total + max(callees, default=0)
+
+    def _check_unplaced(self, function: func.FuncOp, cyclic: bool) -> None:
+        """Fail when `function` holds more pinned VTCM than the capacity
+        whenever it runs: what its entry block certainly holds at once
+        (`surely_held`), or any one allocation, with what is held all
+        through the function.  Say on stderr what this leaves unchecked."""
+        capacity = self.target.capacity(VTCM_SCOPE)
+        if capacity is None:
+            return
+        alignment = self.target.alignment(VTCM_SCOPE)
+        pinned: dict[Operation, int] = {}
+        for op in function.walk():
+            if op.name not in NEW_MEMORY_OPS:
+                continue
+            group = self.groups.group_of(op.results[0])
+            size = _static_bytes(op)
+            if (
+                group.fixed is not None
+                and group.scope == VTCM_SCOPE
+                and size is not None
+            ):
+                pinned[op] = align_up(size, alignment)
+        name = function.sym_name.data
+        sure = surely_held(function, pinned.get)
+        largest = max(pinned, key=lambda op: pinned[op], default=None)
+        if largest is not None and pinned[largest] > sure.peak:
+            sure = SurelyHeld(pinned[largest], largest, [(largest, pinned[largest])])
+        held = self.held[name]
+        if sure.peak + sum(size for _, size, _ in held) > capacity:
+            listed = [
+                (op, size, self.groups.group_of(op.results[0]).fixed or "")
+                for op, size in sure.holders
+            ]
+            raise PassFailedException(
+                _over_capacity(name, sure.peak, sure.at, capacity, held, listed)
+            )
+        entry = function.body.blocks[0]
+        alone = sum(op.parent_block() is not entry for op in pinned)
+        if alone:
+            why = (
+                "it is in a call cycle"
+                if cyclic
+                else f"it has {len(function.body.blocks)} blocks"
+            )
+            print(
+                f"memory-place: remark: in @{name}, {alone} allocation(s) of "
+                f'memory that must stay in "{VTCM_SCOPE}" outside the top level '
+                "of the entry block are checked against the capacity one at a "
+                f"time only: memory-place does not place @{name} ({why}); "
+                "memory-verify checks what is held at once",
+                file=sys.stderr,
+            )
 
 
 def _static_bytes(allocation: Operation) -> int | None:
@@ -336,13 +392,9 @@ def _weights(order: list[func.FuncOp], groups: ScopeGroups) -> dict[str, float]:
 
 
 def _pinned_message(model: FunctionModel, peak: int, held: list[Held]) -> str:
-    """`held` (`held_vtcm`) is outside the problem: the message adds it to the
-    problem's peak and capacity, and lists it first."""
+    """The problem's peak is over its capacity: where, and what is pinned."""
     problem = model.problem
     assert problem.capacity is not None
-    held_bytes = sum(size for _, size, _ in held)
-    peak, capacity = peak + held_bytes, problem.capacity + held_bytes
-    name = model.function.sym_name.data
     spans = [(lo, hi, size) for lo, hi, size in arenas(problem, all_ddr(problem))]
     spans += [(r.lo, r.hi, r.size) for r in problem.reserved]
     worst = max(
@@ -350,16 +402,45 @@ def _pinned_message(model: FunctionModel, peak: int, held: list[Held]) -> str:
         key=lambda point: (sum(s for lo, hi, s in spans if lo <= point <= hi), -point),
         default=None,
     )
-    where = ""
-    if worst is not None:
-        op = model.liveness.op_at(model.function.body.block, worst)
-        if op is not None:
-            where = f" at {op.name}"
-    pinned = "; ".join(
-        [f"{what} of {size} bytes ({reason})" for what, size, reason in held]
-        + [f"{op.name} of {size} bytes ({reason})" for op, size, reason in model.pinned]
+    at = (
+        None
+        if worst is None
+        else model.liveness.op_at(model.function.body.block, worst)
+    )
+    return _over_capacity(
+        model.function.sym_name.data,
+        peak,
+        at,
+        problem.capacity + sum(size for _, size, _ in held),
+        held,
+        model.pinned,
+    )
+
+
+def _over_capacity(
+    name: str,
+    peak: int,
+    at: Operation | None,
+    capacity: int,
+    held: list[Held],
+    pinned: list[tuple[Operation, int, str]],
+) -> str:
+    """`held` (`held_vtcm`) adds to the `peak` of `pinned` memory at `at`; it
+    is listed first."""
+    peak += sum(size for _, size, _ in held)
+    where = "" if at is None else f" at {_named(at)}"
+    listed = "; ".join(
+        held_list(held)
+        + [f"{_named(op)} of {size} bytes ({reason})" for op, size, reason in pinned]
     )
     return (
         f'memory-place: in @{name}, memory that must stay in "{VTCM_SCOPE}" needs '
-        f"{peak} bytes{where}, over the capacity of {capacity} bytes: {pinned}"
+        f"{peak} bytes{where}, over the capacity of {capacity} bytes: {listed}"
     )
+
+
+def _named(op: Operation) -> str:
+    """An op and the name of its first result, when it has one."""
+    if op.results and op.results[0].name_hint:
+        return f"{op.name} {describe(op.results[0])}"
+    return op.name

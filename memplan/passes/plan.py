@@ -49,10 +49,18 @@ from memplan.passes.arena import (
     ArenaTensor,
     ArenaTooLarge,
     BlockOptions,
+    Room,
     arena_alignment,
     pack_arena,
 )
 from memplan.passes.diagnostics import check_storage_bytes
+from memplan.passes.held_vtcm import (
+    Held,
+    held_list,
+    held_vtcm,
+    module_callers,
+    remark_dynamic_held,
+)
 from memplan.passes.liveness import CONDITIONAL_REGIONS, FunctionLiveness, LiveRange
 from memplan.passes.options import MemplanPass, check_power_of_two, resolve_target
 from memplan.passes.ownership import Ownership
@@ -66,7 +74,7 @@ from memplan.passes.plan_blocks import (
 from memplan.passes.rounding import tensor_footprint
 from memplan.planning import ALGORITHMS
 from memplan.planning.buffers import align_up
-from memplan.targets import DEFAULT_TARGET, GLOBAL_SCOPE, Target
+from memplan.targets import DEFAULT_TARGET, GLOBAL_SCOPE, VTCM_SCOPE, Target
 
 
 @dataclass(frozen=True)
@@ -240,9 +248,12 @@ class MemoryPlanPass(MemplanPass):
         target = resolve_target(self.name, self.target, self.capacity)
         self._check_table_scope(target)
         functions = [f for f in op.walk() if isinstance(f, func.FuncOp)]
+        callers = module_callers(op)
         for function in functions:
             if len(function.body.blocks) == 1:
-                self._plan_function(function, target)
+                self._plan_function(
+                    op, function, callers[function.sym_name.data], target
+                )
             else:
                 _remark_several_blocks(function)
         _remark_unmanifested(op)
@@ -297,17 +308,30 @@ class MemoryPlanPass(MemplanPass):
                 f"expected a scope of target {target.name}: {known}"
             )
 
-    def _plan_function(self, function: func.FuncOp, target: Target) -> None:
+    def _plan_function(
+        self,
+        module: ModuleOp,
+        function: func.FuncOp,
+        callers: list[func.CallOp],
+        target: Target,
+    ) -> None:
         liveness = FunctionLiveness(function)
         storages = list(_plannable_storages(liveness))
         arenas = _unit_arenas(
             liveness, storages, per_function=self.arenas == "function"
         )
+        held: list[Held] = []
+        if target.capacity(VTCM_SCOPE) is not None and any(
+            arena.scope == VTCM_SCOPE for arena in arenas
+        ):
+            held = held_vtcm(module, function, callers, target.alignment(VTCM_SCOPE))
+            remark_dynamic_held(self.name, module, function, callers)
         # Pack every arena before rewriting (a failure leaves the IR as it
         # was), innermost units first: their heights are known when the
         # enclosing arena looks for room to nest them.
         for arena in sorted(arenas, key=lambda a: _depth(a.block), reverse=True):
-            self._pack(function, liveness, arena, arenas, target)
+            room = _room(arena.scope, target, held)
+            self._pack(function, liveness, arena, arenas, room, target)
         for kill in dict.fromkeys(k for planned in storages for k in _kills(planned)):
             Rewriter.erase_op(kill)
         storages_of_arenas: dict[UnitArena, list[AllocStorageOp]] = {}
@@ -397,20 +421,20 @@ class MemoryPlanPass(MemplanPass):
         liveness: FunctionLiveness,
         arena: UnitArena,
         arenas: list[UnitArena],
+        room: Room,
         target: Target,
     ) -> None:
-        """Pack `arena`, and nest in it the arenas of branches it spans when
-        that keeps its height: they then cost no bytes of their own."""
+        """Pack `arena` in `room`, and nest in it the arenas of branches it
+        spans when that keeps its height: they then cost no bytes of their own."""
         tensors = [
             self._arena_tensor(tensor, live) for tensor, live in arena.tensors.items()
         ]
-        capacity = target.capacity(arena.scope)
         blocks = self._block_options(arena, target)
         try:
             arena.packed = pack_arena(
                 arena.scope,
                 tensors,
-                capacity,
+                room,
                 self.algorithm,
                 self.budget,
                 self.time_limit,
@@ -436,7 +460,7 @@ class MemoryPlanPass(MemplanPass):
                 packed = pack_arena(
                     arena.scope,
                     [*tensors, *accepted, *trial],
-                    capacity,
+                    room,
                     self.algorithm,
                     self.budget,
                     self.time_limit,
@@ -480,6 +504,18 @@ class MemoryPlanPass(MemplanPass):
     def _arena_tensor(self, tensor: AllocTensorOp, live: LiveRange) -> ArenaTensor:
         size, alignment = tensor_footprint(tensor, self.tensor_alignment)
         return ArenaTensor(tensor, live.start, live.upper, size, alignment)
+
+
+def _room(scope: str, target: Target, held: list[Held]) -> Room:
+    """The room of an arena of `scope`: VTCM `held` all through the function
+    takes its bytes from the capacity."""
+    if scope != VTCM_SCOPE:
+        return Room(target.capacity(scope))
+    return Room(
+        target.capacity(scope),
+        sum(size for _, size, _ in held),
+        "; ".join(held_list(held)),
+    )
 
 
 def _nested_slot(

@@ -46,7 +46,7 @@ from memplan.dialects.memory import (
     static_byte_size,
 )
 from memplan.passes.diagnostics import describe
-from memplan.passes.held_vtcm import held_vtcm
+from memplan.passes.held_vtcm import held_vtcm, module_callers, remark_dynamic_held
 from memplan.passes.liveness import (
     REALLOCS,
     FunctionLiveness,
@@ -310,13 +310,12 @@ class MemoryVerifyPass(MemplanPass):
             if isinstance(function, func.FuncOp) and function.body.blocks
         ]
         usage = ModuleUsage([function_usage(f) for f in functions])
-        callers: defaultdict[str, list[func.CallOp]] = defaultdict(list)
-        for call in op.walk():
-            if isinstance(call, func.CallOp):
-                callers[call.callee.string_value()].append(call)
+        callers = module_callers(op)
         problems: list[str] = []
         for liveness in functions:
             name = liveness.function.sym_name.data
+            if target.capacity(VTCM_SCOPE) is not None:
+                remark_dynamic_held(self.name, op, liveness.function, callers[name])
             problems.extend(
                 f"memory-verify: in @{name}, {problem}"
                 for problem in chain(

@@ -1,9 +1,14 @@
 // RUN: memplan-opt %s -p 'memory-manifest,memory-place{target=hexagon-v65 capacity=12288}' --split-input-file --verify-diagnostics | filecheck %s
+// RUN: memplan-opt %S/inputs/held-vtcm-dynamic.mlir -p 'memory-place{target=hexagon-v65 capacity=12288}' 2>&1 >/dev/null | filecheck %s --check-prefix=DYNAMIC
 
 // A global in VTCM holds its bytes for the whole run, and an argument in
 // VTCM of a function called from outside the module holds them over the
 // call: memory-place cannot move either, so both take their bytes from the
 // capacity (memplan-run counts them in the VTCM window too).
+
+// A VTCM argument of a dynamic size cannot be counted before the run: the
+// pass says so and checks the static part (memplan-run counts it).
+// DYNAMIC: memory-place: remark: in @entry, the capacity check does not count argument 1 of @entry (memref<?xf32, "global.vtcm">, callers outside the module hold it in VTCM): its size is dynamic, so only the VTCM of static size is checked; memplan-run counts it at run time
 
 // With @lut's 8 KiB, only one of the two 4 KiB tensors fits in the 12 KiB
 // (without it, both and a copy of %x do).

@@ -283,7 +283,7 @@ func.func @spill(%out: memref<2048xf32>) {
 
 // A VTCM tensor returned by @pinned cannot move (the signature of a function
 // nothing calls is kept): it alone is over the capacity.
-// CHECK: memory-place: in @pinned, memory that must stay in "global.vtcm" needs 16384 bytes at memory.alloc_storage, over the capacity of 12288 bytes: memory.alloc_storage of 16384 bytes (it is returned by @pinned)
+// CHECK: memory-place: in @pinned, memory that must stay in "global.vtcm" needs 16384 bytes at memory.alloc_storage %a_storage, over the capacity of 12288 bytes: memory.alloc_storage %a_storage of 16384 bytes (it is returned by @pinned)
 
 func.func @pinned() -> memref<4096xf32, "global.vtcm"> {
   %a = memref.alloc() : memref<4096xf32, "global.vtcm">
