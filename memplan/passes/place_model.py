@@ -327,6 +327,7 @@ class _Builder:
                         for op in block.ops
                     ),
                     self._block_weight(block),
+                    self._parent_unit(block),
                 )
                 for block in self.units
             ),
@@ -653,6 +654,12 @@ class _Builder:
         return Slot(
             self.liveness.index[anchor], self.liveness.end[anchor], reads, writes
         )
+
+    def _parent_unit(self, block: Block) -> int | None:
+        holder = block.parent_op()
+        if holder is None or isinstance(holder, func.FuncOp):
+            return None
+        return self.unit_id(self.liveness.unit_of_op(holder))
 
     def _block_weight(self, block: Block) -> float:
         holder = block.parent_op()

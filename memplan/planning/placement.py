@@ -145,6 +145,9 @@ class Unit:
     anchors: tuple[tuple[int, int], ...]
     weight: float = 1.0
     """Executions of the unit's block: an arena is allocated that often."""
+    parent: int | None = None
+    """The unit holding the conditional op of this unit's block (None for the
+    function body): `memory-plan` may nest this unit's arenas in its arenas."""
     _lows: list[int] = field(
         default_factory=list, init=False, repr=False, compare=False
     )
@@ -465,20 +468,51 @@ def _arena_overheads(
 
 
 def _sure_arena_gain(problem: PlacementProblem, states: States) -> float:
-    """Arena cycles `states` saves against all-DDR, counting a saving only in
-    the function's own block (unit 0): `memory-plan` may put the tensors of a
-    nested block into an enclosing arena of their scope, so an arena the
-    model counts there may cost nothing.  Added arenas count in full."""
+    """Arena cycles `states` saves against all-DDR, counting only what is
+    sure.  Arenas of the function's own block count in full.  `memory-plan`
+    nests a branch's arena in an enclosing arena of its scope when that one
+    does not grow, so a branch arena the model counts may cost nothing, in
+    all-DDR as in `states`.  While `states` leaves the tensors of a scope in
+    the enclosing unit and its branches as they are, the branch's arenas of
+    that scope are the same in both; once it moves one (which may stop the
+    nesting: the enclosing arena shrinks), they count as a loss in full and
+    what all-DDR spent on them counts zero."""
+    baseline = all_ddr(problem)
     gain = 0.0
-    for before, after in zip(
-        _arena_overheads(problem, all_ddr(problem)),
+    for before, after, moved in zip(
+        _arena_overheads(problem, baseline),
         _arena_overheads(problem, states),
+        _moved_units(problem, baseline, states),
         strict=True,
     ):
         for unit in before.keys() | after.keys():
-            saved = before.get(unit, 0.0) - after.get(unit, 0.0)
-            gain += saved if unit == 0 else min(0.0, saved)
+            parent = problem.units[unit].parent
+            if parent is None:
+                gain += before.get(unit, 0.0) - after.get(unit, 0.0)
+            elif parent in moved:
+                gain -= after.get(unit, 0.0)
     return gain
+
+
+def _moved_units(
+    problem: PlacementProblem, baseline: States, states: States
+) -> tuple[set[int], set[int]]:
+    """Units, for VTCM and for DDR, that hold or enclose a unit holding a
+    tensor of that scope that `states` moves from where `baseline` has it."""
+    found: tuple[set[int], set[int]] = (set(), set())
+    for index, entity in enumerate(problem.entities):
+        if states[index] == baseline[index]:
+            continue
+        for locations in (baseline[index], states[index]):
+            found[0].update(o.unit for o in occupants(entity, locations))
+            found[1].update(o.unit for o in ddr_occupants(entity, locations))
+    for units in found:
+        for unit in list(units):
+            parent = problem.units[unit].parent
+            while parent is not None and parent not in units:
+                units.add(parent)
+                parent = problem.units[parent].parent
+    return found
 
 
 def _packed(problem: PlacementProblem, run: list[Occupant]) -> int:
