@@ -42,6 +42,7 @@ bench: $(STAMP)
 	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/python bench/pass_scaling.py
 	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/python bench/placement.py
 	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/python bench/torch_models.py
+	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/python bench/tool_phases.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

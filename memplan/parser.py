@@ -1,5 +1,6 @@
 """The parser every memplan tool reads MLIR with: xDSL's, with MLIR's meaning
-for hexadecimal elements of float `dense` literals.
+for hexadecimal elements of float `dense` literals, reading each repeated
+type or property spelling once (`memplan.parse_memo`).
 
 MLIR reads `dense<0xFF800000> : tensor<f32>` as the bit pattern 0xFF800000,
 that is -inf (how MLIR prints an infinity or a NaN, e.g. the fill value of an
@@ -28,8 +29,10 @@ from xdsl.dialects.builtin import (
     RankedStructure,
 )
 from xdsl.ir import Operation
-from xdsl.parser import AttrParser, Parser
+from xdsl.parser import AttrParser
 from xdsl.utils.lexer import Span
+
+from memplan.parse_memo import MemoizingParser
 
 
 def _byte_width(type_: AnyFloat) -> int | None:
@@ -112,10 +115,11 @@ def _bit_pattern(
     return bits.to_bytes(width, "little")
 
 
-class MemplanParser(Parser):
+class MemplanParser(MemoizingParser):
     """xDSL's parser reading hex float elements of dense literals as MLIR does,
-    and noting where each op's text starts (xDSL keeps no position on an op
-    whose text spells no `loc(...)`), so errors about an op can name its line."""
+    each repeated type or property spelling once, and noting where each op's
+    text starts (xDSL keeps no position on an op whose text spells no
+    `loc(...)`), so errors about an op can name its line."""
 
     _literal: list[_Element] | None = None
     """The elements of the dense literal being parsed, in order."""

@@ -192,6 +192,15 @@ class PlacementProblem:
     _refs: list[list[list[tuple[int, int]]]] = field(
         default_factory=list, init=False, repr=False, compare=False
     )
+    _moves: dict[tuple[int, tuple[int, ...]], tuple[float, int] | None] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+    """`moves` of each entity and locations seen (a search re-counts whole
+    placements that differ in one entity)."""
+    _held: dict[tuple[int, tuple[int, ...]], tuple[list[Occupant], list[Occupant]]] = (
+        field(default_factory=dict, init=False, repr=False, compare=False)
+    )
+    """`occupants` and `ddr_occupants` of each entity and locations seen."""
 
     def __post_init__(self) -> None:
         refs: list[list[list[tuple[int, int]]]] = [
@@ -314,7 +323,15 @@ def moves(
 ) -> tuple[float, int] | None:
     """Cycles and copies of the moves of entity `index` for `locations`
     (one per position), or None when they are not a valid placement."""
-    entity = problem.entities[index]
+    key = (index, tuple(locations))
+    if key not in problem._moves:
+        problem._moves[key] = _count_moves(problem, problem.entities[index], key[1])
+    return problem._moves[key]
+
+
+def _count_moves(
+    problem: PlacementProblem, entity: Entity, locations: tuple[int, ...]
+) -> tuple[float, int] | None:
     state = _initial(entity)
     cycles, copies = 0.0, 0
     for position, where in enumerate(locations):
@@ -333,7 +350,7 @@ def op_cycles(problem: PlacementProblem, states: States) -> float:
     for op in problem.ops:
         mask = 0
         for bit, (entity, slot) in enumerate(op.refs):
-            mask |= slot_location(states, entity, slot) << bit
+            mask |= states[entity][2 * slot] << bit  # slot_location, inlined
         total += op.weight * op.cycles[mask]
     return total
 
@@ -425,10 +442,24 @@ def _runs(
     return runs
 
 
+def _held(
+    problem: PlacementProblem, index: int, locations: Sequence[int]
+) -> tuple[list[Occupant], list[Occupant]]:
+    """`occupants` and `ddr_occupants` of entity `index` at `locations`."""
+    key = (index, tuple(locations))
+    if key not in problem._held:
+        entity = problem.entities[index]
+        problem._held[key] = (
+            occupants(entity, key[1]),
+            ddr_occupants(entity, key[1]),
+        )
+    return problem._held[key]
+
+
 def vtcm_occupants(problem: PlacementProblem, states: States) -> list[Occupant]:
     found = list(problem.fixed)
-    for index, entity in enumerate(problem.entities):
-        found.extend(occupants(entity, states[index]))
+    for index in range(len(problem.entities)):
+        found.extend(_held(problem, index, states[index])[0])
     return found
 
 
@@ -453,8 +484,8 @@ def _arena_overheads(
 ) -> tuple[dict[int, float], dict[int, float]]:
     """Arena cycles by unit, for VTCM and for DDR."""
     ddr = list(problem.ddr_fixed)
-    for index, entity in enumerate(problem.entities):
-        ddr.extend(ddr_occupants(entity, states[index]))
+    for index in range(len(problem.entities)):
+        ddr.extend(_held(problem, index, states[index])[1])
     overheads: list[dict[int, float]] = []
     for found in (vtcm_occupants(problem, states), ddr):
         by_unit: dict[int, float] = {}

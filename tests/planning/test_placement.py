@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from memplan.planning import placement
 from memplan.planning.placement import (
     DDR,
     VTCM,
@@ -170,6 +171,27 @@ def test_the_same_problem_gives_the_same_placement() -> None:
     problem = _problem(entities, ops, 4096, tensor_cycles=10.0, arena_cycles=220.0)
     assert place_heuristic(problem) == place_heuristic(problem)
     assert place_exact(problem) == place_exact(problem)
+
+
+def test_a_placement_counted_again_reuses_the_moves_of_each_entity(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    counted: list[tuple[int, ...]] = []
+    count_moves = placement._count_moves
+
+    def spy(problem: PlacementProblem, entity: Entity, locations: tuple[int, ...]):
+        counted.append(locations)
+        return count_moves(problem, entity, locations)
+
+    monkeypatch.setattr(placement, "_count_moves", spy)
+    entities = [_tensor(700 + 100 * i, [i, i + 3], i) for i in range(3)]
+    problem = _problem(entities, [_saves(e, s) for e in range(3) for s in range(2)], 0)
+    states = ((VTCM, VTCM, VTCM), (DDR, DDR, DDR), (VTCM, DDR, DDR))
+    first = evaluate(problem, states)
+    assert len(counted) == 3
+    assert evaluate(problem, states) == first
+    evaluate(problem, (*states[:2], all_ddr(problem)[2]))
+    assert len(counted) == 4  # only the entity whose locations changed
 
 
 @st.composite
