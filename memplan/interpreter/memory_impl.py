@@ -103,7 +103,11 @@ class MemoryFunctions(InterpreterFunctions):
         assert isinstance(result_type, MemRefType)
         shape = runtime_shape(result_type, args[1 + offset_count :])
         dtype = numpy_dtype(result_type.element_type, interpreter.index_bitwidth)
-        return (self.model.place_tensor(op, storage, offset, shape, dtype),)
+        return (
+            self.model.place_tensor(
+                op, storage, offset, shape, dtype, op.requested_alignment()
+            ),
+        )
 
     @impl(memory.AllocDiscontiguousTensorOp)
     def run_alloc_discontiguous_tensor(

@@ -91,6 +91,16 @@ class AddressSpace:
         return max((r.end - r.start for r in self._free), default=0)
 
 
+def address_space(scope: str, target: Target, others: int = 0) -> AddressSpace:
+    """The empty window of `scope` on `target`, where `others` scopes without
+    a base address of their own got a window before it (`memory-verify`
+    replays allocations in one, as the run makes them)."""
+    base = SCOPE_BASE_ADDRESSES.get(
+        scope, OTHER_SCOPES_BASE + others * OTHER_SCOPES_STRIDE
+    )
+    return AddressSpace(base, target.capacity(scope), target.alignment(scope))
+
+
 @dataclass(eq=False)
 class Storage:
     """Bytes reserved in one scope; the runtime value of a storage SSA value."""
@@ -257,12 +267,7 @@ class MemoryModel:
     def _space(self, scope: str) -> AddressSpace:
         if scope not in self._spaces:
             others = sum(1 for s in self._spaces if s not in SCOPE_BASE_ADDRESSES)
-            base = SCOPE_BASE_ADDRESSES.get(
-                scope, OTHER_SCOPES_BASE + others * OTHER_SCOPES_STRIDE
-            )
-            self._spaces[scope] = AddressSpace(
-                base, self.target.capacity(scope), self.target.alignment(scope)
-            )
+            self._spaces[scope] = address_space(scope, self.target, others)
         return self._spaces[scope]
 
     def allocate_storage(
@@ -374,12 +379,19 @@ class MemoryModel:
         offset: int,
         shape: tuple[int, ...],
         dtype: np.dtype,
+        requested: int | None = None,
     ) -> np.ndarray:
-        """A tensor at byte `offset` of `storage`, as a zero-copy view."""
+        """A tensor at byte `offset` of `storage`, as a zero-copy view, at an
+        address aligned to its element size and to the `requested` alignment
+        (the `align` of `memory.alloc_tensor`)."""
         self.check_storage(storage)
         nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
         _check_inside(storage, offset, nbytes, "tensor")
         _check_aligned(storage, offset, dtype.itemsize, "tensor offset", "element size")
+        if requested is not None:
+            _check_aligned(
+                storage, offset, requested, "tensor offset", "requested alignment"
+            )
         record = self._claim(op, (ByteRange(storage, offset, offset + nbytes),))
         if storage.written is not None:
             storage.written[offset : offset + nbytes] = False

@@ -70,8 +70,9 @@ class Arena:
 @dataclass(frozen=True)
 class Room:
     """The bytes of a scope an arena may take: the scope's `capacity` (None:
-    unbounded) less `held` bytes there all through the function (memory
-    `held_vtcm` finds), which `holders` lists for messages."""
+    unbounded) less `held` bytes there while the arena is live (memory
+    `held_vtcm` finds all through the function, enclosing arenas, storages
+    left unplanned), which `holders` lists for messages."""
 
     capacity: int | None
     held: int = 0
@@ -83,12 +84,17 @@ class Room:
             return None
         return max(0, self.capacity - self.held)
 
+    def holding(self, size: int, holder: str) -> Room:
+        """This room less `size` bytes that `holder` holds."""
+        holders = f"{self.holders}; {holder}" if self.holders else holder
+        return Room(self.capacity, self.held + size, holders)
+
     def describe(self) -> str:
         """How an over-capacity message ends."""
         text = f"the scope capacity of {self.capacity} bytes"
         if not self.held:
             return text
-        return f"{text}, of which {self.held} are held all through the function: {self.holders}"
+        return f"{text}, of which {self.held} are held while the arena is live: {self.holders}"
 
 
 def pack_arena(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from xdsl.dialects import func
 from xdsl.ir import Operation, SSAValue
+from xdsl.traits import IsolatedFromAbove
 from xdsl.utils.exceptions import PassFailedException
 
 from memplan.planning.buffers import INT64_MAX
@@ -19,12 +20,52 @@ def failure(pass_name: str, op: Operation, message: str) -> str:
 
 
 def describe(value: SSAValue) -> str:
-    """How diagnostics name a value: its SSA name when it has one."""
+    """How diagnostics name a value: its SSA name when it has one, as the
+    printed module spells it."""
     if value.name_hint:
-        return f"%{value.name_hint}"
+        return f"%{printed_name(value)}"
     owner = value.owner
     what = owner.name if isinstance(owner, Operation) else "block argument"
     return f"an unnamed {what}"
+
+
+def printed_name(value: SSAValue) -> str:
+    """The name xDSL's printer gives a value with a name hint: the hint, and
+    `_N` after it when N values printed before it in its scope have that
+    hint too (a scope is everything around it up to the op isolated from
+    above, which starts from the names printed before that op)."""
+    hint = value.name_hint
+    assert hint is not None
+    owner = value.owner
+    top = owner if isinstance(owner, Operation) else owner.parent_op()
+    while top is not None and top.parent_op() is not None:
+        top = top.parent_op()
+    if top is None:
+        return hint
+    found, count = _hints_before(top, value, 0)
+    return f"{hint}_{count}" if found and count else hint
+
+
+def _hints_before(op: Operation, value: SSAValue, count: int) -> tuple[bool, int]:
+    """Whether `value` is printed with `op`, and how many values with its
+    hint the printer has named in its scope by then (or after `op`): results
+    first, then each block's arguments and ops."""
+    for result in op.results:
+        if result is value:
+            return True, count
+        count += result.name_hint == value.name_hint
+    inner = count
+    for region in op.regions:
+        for block in region.blocks:
+            for arg in block.args:
+                if arg is value:
+                    return True, inner
+                inner += arg.name_hint == value.name_hint
+            for nested in block.ops:
+                found, inner = _hints_before(nested, value, inner)
+                if found:
+                    return True, inner
+    return False, count if op.has_trait(IsolatedFromAbove) else inner
 
 
 def check_storage_bytes(pass_name: str, op: Operation, what: str, size: int) -> None:

@@ -223,8 +223,9 @@ def _tensors_in(storage: SSAValue) -> int:
 
 class ManifestDealloc(RewritePattern):
     """`memref.dealloc` of a tensor -> `memory.kill` of the tensor, then of its
-    storage.  A dealloc of anything else (an alloc left alone, an alias, an
-    argument) stays."""
+    storage; only of its storage when a `memory.kill` of the tensor ended its
+    life already (a tensor is killed once).  A dealloc of anything else (an
+    alloc left alone, an alias, an argument) stays."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(
@@ -244,7 +245,9 @@ class ManifestDealloc(RewritePattern):
                     "its storage, so that killing the storage frees only it",
                 )
             )
-        rewriter.replace(op, [KillOp(tensor), KillOp(owner.storage)], [])
+        killed = any(isinstance(use.operation, KillOp) for use in tensor.uses)
+        kills = [] if killed else [KillOp(tensor)]
+        rewriter.replace(op, [*kills, KillOp(owner.storage)], [])
 
 
 @dataclass(frozen=True)

@@ -72,6 +72,7 @@ from memplan.passes.plan_blocks import (
     table_read_cycles,
 )
 from memplan.passes.rounding import tensor_footprint
+from memplan.passes.scope_usage import Holding, function_usage
 from memplan.planning import ALGORITHMS
 from memplan.planning.buffers import align_up
 from memplan.targets import DEFAULT_TARGET, GLOBAL_SCOPE, VTCM_SCOPE, Target
@@ -332,6 +333,30 @@ class MemoryPlanPass(MemplanPass):
         for arena in sorted(arenas, key=lambda a: _depth(a.block), reverse=True):
             room = _room(arena.scope, target, held)
             self._pack(function, liveness, arena, arenas, room, target)
+        # Then, outermost first, an arena takes what is left of the window
+        # while it is live: packed again (in blocks, with `discontiguous`)
+        # when that is less than it took.
+        planned = {planned.storage for planned in storages}
+        unplanned = [
+            holding
+            for holding in function_usage(liveness).storages
+            if holding.origin not in planned
+        ]
+        for arena in sorted(arenas, key=lambda a: _depth(a.block)):
+            if arena.host is not None or target.capacity(arena.scope) is None:
+                continue
+            room = _room_around(
+                liveness,
+                arena,
+                arenas,
+                unplanned,
+                _room(arena.scope, target, held),
+                target,
+            )
+            free = room.free
+            assert free is not None
+            if arena.size > free:
+                self._repack(function, liveness, arena, room, target)
         for kill in dict.fromkeys(k for planned in storages for k in _kills(planned)):
             Rewriter.erase_op(kill)
         storages_of_arenas: dict[UnitArena, list[AllocStorageOp]] = {}
@@ -480,6 +505,40 @@ class MemoryPlanPass(MemplanPass):
             arena.nested.append((inner, arena.packed.offsets[inner]))
             arena.storages.extend(inner.storages)
 
+    def _repack(
+        self,
+        function: func.FuncOp,
+        liveness: FunctionLiveness,
+        arena: UnitArena,
+        room: Room,
+        target: Target,
+    ) -> None:
+        """Pack `arena` again, with the branch arenas nested in it, in `room`."""
+        tensors = [
+            self._arena_tensor(tensor, live) for tensor, live in arena.tensors.items()
+        ]
+        slots = [
+            _nested_slot(liveness, inner, self._content_alignment(inner))
+            for inner, _ in arena.nested
+        ]
+        try:
+            arena.packed = pack_arena(
+                arena.scope,
+                [*tensors, *slots],
+                room,
+                self.algorithm,
+                self.budget,
+                self.time_limit,
+                self._block_options(arena, target),
+            )
+        except ArenaTooLarge as error:
+            raise PassFailedException(
+                f"memory-plan: in @{function.sym_name.data}, {error}"
+            ) from None
+        arena.nested = [
+            (inner, arena.packed.offsets[inner]) for inner, _ in arena.nested
+        ]
+
     def _content_alignment(self, arena: UnitArena) -> int:
         """The alignment a base offset of `arena` inside another must have."""
         return max(
@@ -509,13 +568,50 @@ class MemoryPlanPass(MemplanPass):
 def _room(scope: str, target: Target, held: list[Held]) -> Room:
     """The room of an arena of `scope`: VTCM `held` all through the function
     takes its bytes from the capacity."""
-    if scope != VTCM_SCOPE:
-        return Room(target.capacity(scope))
-    return Room(
-        target.capacity(scope),
-        sum(size for _, size, _ in held),
-        "; ".join(held_list(held)),
-    )
+    room = Room(target.capacity(scope))
+    if scope == VTCM_SCOPE:
+        for (_, size, _), holder in zip(held, held_list(held), strict=True):
+            room = room.holding(size, holder)
+    return room
+
+
+def _room_around(
+    liveness: FunctionLiveness,
+    arena: UnitArena,
+    arenas: list[UnitArena],
+    unplanned: list[Holding],
+    room: Room,
+    target: Target,
+) -> Room:
+    """`room` less what is held in the arena's scope while it is live: the
+    arenas of enclosing blocks (not nested in one) and the storages left
+    unplanned, each from an address of its alignment, as the window has
+    them."""
+    span = (liveness.index[arena.first], liveness.end[arena.last])
+    alignment = target.alignment(arena.scope)
+    for other in arenas:
+        other_span = (liveness.index[other.first], liveness.end[other.last])
+        if (
+            other.host is None
+            and other.scope == arena.scope
+            and _depth(other.block) < _depth(arena.block)
+            and other_span[0] <= span[1]
+            and span[0] <= other_span[1]
+        ):
+            size = align_up(other.size, alignment)
+            room = room.holding(size, f"an enclosing arena of {size} bytes")
+    for storage in unplanned:
+        if (
+            storage.scope == arena.scope
+            and storage.start <= span[1]
+            and span[0] <= storage.end
+        ):
+            size = align_up(storage.size, max(alignment, storage.alignment))
+            room = room.holding(
+                size,
+                f"{storage.at} ({storage.size} bytes, {size} with its alignment padding)",
+            )
+    return room
 
 
 def _nested_slot(

@@ -1,38 +1,78 @@
-"""How many bytes of each scope a function holds at once, callees included.
+"""How many bytes of each scope a function holds at once, callees included,
+and whether they fit the scope's address window.
 
 A storage is held from its `memory.alloc_storage` to its `memory.kill`; a
-`func.call` holds, for an instant, the most its callee (and the callee's own
-callees) ever holds.  Functions that call each other in a cycle (recursion)
-hold storages once per level: that is unbounded unless no storage is held
-across the calls that close the cycle, and is reported as such.
+`func.call` holds, for an instant, what its callee (and the callee's own
+callees) holds at its peak.  Functions that call each other in a cycle
+(recursion) hold storages once per level: that is unbounded unless no
+storage is held across the calls that close the cycle, and is reported as
+such.
+
+A bounded scope is an address window where every storage starts at an
+address of its alignment (at least the scope's), so padding counts as in
+`memplan-run`.  Where the run's allocations are known in order (static
+storages allocated and killed in the function's entry block, calls made
+there to functions of the same kind), the check replays them on the
+interpreter's own first-fit window: it refuses exactly what the run
+refuses.  Elsewhere (storages in branches or loops, kills in branches,
+dynamic sizes, `memref.alloc`s of the scope, recursion) it uses the
+planning library's alignment-aware lower bound on the storages held at
+once: it refuses only what no address assignment fits.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from xdsl.dialects import func
+from xdsl.dialects.builtin import MemRefType
+from xdsl.ir import Operation
 
-from memplan.dialects.memory import AllocStorageOp, KillOp
+from memplan.dialects import memref
+from memplan.dialects.memory import AllocStorageOp, KillOp, scope_of
+from memplan.interpreter.model import AddressSpace, address_space
 from memplan.passes.diagnostics import describe
 from memplan.passes.liveness import FunctionLiveness
+from memplan.planning.buffers import Buffer, lower_bound
 from memplan.targets import Target
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Holding:
-    """`size` bytes of `scope` held over program points [start, end]."""
+    """`size` bytes of `scope`, aligned to `alignment`, held over program
+    points [start, end] by `origin`: a `memory.alloc_storage`, the
+    `func.call` of a callee that holds it, or text naming memory held all
+    through the function."""
 
     scope: str
     start: int
     end: int
     size: int
-    at: str
-    """How a diagnostic names the point: "memory.alloc_storage %arena"."""
-    listed: str
-    """How a diagnostic lists it among others: "%arena"."""
+    alignment: int
+    origin: Operation | str
+    peak: int = 0
+    """For a call: the bytes its callee holds at its peak, as listed."""
+
+    @property
+    def at(self) -> str:
+        """How a diagnostic names the point: "memory.alloc_storage %arena"."""
+        if isinstance(self.origin, str):
+            return self.origin
+        if isinstance(self.origin, func.CallOp):
+            return f"{self.origin.name} @{self.origin.callee.string_value()}"
+        name = describe(self.origin.results[0])
+        return (
+            f"{self.origin.name} {name}" if self.origin.results[0].name_hint else name
+        )
+
+    @property
+    def listed(self) -> str:
+        """How a diagnostic lists it among others: "%arena"."""
+        if isinstance(self.origin, AllocStorageOp):
+            return describe(self.origin.result)
+        return f"{self.at} ({self.peak or self.size} bytes)"
 
 
 @dataclass(frozen=True)
@@ -40,6 +80,11 @@ class CallSite:
     call: func.CallOp
     point: int
     callee: str
+    nested: bool
+    """Made inside a region or a block other than the entry block."""
+
+
+ALLOC, FREE, CALL = range(3)
 
 
 @dataclass
@@ -49,6 +94,13 @@ class FunctionUsage:
     name: str
     storages: list[Holding]
     calls: list[CallSite]
+    steps: list[tuple[int, int, int]] = field(
+        default_factory=list[tuple[int, int, int]]
+    )
+    """(point, ALLOC or FREE, storage index) or (point, CALL, call index) of
+    the entry block, in program order: what a run of it allocates."""
+    inexact: set[str] = field(default_factory=set[str])
+    """Scopes whose allocations the steps miss (nested, dynamic, memref)."""
 
 
 def function_usage(liveness: FunctionLiveness) -> FunctionUsage:
@@ -56,27 +108,38 @@ def function_usage(liveness: FunctionLiveness) -> FunctionUsage:
     to their kill, and its calls.  Only a kill in the storage's own block
     frees it on every path; a storage killed only inside a branch or a loop
     is held to the end of the function.  Dynamic sizes count as zero."""
-    storages: list[Holding] = []
-    calls: list[CallSite] = []
+    entry = liveness.function.body.blocks.first
+    usage = FunctionUsage(liveness.function.sym_name.data, [], [])
     for op, point in liveness.index.items():
+        nested = op.parent_block() is not entry
         if isinstance(op, func.CallOp):
-            calls.append(CallSite(op, point, op.callee.string_value()))
+            usage.steps.append((point, CALL, len(usage.calls)))
+            usage.calls.append(CallSite(op, point, op.callee.string_value(), nested))
+        if isinstance(op, memref.AllocOp | memref.AllocaOp):
+            assert isinstance(op.memref.type, MemRefType)
+            usage.inexact.add(scope_of(op.memref.type))
         if not isinstance(op, AllocStorageOp):
             continue
         size = op.static_size_bytes()
+        kills = [u.operation for u in op.result.uses if isinstance(u.operation, KillOp)]
+        own = [
+            liveness.index[k] for k in kills if k.parent_block() is op.parent_block()
+        ]
+        if size is None or nested or len(own) < len(kills):
+            usage.inexact.add(op.scope)
         if size is None:
             continue
-        kill_points = [
-            liveness.index[use.operation]
-            for use in op.result.uses
-            if isinstance(use.operation, KillOp)
-            and use.operation.parent_block() is op.parent_block()
-        ]
-        end = min(kill_points) if kill_points else liveness.last_point
-        name = describe(op.result)
-        at = f"{op.name} {name}" if op.result.name_hint else name
-        storages.append(Holding(op.scope, point, end, size, at, name))
-    return FunctionUsage(liveness.function.sym_name.data, storages, calls)
+        end = min(own) if own else liveness.last_point
+        usage.steps.append((point, ALLOC, len(usage.storages)))
+        if own:
+            usage.steps.append((end, FREE, len(usage.storages)))
+        usage.storages.append(
+            Holding(op.scope, point, end, size, op.alignment.value.data, op)
+        )
+    usage.steps = sorted(
+        s for s in usage.steps if s[1] != CALL or not usage.calls[s[2]].nested
+    )
+    return usage
 
 
 def _sweep(holdings: Iterable[Holding]) -> Iterator[tuple[Holding, list[Holding]]]:
@@ -95,13 +158,16 @@ def _by_scope(holdings: Iterable[Holding]) -> dict[str, list[Holding]]:
 
 
 class ModuleUsage:
-    """Per-scope peaks of every function of a module, callees included."""
+    """Per-scope peaks of every function of a module, callees included, and
+    the capacity check of each function on `target`."""
 
-    def __init__(self, usages: list[FunctionUsage]):
+    def __init__(self, usages: list[FunctionUsage], target: Target):
+        self.target = target
         self.usages = {usage.name: usage for usage in usages}
         self._closure = {name: self._reachable(name) for name in self.usages}
-        self.peaks: dict[str, dict[str, int]] = {}
-        """Per function, the most bytes of each scope it holds at once."""
+        self.peaks: dict[str, dict[str, list[Holding]]] = {}
+        """Per function, the storages of each scope held at its peak (the
+        moment they need the most bytes of the window)."""
         # A callee's closure is a strict subset of its caller's unless the
         # two are in one cycle, so this order sees every callee outside the
         # caller's cycle first; a cycle shares the greatest of its peaks.
@@ -110,15 +176,32 @@ class ModuleUsage:
             cycles[self._closure[name]].append(name)
         for closure in sorted(cycles, key=len):
             members = cycles[closure]
-            shared: dict[str, int] = {}
+            shared: dict[str, list[Holding]] = {}
             for name in members:
                 for scope, holdings in _by_scope(self.holdings(name)).items():
-                    peak = max(
-                        sum(h.size for h in live) for _, live in _sweep(holdings)
-                    )
-                    shared[scope] = max(shared.get(scope, 0), peak)
+                    peak = max((live for _, live in _sweep(holdings)), key=self._weight)
+                    if self._weight(peak) > self._weight(shared.get(scope, [])):
+                        shared[scope] = peak
             for name in members:
                 self.peaks[name] = shared
+
+    def _weight(self, live: Sequence[Holding]) -> tuple[int, int]:
+        return self.needed(live), sum(h.size for h in live)
+
+    def needed(self, live: Sequence[Holding]) -> int:
+        """Bytes of the window that storages held at once need at least, each
+        at an address of its alignment (`memplan.planning`'s lower bound)."""
+        if not live:
+            return 0
+        base = address_space(live[0].scope, self.target).base
+        # An offset from the base is aligned no better than the base is.
+        most = base & -base
+        return lower_bound(
+            [
+                Buffer(index, 0, 1, h.size, min(self._storage_alignment(h), most))
+                for index, h in enumerate(live)
+            ]
+        )
 
     def _reachable(self, name: str) -> frozenset[str]:
         """`name` and the functions with a body it calls, directly or not."""
@@ -136,51 +219,165 @@ class ModuleUsage:
 
     def holdings(self, name: str) -> list[Holding]:
         """The function's storages and, at each call out of its cycle, the
-        callee's peak in each scope."""
+        storages its callee holds at its peak."""
         usage = self.usages[name]
         held = list(usage.storages)
         for call in usage.calls:
             if call.callee not in self.usages or self.in_cycle(name, call.callee):
                 continue
-            for scope, peak in self.peaks[call.callee].items():
-                if peak:
-                    at = f"{call.call.name} @{call.callee}"
-                    listed = f"{at} ({peak} bytes)"
-                    held.append(
-                        Holding(scope, call.point, call.point, peak, at, listed)
+            for peak in self.peaks[call.callee].values():
+                total = sum(h.size for h in peak)
+                held.extend(
+                    Holding(
+                        h.scope,
+                        call.point,
+                        call.point,
+                        h.size,
+                        h.alignment,
+                        call.call,
+                        total,
                     )
+                    for h in peak
+                    if total
+                )
         return held
 
+    def _replayable(self, name: str, scope: str) -> bool:
+        """Whether `_replay` sees every allocation of `scope` a run of `name` makes."""
+        usage = self.usages[name]
+        if scope in usage.inexact:
+            return False
+        for call in usage.calls:
+            if call.callee not in self.usages or scope not in self.peaks[call.callee]:
+                continue
+            if call.nested or self.in_cycle(name, call.callee):
+                return False
+            if not self._replayable(call.callee, scope):
+                return False
+        return True
+
+    def _replay(
+        self, name: str, scope: str, window: AddressSpace, live: list[Holding]
+    ) -> Holding | None:
+        """Allocate and free the `scope` storages of a run of `name` in
+        `window` as the run does, callees included (what a callee does not
+        kill stays, as in the run), adding them to `live`; the storage first
+        fit cannot place, or None."""
+        usage = self.usages[name]
+        addresses: dict[int, int] = {}
+        for _, step, index in usage.steps:
+            if step == CALL:
+                callee = usage.calls[index].callee
+                failed = (
+                    self._replay(callee, scope, window, live)
+                    if callee in self.usages
+                    else None
+                )
+                if failed is not None:
+                    return failed
+                continue
+            holding = usage.storages[index]
+            if holding.scope != scope:
+                continue
+            if step == FREE:
+                window.free(addresses.pop(index))
+                live.remove(holding)
+                continue
+            live.append(holding)
+            address = window.allocate(holding.size, self._storage_alignment(holding))
+            if address is None:
+                return holding
+            addresses[index] = address
+        return None
+
+    def _storage_alignment(self, holding: Holding) -> int:
+        return max(holding.alignment, self.target.alignment(holding.scope))
+
     def capacity_problems(
-        self, name: str, target: Target, held: Sequence[Holding] = ()
+        self, name: str, held: Sequence[Holding] = ()
     ) -> Iterator[str]:
         """The first point where each bounded scope holds more than its
-        capacity, counting `held` (memory there all through the function),
-        and storages held across a call that recurses."""
+        window takes, counting `held` (memory there all through the
+        function), and storages held across a call that recurses."""
         held_by_scope = _by_scope(held)
         for scope, holdings in _by_scope(self.holdings(name)).items():
-            capacity = target.capacity(scope)
-            if capacity is None:
+            if self.target.capacity(scope) is None:
                 continue
-            for holding, live in _sweep([*held_by_scope.pop(scope, []), *holdings]):
-                total = sum(h.size for h in live)
-                if total > capacity:
-                    yield (
-                        f'scope "{scope}" holds {total} bytes at {holding.at} '
-                        f"(held: {_held_list(live)}), over its capacity of "
-                        f"{capacity} bytes"
-                    )
-                    break
+            before = held_by_scope.pop(scope, [])
+            problem = self._held_problem(scope, before)
+            if problem is None:
+                problem = (
+                    self._replay_problem(name, scope, before)
+                    if self._replayable(name, scope)
+                    else self._bound_problem(scope, [*before, *holdings])
+                )
+            if problem is not None:
+                yield problem
             yield from self._recursion_problems(name, scope, holdings)
         for scope, holdings in held_by_scope.items():
-            capacity = target.capacity(scope)
-            total = sum(h.size for h in holdings)
-            if capacity is not None and total > capacity:
-                yield (
-                    f'scope "{scope}" holds {total} bytes before the function '
-                    f"runs (held: {_held_list(holdings)}), over its capacity "
-                    f"of {capacity} bytes"
-                )
+            if self.target.capacity(scope) is not None:
+                problem = self._held_problem(scope, holdings)
+                if problem is not None:
+                    yield problem
+
+    def _held_problem(self, scope: str, held: list[Holding]) -> str | None:
+        return self._over(scope, held, "before the function runs")
+
+    def _bound_problem(self, scope: str, holdings: list[Holding]) -> str | None:
+        for holding, live in _sweep(holdings):
+            problem = self._over(scope, live, f"at {holding.at}")
+            if problem is not None:
+                return problem
+        return None
+
+    def _over(
+        self, scope: str, live: list[Holding], when: str, name: str = ""
+    ) -> str | None:
+        """Why storages held at once cannot fit, or None."""
+        capacity = self.target.capacity(scope)
+        assert capacity is not None
+        total = sum(h.size for h in live)
+        if total > capacity:
+            return (
+                f'scope "{scope}" holds {total} bytes {when} (held: '
+                f"{_held_list(live, name)}), over its capacity of {capacity} bytes"
+            )
+        needed = self.needed(live)
+        if needed > capacity:
+            return (
+                f'scope "{scope}" needs at least {needed} bytes of its window '
+                f"{when} (held: {_held_list(live)}): {total} bytes, each "
+                "starting at an address of its alignment, over its capacity of "
+                f"{capacity} bytes"
+            )
+        return None
+
+    def _replay_problem(self, name: str, scope: str, held: list[Holding]) -> str | None:
+        window = address_space(scope, self.target)
+        live: list[Holding] = []
+        failed = None
+        for holding in held:
+            live.append(holding)
+            if window.allocate(holding.size, self._storage_alignment(holding)) is None:
+                failed = holding
+                break
+        if failed is None:
+            failed = self._replay(name, scope, window, live)
+        if failed is None:
+            return None
+        at = failed.at + _elsewhere(failed, name)
+        if sum(h.size for h in live) > window.window:
+            return self._over(scope, live, f"at {at}", name)
+        alignment = self._storage_alignment(failed)
+        return (
+            f'scope "{scope}" has no room for the {failed.size} bytes of {at} '
+            f"(held: {_held_list(live, name)}): first fit in its {window.window}-byte "
+            f"window finds no free range that holds them at a {alignment}-byte "
+            f"aligned address ({window.free_bytes} bytes free in total, the "
+            f"largest free range has {window.largest_free_range()} bytes), as "
+            "memplan-run would; expected storages that fit with their alignment "
+            "padding and the holes between them"
+        )
 
     def _recursion_problems(
         self, name: str, scope: str, holdings: list[Holding]
@@ -200,5 +397,24 @@ class ModuleUsage:
                 )
 
 
-def _held_list(holdings: Iterable[Holding]) -> str:
-    return ", ".join(holding.listed for holding in holdings)
+def _held_list(holdings: Iterable[Holding], name: str = "") -> str:
+    """The holdings as a message lists them: a storage of a function other
+    than `name` with that function, the storages a call holds once."""
+    texts: list[str] = []
+    for holding in holdings:
+        text = holding.listed + _elsewhere(holding, name)
+        if not (isinstance(holding.origin, func.CallOp) and texts[-1:] == [text]):
+            texts.append(text)
+    return ", ".join(texts)
+
+
+def _elsewhere(holding: Holding, name: str) -> str:
+    """ " (in @f)" for a storage of a function f other than `name`."""
+    if isinstance(holding.origin, str) or not name:
+        return ""
+    owner = holding.origin.parent_op()
+    while owner is not None and not isinstance(owner, func.FuncOp):
+        owner = owner.parent_op()
+    if owner is None or owner.sym_name.data == name:
+        return ""
+    return f" (in @{owner.sym_name.data})"

@@ -11,9 +11,11 @@ Per function, using the live ranges of `memplan.passes.liveness`:
   elements (or than the `alignment` option);
 * a value used (or killed again) after its `memory.kill` in the same block;
 * a scope whose static storages, held from `memory.alloc_storage` to their
-  `memory.kill` (or the end of the function), exceed its capacity at some
-  point, a call holding its callee's peak (`memplan.passes.scope_usage`);
-  dynamic-size storages count as zero bytes;
+  `memory.kill` (or the end of the function), do not fit its address window
+  at some point, with their alignment padding (and, in straight-line code,
+  the fragmentation the run's first fit leaves), a call holding its
+  callee's storages (`memplan.passes.scope_usage`); dynamic-size storages
+  count as zero bytes;
 * a storage of a bounded scope held across a recursive call.
 
 Only static offsets are checked.  A clean module is left unchanged; otherwise
@@ -219,11 +221,24 @@ def _use_after_kill_problems(function: func.FuncOp) -> Iterator[str]:
                     for inner in op.walk():
                         for operand in inner.operands:
                             viewed = viewed_value(operand)
-                            if viewed in killed:
+                            if viewed in killed and not _frees_killed(
+                                inner, killed[viewed]
+                            ):
                                 yield _use_after_kill(
                                     inner, operand, viewed, killed[viewed]
                                 )
                     killed.update(dict.fromkeys(_values_ended_by(op), op))
+
+
+def _frees_killed(user: Operation, killer: Operation) -> bool:
+    """A `memref.dealloc` after a `memory.kill` of the tensor (not of its
+    storage) frees the bytes the kill left: the kill ended the tensor's
+    life, the dealloc gives back its allocation, as in `memplan-run`."""
+    return (
+        isinstance(user, memref.DeallocOp)
+        and isinstance(killer, KillOp)
+        and not isinstance(killer.operands[0].type, StorageType)
+    )
 
 
 def _use_after_kill(
@@ -309,7 +324,7 @@ class MemoryVerifyPass(MemplanPass):
             for function in op.walk()
             if isinstance(function, func.FuncOp) and function.body.blocks
         ]
-        usage = ModuleUsage([function_usage(f) for f in functions])
+        usage = ModuleUsage([function_usage(f) for f in functions], target)
         callers = module_callers(op)
         problems: list[str] = []
         for liveness in functions:
@@ -321,9 +336,7 @@ class MemoryVerifyPass(MemplanPass):
                 for problem in chain(
                     self._function_problems(liveness),
                     usage.capacity_problems(
-                        name,
-                        target,
-                        _held(op, liveness.function, callers[name], target),
+                        name, _held(op, liveness.function, callers[name], target)
                     ),
                     _use_after_kill_problems(liveness.function),
                     _realloc_problems(liveness.function),
@@ -355,6 +368,6 @@ def _held(
     """The VTCM `held_vtcm` finds, held all through `function`."""
     alignment = target.alignment(VTCM_SCOPE)
     return [
-        Holding(VTCM_SCOPE, -1, sys.maxsize, size, what, f"{what} ({size} bytes)")
+        Holding(VTCM_SCOPE, -1, sys.maxsize, size, alignment, what)
         for what, size, _ in held_vtcm(module, function, callers, alignment)
     ]

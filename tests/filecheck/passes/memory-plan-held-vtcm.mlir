@@ -12,8 +12,8 @@
 // DYNAMIC: memory-plan: remark: in @entry, the capacity check does not count argument 1 of @entry (memref<?xf32, "global.vtcm">, callers outside the module hold it in VTCM): its size is dynamic, so only the VTCM of static size is checked; memplan-run counts it at run time
 
 // Two 4 KiB tensors live at once need 8 KiB; @lut leaves 4 KiB of the 12.
-// CHECK: memory-plan: in @main, the "global.vtcm" arena needs 8192 bytes with the best plan of 2 tensors (at least 8192 bytes are live at once), over the scope capacity of 12288 bytes, of which 8192 are held all through the function: memref.global @lut of 8192 bytes (in VTCM for the whole run)
-// AUTO: memory-plan: in @main, the "global.vtcm" arena needs 8192 bytes with 0 of its 2 tensors in blocks of 2048 bytes (at least 8192 bytes are live at once), over the scope capacity of 12288 bytes, of which 8192 are held all through the function: memref.global @lut of 8192 bytes (in VTCM for the whole run)
+// CHECK: memory-plan: in @main, the "global.vtcm" arena needs 8192 bytes with the best plan of 2 tensors (at least 8192 bytes are live at once), over the scope capacity of 12288 bytes, of which 8192 are held while the arena is live: memref.global @lut of 8192 bytes (in VTCM for the whole run)
+// AUTO: memory-plan: in @main, the "global.vtcm" arena needs 8192 bytes with 0 of its 2 tensors in blocks of 2048 bytes (at least 8192 bytes are live at once), over the scope capacity of 12288 bytes, of which 8192 are held while the arena is live: memref.global @lut of 8192 bytes (in VTCM for the whole run)
 
 memref.global "private" @lut : memref<2048xf32, "global.vtcm"> = dense<1.0>
 
@@ -35,7 +35,7 @@ func.func @main() {
 
 // A public function's VTCM argument and a global, each leaving room for the
 // arena, do not together.
-// CHECK: memory-plan: in @entry, the "global.vtcm" arena needs 4096 bytes with the best plan of 1 tensors (at least 4096 bytes are live at once), over the scope capacity of 12288 bytes, of which 10240 are held all through the function: memref.global @lut of 2048 bytes (in VTCM for the whole run); argument 0 of @entry of 8192 bytes (callers outside the module hold it in VTCM)
+// CHECK: memory-plan: in @entry, the "global.vtcm" arena needs 4096 bytes with the best plan of 1 tensors (at least 4096 bytes are live at once), over the scope capacity of 12288 bytes, of which 10240 are held while the arena is live: memref.global @lut of 2048 bytes (in VTCM for the whole run); argument 0 of @entry of 8192 bytes (callers outside the module hold it in VTCM)
 
 memref.global "private" @lut : memref<16xf32, "global.vtcm"> = dense<1.0>
 
@@ -51,7 +51,7 @@ func.func @entry(%x: memref<2048xf32, "global.vtcm">) {
 // -----
 
 // Held memory alone over the capacity: the arena has no room at all.
-// CHECK: memory-plan: in @main, the "global.vtcm" arena needs 4096 bytes with the best plan of 1 tensors (at least 4096 bytes are live at once), over the scope capacity of 12288 bytes, of which 16384 are held all through the function: memref.global @lut of 16384 bytes (in VTCM for the whole run)
+// CHECK: memory-plan: in @main, the "global.vtcm" arena needs 4096 bytes with the best plan of 1 tensors (at least 4096 bytes are live at once), over the scope capacity of 12288 bytes, of which 16384 are held while the arena is live: memref.global @lut of 16384 bytes (in VTCM for the whole run)
 
 memref.global "private" @lut : memref<4096xf32, "global.vtcm"> = dense<1.0>
 

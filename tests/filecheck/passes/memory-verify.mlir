@@ -370,12 +370,13 @@ func.func @several_blocks(%c: i1) {
 
 // -----
 
-// A call holds what its callee holds at its peak, on top of the caller's
-// storages: 1024 + 1024 fits the default VTCM, not 1536 bytes.  The callee's
-// own peak is the larger of its two storages, which never coexist, plus
-// what its callee holds.
-// CAP: memory-verify: in @caller, scope "global.vtcm" holds 2048 bytes at func.call @middle (held: %s, func.call @middle (1024 bytes)), over its capacity of 1536 bytes
-// CAP-NOT: in @middle
+// A call runs its callee's storages in the window that holds the caller's:
+// they fit the default VTCM, not 1536 bytes, where two storages cannot both
+// start on a 2048-byte boundary: @middle's %m0 and @leaf's %l, @caller's %s
+// and @middle's %m0.  The check replays the calls (straight-line code), so
+// the messages name the callee's storage.
+// CAP: memory-verify: in @middle, scope "global.vtcm" has no room for the 512 bytes of memory.alloc_storage %l (in @leaf) (held: %m0, %l (in @leaf)): first fit in its 1536-byte window finds no free range that holds them at a 2048-byte aligned address (1024 bytes free in total, the largest free range has 1024 bytes), as memplan-run would; expected storages that fit with their alignment padding and the holes between them
+// CAP: memory-verify: in @caller, scope "global.vtcm" has no room for the 512 bytes of memory.alloc_storage %m0 (in @middle) (held: %s, %m0 (in @middle)): first fit in its 1536-byte window finds no free range that holds them at a 2048-byte aligned address (512 bytes free in total, the largest free range has 512 bytes), as memplan-run would; expected storages that fit with their alignment padding and the holes between them
 // CAP-NOT: in @leaf
 // CHECK-LABEL: func.func @caller()
 
