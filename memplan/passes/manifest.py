@@ -223,8 +223,8 @@ def _tensors_in(storage: SSAValue) -> int:
 
 class ManifestDealloc(RewritePattern):
     """`memref.dealloc` of a tensor -> `memory.kill` of the tensor, then of its
-    storage; only of its storage when a `memory.kill` of the tensor ended its
-    life already (a tensor is killed once).  A dealloc of anything else (an
+    storage; only of its storage when a `memory.kill` of the tensor before
+    it in its block ended its life already (a tensor is killed once).  A dealloc of anything else (an
     alloc left alone, an alias, an argument) stays."""
 
     @op_type_rewrite_pattern
@@ -245,8 +245,13 @@ class ManifestDealloc(RewritePattern):
                     "its storage, so that killing the storage frees only it",
                 )
             )
-        killed = any(isinstance(use.operation, KillOp) for use in tensor.uses)
-        kills = [] if killed else [KillOp(tensor)]
+        killed = {
+            use.operation for use in tensor.uses if isinstance(use.operation, KillOp)
+        }
+        before = op.prev_op
+        while before is not None and before not in killed:
+            before = before.prev_op
+        kills = [] if before is not None else [KillOp(tensor)]
         rewriter.replace(op, [*kills, KillOp(owner.storage)], [])
 
 
