@@ -17,6 +17,20 @@ MIB = 1024 * KIB
 
 GLOBAL_SCOPE = "global"
 VTCM_SCOPE = "global.vtcm"
+MAX_CAPACITY = 2**64 - 1
+"""The largest capacity: sizes and addresses are 64-bit in the IR and the run."""
+
+
+def capacity_problem(size: int) -> str | None:
+    """What is wrong with `size` as a capacity in bytes, or None."""
+    if size < 0:
+        return f"must be >= 0 bytes, got {size}"
+    if size > MAX_CAPACITY:
+        return (
+            f"{size} does not fit in 64 bits (the largest capacity is "
+            f"{MAX_CAPACITY} bytes)"
+        )
+    return None
 
 
 class UnknownTargetError(ValueError):

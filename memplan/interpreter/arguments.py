@@ -159,11 +159,11 @@ def _literal_value(
     """The integer an `--args` literal gives an argument of type `type_`.
 
     xDSL keeps a signless literal in its signed range: `true`, `1 : i1` and
-    `255 : i8` all hold -1.  `true` is 1.  A literal at least as wide as the
-    argument gives its signed value (the unsigned reading does not fit, or
-    has the same bits); a narrower negative one is ambiguous (`255 : i8` and
-    `-1 : i8` differ in an i32), so it must be written in the argument's
-    type rather than be silently changed.
+    `255 : i8` all hold -1.  A literal at least as wide as the argument gives
+    its signed value (the unsigned reading does not fit, or has the same
+    bits; `true` for an i1 is 1); a narrower negative one is ambiguous
+    (`255 : i8` and `-1 : i8` differ in an i32, `true` is 1 or -1), so it
+    must be written in the argument's type rather than be silently changed.
     """
     value = attribute.value.data
     literal_type = attribute.type
@@ -174,15 +174,14 @@ def _literal_value(
     ):
         return value
     width = literal_type.width.data
-    if width == 1:
-        return 1
     bits = type_.width.data if isinstance(type_, IntegerType) else index_bitwidth
     if width >= bits:
-        return value
+        return 1 if width == 1 else value
     raise ModelError(
         f"argument {position} of type {type_} cannot take {attribute}: a signless "
         f"{literal_type} literal holds {value} and {value + (1 << width)} alike; "
-        f"write the value as an {type_} literal"
+        f"write the one meant in the argument's type: {value + (1 << width)} : "
+        f"{type_} or {value} : {type_}"
     )
 
 
@@ -220,9 +219,12 @@ def arguments_from_npz(
     `argN` beyond the function's arguments is an error.
     """
     try:
-        with np.load(path, allow_pickle=False) as data:
-            if not isinstance(data, np.lib.npyio.NpzFile):
-                raise ModelError("not an .npz archive")
+        with open(path, "rb") as file:
+            # np.load takes other bytes for a pickle and says so, which misleads.
+            if not zipfile.is_zipfile(file):
+                raise ModelError("cannot read it as an .npz archive: not a zip file")
+            file.seek(0)
+            data = np.lib.npyio.NpzFile(file, allow_pickle=False)
             names = set(data.files)
             extra = sorted(
                 name

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, replace
 from functools import partial
 from math import prod
 
 import numpy as np
-from xdsl.dialects.builtin import MemRefType
+from xdsl.dialects.builtin import MemRefType, NoneAttr, StringAttr
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.ir import Operation
 
@@ -27,6 +27,7 @@ from memplan.interpreter.generic_vectorize import loop_ranges
 from memplan.interpreter.memory_impl import runtime_shape
 from memplan.interpreter.model import DiscontiguousTensor
 from memplan.targets import ScopeInfo, Target
+from memplan.text import NotText, decode_text
 
 COPY_OPS = frozenset({"memory.copy", "memref.copy", "linalg.copy"})
 ACCESS_OPS = frozenset(
@@ -166,12 +167,42 @@ def _checked(key: str, value: object) -> float:
     return value
 
 
-def with_cost_overrides(target: Target, overrides: object) -> Target:
+def program_scopes(program: Operation) -> set[str]:
+    """The scopes of the memrefs and storages `program` computes with."""
+    values = [
+        value
+        for op in program.walk()
+        for value in (
+            *op.results,
+            *(
+                arg
+                for region in op.regions
+                for block in region.blocks
+                for arg in block.args
+            ),
+        )
+    ]
+    return {
+        memory.scope_of(value.type)
+        for value in values
+        if isinstance(value.type, memory.StorageType)
+        or (
+            isinstance(value.type, MemRefType)
+            and isinstance(value.type.memory_space, NoneAttr | StringAttr)
+        )
+    }
+
+
+def with_cost_overrides(
+    target: Target, overrides: object, program: Collection[str]
+) -> Target:
     """`target` with cost parameters replaced (the `--cost-model` JSON), e.g.
     `{"copy_setup_cycles": 50, "scopes": {"global.vtcm": {"latency_cycles": 2}}}`.
 
-    Raises `CostModelError` naming the first key that is unknown or whose
-    value is not a usable number (a string, a negative, a zero divisor).
+    `program` holds the scopes the program uses (`program_scopes`): those
+    and the target's may be overridden; any other is a typo.  Raises
+    `CostModelError` naming the first key that is unknown or whose value is
+    not a usable number (a string, a negative, a zero divisor).
     """
     if not isinstance(overrides, Mapping):
         raise CostModelError(
@@ -191,6 +222,13 @@ def with_cost_overrides(target: Target, overrides: object) -> Target:
                 f"{', '.join(sorted(SCOPE_COST_FIELDS))}"
             )
         unknown |= {f"scopes.{scope}.{f}" for f in set(fields_) - SCOPE_COST_FIELDS}
+    known_scopes = sorted({*target.scopes, *program})
+    for scope in scopes_overrides:
+        if scope not in known_scopes:
+            raise CostModelError(
+                f"scopes.{scope}: unknown scope: neither the target nor the program "
+                f"has it; known scopes: {', '.join(known_scopes)}"
+            )
     if unknown:
         raise CostModelError(
             f"unknown cost parameter(s): {', '.join(sorted(unknown))}; expected "
@@ -203,6 +241,19 @@ def with_cost_overrides(target: Target, overrides: object) -> Target:
         scopes[scope] = replace(target.scope(scope), **values)
     top_level = {k: _checked(k, v) for k, v in overrides.items() if k != "scopes"}
     return replace(target, scopes=scopes, **top_level)
+
+
+def with_cost_file(target: Target, data: bytes, program: Collection[str]) -> Target:
+    """`with_cost_overrides` of the bytes of a cost-model file; one that is
+    not UTF-8 or not JSON is a `CostModelError` too, for the caller to prefix
+    with the file and its flag."""
+    try:
+        overrides = json.loads(decode_text(data))
+    except NotText as error:
+        raise CostModelError(str(error)) from None
+    except json.JSONDecodeError as error:
+        raise CostModelError(f"not valid JSON: {error}") from None
+    return with_cost_overrides(target, overrides, program)
 
 
 class CostModel:
@@ -326,7 +377,8 @@ class CostModel:
             (_, source_scope), (_, target_scope) = info.memref_operands
             if source_scope != target_scope:
                 cycles += target.copy_setup_cycles
-                cycles += _nbytes(args[0]) / target.copy_bytes_per_cycle
+                # DMA moves whole lines of vector_bytes, block by block.
+                cycles += self._operand_bytes(args[0]) / target.copy_bytes_per_cycle
         if info.contraction:
             assert isinstance(op, LinalgStructuredOperation)
             cycles += multiply_accumulates(op, args) / target.macs_per_cycle

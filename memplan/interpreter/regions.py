@@ -25,6 +25,7 @@ from functools import partial
 from operator import itemgetter
 from typing import Any
 
+from xdsl.dialects.builtin import UnregisteredOp
 from xdsl.interpreter import (
     Interpreter,
     InterpreterFunctions,
@@ -36,6 +37,8 @@ from xdsl.interpreter import (
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.traits import IsolatedFromAbove, IsTerminator
 from xdsl.utils.exceptions import InterpretationError
+
+from memplan.interpreter.source import op_name
 
 OpRunner = Callable[[Operation, PythonValues], OpImplResult]
 """An op's implementation, bound to the functions object that registered it
@@ -111,8 +114,14 @@ def _unimplemented(
     interpreter: Interpreter, op: Operation, args: PythonValues
 ) -> OpImplResult:
     """xDSL's error (its class and words) for an op nothing implements."""
+    unregistered = (
+        " (its dialect is not registered: --allow-unregistered-dialect lets it "
+        "parse, not run)"
+        if isinstance(op, UnregisteredOp)
+        else ""
+    )
     raise InterpretationError(
-        f"Could not find interpretation function for op {op.name}"
+        f"Could not find interpretation function for op {op_name(op)}{unregistered}"
     )
 
 

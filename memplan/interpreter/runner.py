@@ -178,6 +178,10 @@ def _result(value: object) -> object:
     return value
 
 
+LISTED_FUNCTIONS = 8
+"""An error about a missing function names at most this many others."""
+
+
 class Runner:
     """One interpreter over one module, with its memory model and statistics."""
 
@@ -221,11 +225,32 @@ class Runner:
             op = self.interpreter.get_op_for_symbol(symbol)
         except Exception:
             raise InterpretationError(
-                f"no function named @{symbol} in the module"
+                f"no function named @{symbol} in the module; {self._runnable()}"
             ) from None
-        if op.get_trait(CallableOpInterface) is None:
+        trait = op.get_trait(CallableOpInterface)
+        if trait is None:
             raise InterpretationError(f"@{symbol} is not a function")
+        if not trait.get_callable_region(op).blocks:
+            raise InterpretationError(
+                f"@{symbol} is a declaration without a body, nothing to run; "
+                f"{self._runnable()}"
+            )
         return op
+
+    def _runnable(self) -> str:
+        """Which functions could run instead, for a message."""
+        names = [
+            f"@{op.sym_name.data}"
+            for op in self.module.ops
+            if isinstance(op, func.FuncOp) and op.body.blocks
+        ]
+        if not names:
+            return "the module has no function with a body"
+        shown = ", ".join(names[:LISTED_FUNCTIONS])
+        more = len(names) - LISTED_FUNCTIONS
+        return f"the functions with a body are {shown}" + (
+            f" and {more} more" if more > 0 else ""
+        )
 
     def argument_types(self, symbol: str) -> Sequence[Attribute]:
         op = self.function(symbol)

@@ -14,7 +14,13 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr
+from xdsl.dialects.builtin import (
+    FileLineColLoc,
+    IntAttr,
+    ModuleOp,
+    StringAttr,
+    UnregisteredOp,
+)
 from xdsl.ir import Operation
 
 from memplan.dialects.memref import attach_blobs
@@ -70,6 +76,12 @@ def enclosing_function(op: Operation) -> str | None:
     return parent.sym_name.data if parent is not None else None
 
 
+def op_name(op: Operation) -> str:
+    """The name the text gave `op`: an op of an unregistered dialect is an
+    xDSL `builtin.unregistered` keeping its own name in an attribute."""
+    return op.op_name.data if isinstance(op, UnregisteredOp) else op.name
+
+
 def describe(op: Operation, *, line: bool = True) -> str:
     """`memory.alloc_tensor %a (line 4, in @seed)`: enough to find the op.
 
@@ -78,7 +90,8 @@ def describe(op: Operation, *, line: bool = True) -> str:
     """
     hints = dict.fromkeys(r.name_hint for r in op.results if r.name_hint)
     names = ", ".join(f"%{hint}" for hint in hints)
-    text = f"{op.name} {names}" if names else op.name
+    name = op_name(op)
+    text = f"{name} {names}" if names else name
     where: list[str] = []
     source = location_of(op) if line else None
     if source is not None:

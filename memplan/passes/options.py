@@ -11,7 +11,7 @@ from xdsl.utils.arg_spec import ArgSpec
 from xdsl.utils.exceptions import PassFailedException
 
 from memplan.planning.buffers import alignment_problem
-from memplan.targets import Target, UnknownTargetError, get_target
+from memplan.targets import Target, UnknownTargetError, capacity_problem, get_target
 
 _VALUE_KINDS = {
     bool: "true or false",
@@ -84,18 +84,17 @@ def _alternatives(hint: Any) -> tuple[Any, ...]:
 
 def resolve_target(pass_name: str, name: str, capacity: int | None = None) -> Target:
     """The target called `name`, its VTCM capacity overridden by `capacity`
-    bytes when given; an unknown name or a negative capacity fails the pass
-    `pass_name`."""
+    bytes when given; an unknown name or a capacity outside [0, 2**64 - 1]
+    fails the pass `pass_name`."""
     try:
         target = get_target(name)
     except UnknownTargetError as error:
         raise PassFailedException(f"{pass_name}: {error}") from None
     if capacity is None:
         return target
-    if capacity < 0:
-        raise PassFailedException(
-            f"{pass_name}: capacity must be >= 0 bytes, got {capacity}"
-        )
+    problem = capacity_problem(capacity)
+    if problem is not None:
+        raise PassFailedException(f"{pass_name}: capacity {problem}")
     return target.with_vtcm_size(capacity)
 
 

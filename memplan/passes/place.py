@@ -11,7 +11,6 @@ moves, new tensors, `memory.copy` ops and kills are inserted.
 
 from __future__ import annotations
 
-import json
 import sys
 from dataclasses import dataclass, field
 
@@ -22,7 +21,7 @@ from xdsl.ir import Operation
 from xdsl.utils.exceptions import PassFailedException
 
 from memplan.dialects.memory import AllocStorageOp, static_byte_size
-from memplan.interpreter.cost import with_cost_overrides
+from memplan.interpreter.cost import CostModelError, program_scopes, with_cost_file
 from memplan.passes.diagnostics import describe
 from memplan.passes.held_vtcm import Held, held_list, held_vtcm, remark_dynamic_held
 from memplan.passes.options import MemplanPass, check_power_of_two, resolve_target
@@ -114,30 +113,26 @@ class MemoryPlacePass(MemplanPass):
                 f"memory-place: budget must be >= 0, got {self.budget}"
             )
         check_power_of_two(self.name, "tensor-alignment", self.tensor_alignment)
-        target = self._target()
+        target = self._target(module)
         return _Placer(
             module, target, self.algorithm, self.budget, self.tensor_alignment
         ).run()
 
-    def _target(self) -> Target:
+    def _target(self, module: ModuleOp) -> Target:
         target = resolve_target(self.name, self.target, self.capacity)
         if self.cost_model is None:
             return target
         try:
-            with open(self.cost_model) as file:
-                overrides = json.load(file)
+            with open(self.cost_model, "rb") as file:
+                data = file.read()
         except OSError as error:
             raise PassFailedException(
                 f"memory-place: cost-model={self.cost_model}: cannot read the file "
                 f"({error.strerror})"
             ) from None
-        except json.JSONDecodeError as error:
-            raise PassFailedException(
-                f"memory-place: cost-model={self.cost_model}: not JSON ({error})"
-            ) from None
         try:
-            return with_cost_overrides(target, overrides)
-        except ValueError as error:
+            return with_cost_file(target, data, program_scopes(module))
+        except CostModelError as error:
             raise PassFailedException(
                 f"memory-place: cost-model={self.cost_model}: {error}"
             ) from None

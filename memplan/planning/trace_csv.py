@@ -6,6 +6,7 @@ Every error names the file and line, so a tool can print it as is.
 from __future__ import annotations
 
 import csv
+import io
 import os
 import re
 from collections.abc import Mapping
@@ -20,6 +21,7 @@ from memplan.planning.buffers import (
     TraceError,
     buffer_problem,
 )
+from memplan.text import NotText, decode_text
 
 REQUIRED_COLUMNS = ("id", "lower", "upper", "size")
 OFFSET_COLUMN = "offset"
@@ -58,12 +60,15 @@ def read_trace(path: str | os.PathLike[str], min_alignment: int = 1) -> Trace:
     (an `alignment` column must still hold a positive power of two)."""
     path = Path(path)
     try:
-        # utf-8-sig: a byte-order mark (as some spreadsheets write) is not part of `id`.
-        with path.open(newline="", encoding="utf-8-sig") as stream:
-            records = [(line, row) for line, row in _numbered_rows(stream) if row]
+        # A byte-order mark (as some spreadsheets write) is not part of `id`.
+        text = decode_text(path.read_bytes()).removeprefix("\ufeff")
+        stream = io.StringIO(text, newline="")
+        records = [(line, row) for line, row in _numbered_rows(stream) if row]
     except OSError as error:
         raise TraceError(f"{path}: cannot read: {error.strerror}") from None
-    except (csv.Error, UnicodeDecodeError) as error:
+    except NotText as error:
+        raise TraceError(f"{path}: cannot read: {error}") from None
+    except csv.Error as error:
         raise TraceError(f"{path}: malformed CSV: {error}") from None
     if not records:
         raise TraceError(

@@ -34,6 +34,7 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 from memplan.context import memplan_dialects
 from memplan.dialects.memref import blob_store
 from memplan.parser import MemplanParser
+from memplan.text import not_utf8, only_comments
 from memplan.tools.internal_error import report_internal_error
 
 EXIT_ERROR = 1
@@ -73,8 +74,8 @@ class MemplanOptMain(xDSLOptMain):
         self.op_spans = {}
 
         def parse_mlir(io: IO[bytes]) -> ModuleOp:
-            text = io.read()
-            if _only_comments(text):
+            text = io.read().decode()
+            if only_comments(text):
                 # mlir-opt reads an input without ops as an empty module.
                 return ModuleOp([])
             parser = MemplanParser(self.ctx, text, self.get_input_name())
@@ -91,14 +92,6 @@ class MemplanOptMain(xDSLOptMain):
         blob_store(self.ctx).clear()
         self.line_offset = start_offset
         return super().parse_chunk(chunk, file_extension, start_offset)
-
-
-def _only_comments(text: bytes) -> bool:
-    """Nothing but blank lines and `//` comments."""
-    return all(
-        not line.strip() or line.lstrip().startswith(b"//")
-        for line in text.splitlines()
-    )
 
 
 def main() -> int:
@@ -126,12 +119,11 @@ def main() -> int:
 
 def _one_message(error: Exception, opt: MemplanOptMain | None) -> str:
     if isinstance(error, OSError) and error.filename is not None:
+        if opt is not None and error.filename == opt.args.output_file:
+            return f"-o: cannot write {error.filename}: {error.strerror}"
         return f"cannot open {error.filename}: {error.strerror}"
     if isinstance(error, UnicodeDecodeError):
-        return (
-            f"the input is not UTF-8 text (byte {error.start} is "
-            f"{error.object[error.start]:#04x}): expected an MLIR file"
-        )
+        return f"the input is {not_utf8(error)}: expected an MLIR file"
     message = str(error).strip()
     if message.startswith("Unrecognized file extension"):
         return f"{message} of the input: expected a .mlir file, or -f mlir"

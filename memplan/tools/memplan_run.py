@@ -26,12 +26,19 @@ from xdsl.utils.exceptions import ParseError, VerifyException
 from memplan.context import run_context
 from memplan.interpreter import InterpretationError
 from memplan.interpreter.arguments import argument_from_attribute, arguments_from_npz
-from memplan.interpreter.cost import CostModelError, with_cost_overrides
+from memplan.interpreter.cost import CostModelError, program_scopes, with_cost_file
 from memplan.interpreter.errors import ModelError, plain_message
 from memplan.interpreter.runner import Runner
 from memplan.interpreter.source import locate, parse_with_locations
 from memplan.parser import MemplanParser
-from memplan.targets import DEFAULT_TARGET, TARGETS, get_target
+from memplan.targets import (
+    DEFAULT_TARGET,
+    TARGETS,
+    Target,
+    capacity_problem,
+    get_target,
+)
+from memplan.text import NotText, decode_text, only_comments
 
 _SIZE_SUFFIXES = {
     "": 1,
@@ -53,7 +60,11 @@ def parse_byte_size(text: str) -> int:
             f"invalid byte size '{text}': expected an integer, optionally with "
             "a suffix KiB, MiB, KB, MB, K or M"
         )
-    return int(match.group(1)) * _SIZE_SUFFIXES[match.group(2).lower()]
+    size = int(match.group(1)) * _SIZE_SUFFIXES[match.group(2).lower()]
+    problem = capacity_problem(size)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(f"invalid byte size '{text}': {problem}")
+    return size
 
 
 def _format_value(value: object) -> str:
@@ -156,12 +167,13 @@ class MemplanRunMain(CommandLineTool):
             help="save the results as result0, result1, ... and the memref "
             "arguments the call changed as arg0, arg1, ... (by position)",
         )
-        arg_parser.add_argument(
+        quiet_or_verbose = arg_parser.add_mutually_exclusive_group()
+        quiet_or_verbose.add_argument(
             "--no-stats",
             action="store_true",
             help="do not print the statistics summary",
         )
-        arg_parser.add_argument(
+        quiet_or_verbose.add_argument(
             "--verbose",
             action="store_true",
             help="print the full statistics as JSON on stderr instead of the "
@@ -182,21 +194,18 @@ class MemplanRunMain(CommandLineTool):
             return _report(plain_message(error))
         return 0
 
-    def _target(self):
+    def _target(self, module: ModuleOp) -> Target:
         target = get_target(self.args.target)
         if self.args.vtcm_size is not None:
             target = target.with_vtcm_size(self.args.vtcm_size)
         if self.args.cost_model:
             path = self.args.cost_model
-            with _open_for("--cost-model", path, "r") as file:
-                try:
-                    target = with_cost_overrides(target, json.load(file))
-                except json.JSONDecodeError as error:
-                    raise InterpretationError(
-                        f"--cost-model {path}: not valid JSON: {error}"
-                    ) from None
-                except CostModelError as error:
-                    raise InterpretationError(f"--cost-model {path}: {error}") from None
+            with _open_for("--cost-model", path, "rb") as file:
+                data = file.read()
+            try:
+                target = with_cost_file(target, data, program_scopes(module))
+            except CostModelError as error:
+                raise InterpretationError(f"--cost-model {path}: {error}") from None
         return target
 
     def _module(self) -> ModuleOp:
@@ -208,16 +217,17 @@ class MemplanRunMain(CommandLineTool):
             else:
                 with open(name, "rb") as file:
                     data = file.read()
-            text = data.decode()
+            text = decode_text(data)
         except OSError as error:
             raise InterpretationError(f"cannot read {name}: {error.strerror}") from None
-        except UnicodeDecodeError as error:
-            raise InterpretationError(
-                f"cannot read {name}: not UTF-8 text (byte {error.object[error.start]:#04x} "
-                f"at offset {error.start})"
-            ) from None
+        except NotText as error:
+            raise InterpretationError(f"cannot read {name}: {error}") from None
         if not text.strip():
             raise InterpretationError(f"{name} is empty: there is no function to run")
+        if only_comments(text):
+            raise InterpretationError(
+                f"{name} holds only comments: there is no function to run"
+            )
         module = parse_with_locations(
             self.ctx, text, name, implicit_module=not self.args.no_implicit_module
         )
@@ -226,8 +236,8 @@ class MemplanRunMain(CommandLineTool):
         return module
 
     def _run(self) -> None:
-        target = self._target()
         module = self._module()
+        target = self._target(module)
         runner = Runner(
             module,
             target,

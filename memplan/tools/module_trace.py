@@ -2,7 +2,10 @@
 
 Each static `memory.alloc_tensor` of one function and scope becomes a buffer:
 its live range from the liveness analysis `memory-plan` uses, its offset from
-the op.  When the function has several storages in the scope, the picture
+the op; a discontiguous tensor becomes a buffer per block and one for its
+pointer table (in the table's scope), so the picture counts every live byte.
+What has no static place (a dynamic offset or storage size) is named, not
+drawn.  When the function has several storages in the scope, the picture
 packs them like buffers: each lives from its allocation to its kill (to the
 function's end without one, as in memplan-run), and `greedy` (with the storage's alignment)
 gives it a base address, so storages never alive together may share
@@ -16,14 +19,22 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from xdsl.dialects import func
-from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, ModuleOp
+from xdsl.ir import Operation, SSAValue
 from xdsl.utils.exceptions import ParseError, VerifyException
 
 from memplan.context import memplan_context
-from memplan.dialects.memory import AllocStorageOp, AllocTensorOp, static_byte_size
+from memplan.dialects.memory import (
+    AllocDiscontiguousTensorOp,
+    AllocStorageOp,
+    AllocTensorOp,
+    scope_of,
+    static_byte_size,
+)
 from memplan.parser import MemplanParser
 from memplan.passes.liveness import FunctionLiveness
 from memplan.planning import Buffer, BufferId, plan
+from memplan.text import NotText, decode_text
 
 
 class ModuleTraceError(Exception):
@@ -35,13 +46,18 @@ class ModuleTrace:
     buffers: list[Buffer]
     offsets: dict[BufferId, int]
     title: str
+    left_out: list[str]
+    """Tensors, blocks and pointer tables of the scope not drawn: at a dynamic
+    offset or in a storage of dynamic size."""
 
 
 def read_module(path: Path) -> ModuleOp:
     try:
-        text = path.read_text()
+        text = decode_text(path.read_bytes())
     except OSError as error:
         raise ModuleTraceError(f"cannot read {path}: {error.strerror}") from None
+    except NotText as error:
+        raise ModuleTraceError(f"cannot read {path}: {error}") from None
     try:
         module = MemplanParser(memplan_context(), text, str(path)).parse_module()
         module.verify()
@@ -52,32 +68,97 @@ def read_module(path: Path) -> ModuleOp:
     return module
 
 
-def _drawable_tensors(
-    function: func.FuncOp,
-) -> list[tuple[AllocStorageOp, AllocTensorOp]]:
-    """Static tensors at static offsets of static storages, with their storage."""
-    found: list[tuple[AllocStorageOp, AllocTensorOp]] = []
+@dataclass(frozen=True)
+class _Box:
+    """What one box draws: a tensor, one block of a discontiguous tensor, or
+    its pointer table, at a static offset of a static storage."""
+
+    name: str
+    allocation: Operation
+    """The op whose tensor's live range the box has."""
+    storage: AllocStorageOp
+    offset: int
+    size: int
+
+
+def _static_storage(value: SSAValue) -> AllocStorageOp | None:
+    storage = value.owner
+    if isinstance(storage, AllocStorageOp) and storage.static_size_bytes() is not None:
+        return storage
+    return None
+
+
+Found = tuple[list[_Box], list[tuple[str, str]]]
+"""The boxes of an allocation, and (scope, name) of what of it has no box."""
+
+
+def _tensor_boxes(tensor: AllocTensorOp, name: str) -> Found:
+    storage = _static_storage(tensor.storage)
+    offset = tensor.static_offset_bytes()
+    result_type = tensor.result.type
+    assert isinstance(result_type, MemRefType)
+    size = static_byte_size(result_type)
+    if storage is None or offset is None or size is None:
+        return [], [(scope_of(result_type), name)]
+    return [_Box(name, tensor, storage, offset, size)], []
+
+
+def _discontiguous_boxes(tensor: AllocDiscontiguousTensorOp, name: str) -> Found:
+    """A box per block at a static offset, and one for the pointer table."""
+    boxes: list[_Box] = []
+    missing: list[tuple[str, str]] = []
+    storage = _static_storage(tensor.data_storage)
+    offsets = tensor.static_block_offsets.get_values()
+    for index, (offset, size) in enumerate(
+        zip(offsets, tensor.block_sizes(), strict=True)
+    ):
+        block = f"{name}[{index}]"
+        if storage is None or offset == DYNAMIC_INDEX:
+            missing.append((scope_of(tensor.data_storage.type), block))
+        else:
+            boxes.append(_Box(block, tensor, storage, offset, size))
+    table = _static_storage(tensor.table_storage)
+    offset = tensor.static_table_offset_bytes()
+    if table is None or offset is None:
+        missing.append((scope_of(tensor.table_storage.type), f"{name} table"))
+    else:
+        size = len(offsets) * tensor.pointer_width.value.data
+        boxes.append(_Box(f"{name} table", tensor, table, offset, size))
+    return boxes, missing
+
+
+@dataclass(frozen=True)
+class _Drawable:
+    boxes: list[_Box]
+    left_out: dict[str, list[str]]
+    """Per scope, the tensors, blocks and tables not at a static offset of a
+    static storage: the picture cannot place them."""
+
+
+def _drawable(function: func.FuncOp) -> _Drawable:
+    boxes: list[_Box] = []
+    left_out: dict[str, list[str]] = {}
     for op in function.walk():
-        if not isinstance(op, AllocTensorOp) or op.static_offset_bytes() is None:
+        if not isinstance(op, AllocTensorOp | AllocDiscontiguousTensorOp):
             continue
-        storage = op.storage.owner
-        if (
-            isinstance(storage, AllocStorageOp)
-            and storage.static_size_bytes() is not None
-            and isinstance(op.result.type, MemRefType)
-            and static_byte_size(op.result.type) is not None
-        ):
-            found.append((storage, op))
-    return found
+        name = f"%{op.result.name_hint or len(boxes)}"
+        if isinstance(op, AllocTensorOp):
+            found, missing = _tensor_boxes(op, name)
+        else:
+            found, missing = _discontiguous_boxes(op, name)
+        boxes += found
+        for scope, what in missing:
+            left_out.setdefault(scope, []).append(what)
+    return _Drawable(boxes, left_out)
 
 
-def _tensors_by_storage(
-    function: func.FuncOp, scope: str
-) -> dict[AllocStorageOp, list[AllocTensorOp]]:
-    placed: dict[AllocStorageOp, list[AllocTensorOp]] = {}
-    for storage, tensor in _drawable_tensors(function):
-        if storage.scope == scope:
-            placed.setdefault(storage, []).append(tensor)
+def _boxes_by_storage(
+    drawable: _Drawable, scope: str
+) -> dict[AllocStorageOp, list[_Box]]:
+    placed: dict[AllocStorageOp, list[_Box]] = {}
+    for box in drawable.boxes:
+        if box.storage.scope == scope:
+            placed.setdefault(box.storage, []).append(box)
     return placed
 
 
@@ -90,14 +171,13 @@ def module_trace(
         functions = [f for f in functions if f.sym_name.data == function_name]
         if not functions:
             raise ModuleTraceError(f"argument --function: no function @{function_name}")
-    for function in functions:
-        placed = _tensors_by_storage(function, scope)
+    drawables = [_drawable(function) for function in functions]
+    for function, drawable in zip(functions, drawables, strict=True):
+        placed = _boxes_by_storage(drawable, scope)
         if placed:
-            return _trace_of(function, scope, placed)
+            return _trace_of(function, scope, placed, drawable.left_out.get(scope, []))
     where = f"@{function_name}" if function_name else "any function"
-    scopes = sorted(
-        {storage.scope for f in functions for storage, _ in _drawable_tensors(f)}
-    )
+    scopes = sorted({box.storage.scope for d in drawables for box in d.boxes})
     others = (
         "expected one of the scopes that have some: "
         + ", ".join(f'"{other}"' for other in scopes)
@@ -122,28 +202,25 @@ def _storage_range(
 
 
 def _trace_of(
-    function: func.FuncOp, scope: str, placed: dict[AllocStorageOp, list[AllocTensorOp]]
+    function: func.FuncOp,
+    scope: str,
+    placed: dict[AllocStorageOp, list[_Box]],
+    left_out: list[str],
 ) -> ModuleTrace:
     liveness = FunctionLiveness(function)
     buffers: list[Buffer] = []
     inside: list[tuple[int, int]] = []  # (storage index, offset in it) per buffer
     storages: list[Buffer] = []
     names: set[BufferId] = set()
-    for index, (storage, tensors) in enumerate(placed.items()):
-        for tensor in tensors:
-            live = liveness.range_of(tensor)
-            result_type = tensor.result.type
-            assert isinstance(result_type, MemRefType)
-            size = static_byte_size(result_type)
-            assert size is not None
-            name = f"%{tensor.result.name_hint or len(buffers)}"
+    for index, (storage, boxes) in enumerate(placed.items()):
+        for box in boxes:
+            live = liveness.range_of(box.allocation)
+            name = box.name
             if name in names:
                 name = f"{name}#{len(buffers)}"
             names.add(name)
-            buffers.append(Buffer(name, live.start, live.upper, size))
-            offset = tensor.static_offset_bytes()
-            assert offset is not None
-            inside.append((index, offset))
+            buffers.append(Buffer(name, live.start, live.upper, box.size))
+            inside.append((index, box.offset))
         size = storage.static_size_bytes()
         assert size is not None
         start, upper = _storage_range(liveness, storage)
@@ -156,4 +233,4 @@ def _trace_of(
     count = len(storages)
     total = sum(b.size for b in storages)
     title = f'@{function.sym_name.data}, "{scope}", {count} storage{"s" if count > 1 else ""} of {total} bytes'
-    return ModuleTrace(buffers, offsets, title)
+    return ModuleTrace(buffers, offsets, title, left_out)

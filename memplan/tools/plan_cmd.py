@@ -24,7 +24,7 @@ from memplan.planning.blocks import (
     plan_with_blocks,
 )
 from memplan.planning.budget import DEFAULT_NODES
-from memplan.planning.buffers import alignment_problem
+from memplan.planning.buffers import INT64_MAX, alignment_problem
 from memplan.planning.trace_csv import Trace, read_trace, write_trace
 from memplan.tools.progress import status_line
 
@@ -77,6 +77,11 @@ def check_planning_arguments(args: argparse.Namespace) -> None:
         )
     if args.capacity is not None and args.capacity < 0:
         raise UsageError(f"argument --capacity: must be >= 0, got {args.capacity}")
+    if args.capacity is not None and args.capacity > INT64_MAX:
+        raise UsageError(
+            f"argument --capacity: {args.capacity} does not fit in 64 bits (at most "
+            f"{INT64_MAX}, as the trace's sizes)"
+        )
     if args.budget is not None and args.budget < 0:
         raise UsageError(f"argument --budget: must be >= 0 nodes, got {args.budget}")
     limit = args.time_limit

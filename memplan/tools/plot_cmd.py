@@ -12,6 +12,7 @@ command says so and exits 2.
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import ModuleType
@@ -28,6 +29,9 @@ from memplan.tools.plan_cmd import (
 )
 
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
+STABLE_METADATA = {".png": {}, ".svg": {"Date": None}, ".pdf": {"CreationDate": None}}
+"""What keeps an image's bytes the same from run to run: no date of writing;
+SVG clip ids also come from a fixed salt (`svg.hashsalt`), not at random."""
 LABELLED_BUFFERS = 40
 """Up to this many buffers, each box carries its id."""
 
@@ -52,8 +56,10 @@ def draw(
     capacity: int | None,
     title: str,
     output: Path,
+    left_out: Sequence[str] = (),
 ) -> None:
-    """Save the plot: boxes per buffer, dashed lower bound, red capacity line."""
+    """Save the plot: boxes per buffer, dashed lower bound, red capacity line;
+    the legend names the `left_out` tensors that have no box."""
     figure, axes = pyplot.subplots(figsize=(10, 6))
     colours = pyplot.get_cmap("tab20")
     for k, buffer in enumerate(b for b in buffers if b.size):
@@ -81,6 +87,8 @@ def draw(
     axes.axhline(bound, color="grey", linestyle="--", label=f"lower bound {bound}")
     if capacity is not None:
         axes.axhline(capacity, color="red", label=f"capacity {capacity}")
+    if left_out:
+        axes.plot([], [], " ", label=f"not drawn: {', '.join(left_out)}")
     axes.set_xlim(
         min((b.lower for b in buffers), default=0),
         max((b.upper for b in buffers), default=1),
@@ -90,11 +98,15 @@ def draw(
     axes.set_ylabel("address (bytes)")
     axes.set_title(f"{title}: height {height}")
     axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), ncols=2)
-    figure.savefig(output, bbox_inches="tight")
+    with pyplot.rc_context({"svg.hashsalt": "memplan"}):
+        figure.savefig(
+            output, bbox_inches="tight", metadata=STABLE_METADATA[output.suffix]
+        )
     pyplot.close(figure)
 
 
-Drawing = tuple[Sequence[Buffer], Mapping[BufferId, int], str]
+Drawing = tuple[Sequence[Buffer], Mapping[BufferId, int], str, list[str]]
+"""Buffers, their offsets, the title and the tensors left out of the picture."""
 
 
 SEARCH_FLAGS = {
@@ -131,9 +143,11 @@ def _planned_trace(args: argparse.Namespace) -> Drawing:
             SEARCH_FLAGS,
             f"{trace.path.name} has an offset column: it is drawn as planned",
         )
-        return trace.buffers, trace.offsets, f"{trace.path.name} (offsets from file)"
+        title = f"{trace.path.name} (offsets from file)"
+        return trace.buffers, trace.offsets, title, []
     result = run_planner(defaulted, trace, "plot")
-    return trace.buffers, result.offsets, f"{trace.path.name} ({result.algorithm})"
+    title = f"{trace.path.name} ({result.algorithm})"
+    return trace.buffers, result.offsets, title, []
 
 
 def _planned_module(args: argparse.Namespace) -> Drawing:
@@ -154,7 +168,8 @@ def _planned_module(args: argparse.Namespace) -> Drawing:
         found = module_trace(read_module(args.trace), args.scope, args.function)
     except ModuleTraceError as error:
         raise UsageError(str(error)) from None
-    return found.buffers, found.offsets, f"{args.trace.name}: {found.title}"
+    title = f"{args.trace.name}: {found.title}"
+    return found.buffers, found.offsets, title, found.left_out
 
 
 def run(args: argparse.Namespace) -> int:
@@ -165,14 +180,20 @@ def run(args: argparse.Namespace) -> int:
         )
     pyplot = _load_pyplot()
     if args.trace.suffix == ".mlir":
-        buffers, offsets, title = _planned_module(args)
+        buffers, offsets, title, left_out = _planned_module(args)
     else:
-        buffers, offsets, title = _planned_trace(args)
+        buffers, offsets, title, left_out = _planned_trace(args)
     problem = validate(buffers, offsets)
     if problem is not None:
         raise UsageError(f"{args.trace}: invalid plan: {problem}")
+    if left_out:
+        print(
+            f"memplan plot: {args.trace}: not drawn (a dynamic offset or storage "
+            f"size), nor counted in the lower bound: {', '.join(left_out)}",
+            file=sys.stderr,
+        )
     try:
-        draw(pyplot, buffers, offsets, args.capacity, title, args.output)
+        draw(pyplot, buffers, offsets, args.capacity, title, args.output, left_out)
     except OSError as error:
         raise UsageError(
             f"argument -o/--output: cannot write {args.output}: {error.strerror}"

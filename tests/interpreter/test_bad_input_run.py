@@ -192,6 +192,16 @@ def _npz(path: Path, **arrays: np.ndarray) -> str:
             "--args {dir}/missing.npz: cannot read it as an .npz",
         ),
         ("--args", "other.npz", "--args {dir}/other.npz: has no array arg0"),
+        (
+            "--args",
+            "binary.npz",
+            "--args {dir}/binary.npz: cannot read it as an .npz archive: not a zip file",
+        ),
+        (
+            "--cost-model",
+            "binary.json",
+            "--cost-model {dir}/binary.json: not UTF-8 text (byte 0xff at offset 0)",
+        ),
     ],
 )
 def test_bad_flag_files_name_the_flag_and_the_file(
@@ -205,6 +215,8 @@ def test_bad_flag_files_name_the_flag_and_the_file(
     program.write_text(SCALAR)
     (tmp_path / "costs.json").write_text('{"speed": 1}')
     _npz(tmp_path / "other.npz", x=np.zeros(2))
+    for binary in ("binary.npz", "binary.json"):
+        (tmp_path / binary).write_bytes(b"\xff\xfe")
     argument = str(tmp_path / value) if value else str(tmp_path)
     extra = [] if flag == "--args" else ["--args", "1 : i32"]
     assert main([str(program), flag, argument, *extra]) == 1
@@ -217,6 +229,9 @@ def test_bad_flag_files_name_the_flag_and_the_file(
         ["--target", "hexagon-v1"],
         ["--vtcm-size", "-5"],
         ["--vtcm-size", "2 GB per core"],
+        ["--vtcm-size", "18446744073709551616"],
+        ["--vtcm-size", "17592186044416MiB"],
+        ["--no-stats", "--verbose"],
         ["--index-bitwidth", "16"],
         ["--no-such-flag"],
     ],

@@ -131,9 +131,24 @@ def test_missing_file_is_a_clean_error(capsys: pytest.CaptureFixture[str]):
 
 def test_unknown_symbol_is_a_clean_error(capsys: pytest.CaptureFixture[str]):
     assert main([SEED, "--symbol", "nope"]) == 1
-    assert (
-        capsys.readouterr().err
-        == "memplan-run: error: no function named @nope in the module\n"
+    assert capsys.readouterr().err == (
+        "memplan-run: error: no function named @nope in the module; the functions "
+        "with a body are @compute_add_in_vtcm, @compute_mul_in_vtcm, @seed, "
+        "@fill_affine, @main\n"
+    )
+
+
+def test_a_missing_function_lists_at_most_eight_others(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
+    program = tmp_path / "many.mlir"
+    program.write_text(
+        "".join(f"func.func @f{i}() {{\n  func.return\n}}\n" for i in range(10))
+    )
+    assert main([str(program)]) == 1
+    assert capsys.readouterr().err == (
+        "memplan-run: error: no function named @main in the module; the functions "
+        "with a body are @f0, @f1, @f2, @f3, @f4, @f5, @f6, @f7 and 2 more\n"
     )
 
 
@@ -417,7 +432,14 @@ def test_an_npz_path_that_is_not_an_archive_is_a_clean_error(
         (
             "255 : i8, 1 : i32",
             "argument 0 of type i32 cannot take -1 : i8: a signless i8 literal "
-            "holds -1 and 255 alike; write the value as an i32 literal",
+            "holds -1 and 255 alike; write the one meant in the argument's type: "
+            "255 : i32 or -1 : i32",
+        ),
+        (
+            "true, 1 : i32",
+            "argument 0 of type i32 cannot take true: a signless i1 literal holds "
+            "-1 and 1 alike; write the one meant in the argument's type: 1 : i32 "
+            "or -1 : i32",
         ),
         (
             "300 : i8, 1 : i32",
@@ -439,15 +461,16 @@ def test_scalar_arguments_are_never_truncated(
     [
         ("true, 1 : i8", "True,\n    1\n"),
         ("1 : i1, 255 : i8", "True,\n    -1\n"),
-        ("false, true", "False,\n    1\n"),
+        ("false, false", "False,\n    0\n"),
         ("true, -1 : i64", "True,\n    -1\n"),
     ],
 )
 def test_signless_literals_keep_their_value(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], args: str, results: str
 ):
-    """xDSL holds `true` and `255 : i8` as -1: `true` still passes an i1 (and
-    is 1 for an i8), and an i8 literal gives an i8 argument its bits."""
+    """xDSL holds `true` and `255 : i8` as -1: `true` still passes an i1,
+    `false` is 0 in any integer, and an i8 literal gives an i8 argument its
+    bits."""
     program = tmp_path / "flags.mlir"
     program.write_text(
         "func.func @main(%b: i1, %x: i8) -> (i1, i8) {\n"

@@ -314,6 +314,15 @@ OPTION_CASES = {
         "alignment 9223372036854775808 does not fit in 64 bits",
     ),
     "memory-plan{capacity=-5}": ("memory-plan", "capacity must be >= 0", "-5"),
+    "memory-plan{capacity=18446744073709551616}": (
+        "memory-plan",
+        "capacity 18446744073709551616 does not fit in 64 bits",
+        "18446744073709551615 bytes",
+    ),
+    "memory-place{capacity=99999999999999999999999}": (
+        "memory-place",
+        "capacity 99999999999999999999999 does not fit in 64 bits",
+    ),
     "memory-plan{capacity=x}": ("memory-plan", "capacity=x", "an integer"),
     "memory-plan{capacity}": ("memory-plan", "capacity has no value"),
     "memory-plan{insert-kills=2}": ("memory-plan", "insert-kills=2", "true or false"),
@@ -436,7 +445,9 @@ def test_unwritable_output_is_named(
     source.write_text(function())
     output = tmp_path / "no-such-dir" / "out.mlir"
     code, err = run([str(source), "-o", str(output)], monkeypatch, capsys)
-    assert_one_clean_error(code, err, (f"cannot open {output}",))
+    assert_one_clean_error(
+        code, err, (f"-o: cannot write {output}: No such file or directory",)
+    )
 
 
 def test_binary_input_says_it_is_not_text(
@@ -445,7 +456,7 @@ def test_binary_input_says_it_is_not_text(
     source = tmp_path / "in.mlir"
     source.write_bytes(b"\xff\xfe\x00func")
     code, err = run([str(source)], monkeypatch, capsys)
-    assert_one_clean_error(code, err, ("not UTF-8 text", "byte 0 is 0xff"))
+    assert_one_clean_error(code, err, ("not UTF-8 text", "byte 0xff at offset 0"))
 
 
 def test_unknown_extension_says_how_to_read_it(

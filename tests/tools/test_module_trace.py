@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from memplan.planning import lower_bound
 from memplan.tools.memplan_main import main
 from memplan.tools.module_trace import (
     ModuleTrace,
@@ -163,3 +164,63 @@ def test_cli_rejects_planning_flags_for_a_module_naming_them(
         capsys.readouterr().err
     )
     assert not output.exists()
+
+
+BLOCKS = """
+func.func @f(%o: index) {
+  %arena = memory.alloc_storage [4096] align 2048 : !memory.storage<"global.vtcm">
+  %tables = memory.alloc_storage [16] : !memory.storage<"global">
+  %a = memory.alloc_discontiguous_tensor table %tables[0], blocks %arena[2048, 0] : !memory.storage<"global">, !memory.storage<"global.vtcm"> to memref<2x256xi32, #memory.discontiguous, "global.vtcm">
+  %b = memory.alloc_tensor %arena[%o] : !memory.storage<"global.vtcm"> to memref<16xi32, "global.vtcm">
+  %c = memory.alloc_discontiguous_tensor table %tables[8], blocks %arena[%o, 3072] : !memory.storage<"global">, !memory.storage<"global.vtcm"> to memref<2x64xi32, #memory.discontiguous, "global.vtcm">
+  "test.op"(%a, %b, %c) : (memref<2x256xi32, #memory.discontiguous, "global.vtcm">, memref<16xi32, "global.vtcm">, memref<2x64xi32, #memory.discontiguous, "global.vtcm">) -> ()
+  func.return
+}
+"""
+
+
+@pytest.fixture
+def blocks(tmp_path: Path) -> Path:
+    path = tmp_path / "blocks.mlir"
+    path.write_text(BLOCKS)
+    return path
+
+
+def test_each_block_of_a_discontiguous_tensor_is_a_buffer(blocks: Path) -> None:
+    trace = module_trace(read_module(blocks), "global.vtcm", None)
+    assert trace.offsets == {"%a[0]": 2048, "%a[1]": 0, "%c[1]": 3072}
+    assert lower_bound(trace.buffers) == 2048 + 256
+
+
+def test_a_pointer_table_is_a_buffer_of_its_scope(blocks: Path) -> None:
+    trace = module_trace(read_module(blocks), "global", None)
+    assert trace.offsets == {"%a table": 0, "%c table": 8}
+    assert [b.size for b in trace.buffers] == [8, 8]
+    assert trace.left_out == []
+
+
+def test_tensors_that_cannot_be_drawn_are_named(
+    blocks: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    trace = module_trace(read_module(blocks), "global.vtcm", None)
+    assert trace.left_out == ["%b", "%c[0]"]
+    pytest.importorskip("matplotlib")
+    assert main(["plot", str(blocks), "-o", str(tmp_path / "p.svg")]) == 0
+    assert capsys.readouterr().err == (
+        f"memplan plot: {blocks}: not drawn (a dynamic offset or storage size), "
+        "nor counted in the lower bound: %b, %c[0]\n"
+    )
+    assert "not drawn: %b, %c[0]" in (tmp_path / "p.svg").read_text()
+
+
+def test_cli_reports_a_module_that_is_not_utf8_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("matplotlib")
+    bad = tmp_path / "bad.mlir"
+    bad.write_bytes(b"\xff\xfe")
+    assert main(["plot", str(bad), "-o", str(tmp_path / "p.png")]) == 2
+    assert capsys.readouterr().err == (
+        f"memplan plot: error: cannot read {bad}: not UTF-8 text (byte 0xff at "
+        "offset 0)\n"
+    )

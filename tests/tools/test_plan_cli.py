@@ -243,6 +243,10 @@ def test_missing_file_exits_2(
     [
         (["--capacity", "-1"], "argument --capacity: must be >= 0, got -1"),
         (
+            ["--capacity", "9223372036854775808"],
+            "argument --capacity: 9223372036854775808 does not fit in 64 bits",
+        ),
+        (
             ["--time-limit", "-2"],
             "argument --time-limit: must be a finite number of seconds >= 0, got -2.0",
         ),
@@ -360,3 +364,16 @@ def test_an_unexpected_exception_exits_3_with_one_internal_error_line(
         "memplan plan: internal error: RuntimeError: an unexpected state\n"
     )
     assert "MEMPLAN_TRACEBACK=1" in err
+
+
+def test_file_that_is_not_utf8_exits_2_naming_the_byte(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "trace.csv"
+    path.write_bytes(GOOD.encode() + b"\xff\n")
+    code, _, err = run(["plan", str(path)], capsys)
+    assert code == 2
+    assert err == (
+        f"memplan plan: error: {path}: cannot read: not UTF-8 text (byte 0xff at "
+        f"offset {len(GOOD)})\n"
+    )

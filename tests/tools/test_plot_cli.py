@@ -128,3 +128,20 @@ def test_alignment_still_checks_the_offsets_of_a_planned_trace(
     )
     assert code == 2
     assert "invalid plan" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("suffix", "date"), [(".svg", b"dc:date"), (".pdf", b"CreationDate")]
+)
+def test_same_input_gives_the_same_image_bytes(
+    tmp_path: Path, suffix: str, date: bytes
+) -> None:
+    """No date of writing and no random SVG clip ids: the image is a pure
+    function of the input, as every other memplan output."""
+    pytest.importorskip("matplotlib")
+    trace = write(tmp_path, TRACE)
+    first, second = tmp_path / f"a{suffix}", tmp_path / f"b{suffix}"
+    assert main(["plot", str(trace), "-o", str(first)]) == 0
+    assert main(["plot", str(trace), "-o", str(second)]) == 0
+    assert first.read_bytes() == second.read_bytes()
+    assert date not in first.read_bytes()

@@ -1,6 +1,6 @@
 // RUN: xdsl-opt %s -p 'memory-manifest' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=MANIFEST
 // RUN: xdsl-opt %s -p 'memory-manifest,memory-coalesce{alignment=4611686018427387904}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=COALESCE
-// RUN: xdsl-opt %s -p 'memory-manifest,memory-plan{tensor-alignment=4611686018427387904 capacity=99999999999999999999999}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=PLAN
+// RUN: xdsl-opt %s -p 'memory-manifest,memory-plan{tensor-alignment=4611686018427387904 capacity=18446744073709551615}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=PLAN
 
 // A storage the pass would make larger than its i64 size property holds is a
 // failure naming the pass, not a size wrapped to a negative number.
