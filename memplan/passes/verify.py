@@ -3,6 +3,8 @@
 Per function, using the live ranges of `memplan.passes.liveness`:
 
 * two tensors whose bytes overlap in one storage while both are live;
+* a tensor live during a call that passes its storage on, on bytes the
+  callee places a tensor at (`memplan.passes.passed_storage`);
 * a tensor at a static offset, allocated in a loop whose iterations may run
   at once (`scf.parallel`, `scf.forall`, ...) from a storage allocated outside
   that loop: the iterations running together would share its bytes;
@@ -33,7 +35,7 @@ from itertools import chain
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, ModuleOp
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.utils.exceptions import PassFailedException
 
@@ -44,8 +46,6 @@ from memplan.dialects.memory import (
     AllocTensorOp,
     KillOp,
     StorageType,
-    element_bytes,
-    static_byte_size,
 )
 from memplan.passes.diagnostics import describe
 from memplan.passes.held_vtcm import held_vtcm, module_callers, remark_dynamic_held
@@ -57,91 +57,10 @@ from memplan.passes.liveness import (
     viewed_value,
 )
 from memplan.passes.options import MemplanPass, check_power_of_two, resolve_target
-from memplan.passes.rounding import tensor_footprint
+from memplan.passes.passed_storage import call_overlap_problems, callee_footprints
+from memplan.passes.placements import Placement, address_alignment, tensor_placements
 from memplan.passes.scope_usage import Holding, ModuleUsage, function_usage
 from memplan.targets import DEFAULT_TARGET, VTCM_SCOPE, Target
-
-
-@dataclass(frozen=True)
-class Placement:
-    """Bytes [start, end) of `storage` that a tensor (or one part of it) uses."""
-
-    tensor: Operation
-    part: str
-    storage: SSAValue
-    start: int
-    end: int
-    alignment: int
-    """Alignment the address of these bytes needs."""
-
-    def tensor_name(self) -> str:
-        """The op and SSA name of the tensor, as diagnostics start."""
-        return f"{self.tensor.name} {describe(self.tensor.results[0])}"
-
-    def describe(self) -> str:
-        return (
-            f"{self.part}bytes [{self.start}, {self.end}) of {describe(self.storage)}"
-        )
-
-
-def tensor_placements(tensor: Operation, required: int) -> list[Placement]:
-    """The static byte ranges a tensor allocation occupies."""
-    if isinstance(tensor, AllocTensorOp):
-        return _contiguous_placement(tensor, required)
-    if isinstance(tensor, AllocDiscontiguousTensorOp):
-        return _discontiguous_placements(tensor, required)
-    return []
-
-
-def _contiguous_placement(tensor: AllocTensorOp, required: int) -> list[Placement]:
-    type_ = tensor.result.type
-    assert isinstance(type_, MemRefType)
-    offset = tensor.static_offset_bytes()
-    size = static_byte_size(type_)
-    if offset is None or size is None:
-        return []
-    alignment = tensor_footprint(tensor, required).alignment
-    return [Placement(tensor, "", tensor.storage, offset, offset + size, alignment)]
-
-
-def _discontiguous_placements(
-    tensor: AllocDiscontiguousTensorOp, required: int
-) -> list[Placement]:
-    type_ = tensor.result.type
-    assert isinstance(type_, MemRefType)
-    width = tensor.pointer_width.value.data
-    placements: list[Placement] = []
-    table = tensor.static_table_offset_bytes()
-    sizes = tensor.block_sizes()
-    if table is not None:
-        end = table + len(sizes) * width
-        placements.append(
-            Placement(
-                tensor, "pointer table, ", tensor.table_storage, table, end, width
-            )
-        )
-    alignment = max(required, element_bytes(type_.element_type))
-    offsets = tensor.static_block_offsets.get_values()
-    for index, (offset, size) in enumerate(zip(offsets, sizes, strict=True)):
-        if offset != DYNAMIC_INDEX:
-            placements.append(
-                Placement(
-                    tensor,
-                    f"block {index}, ",
-                    tensor.data_storage,
-                    offset,
-                    offset + size,
-                    alignment,
-                )
-            )
-    return placements
-
-
-def address_alignment(storage_alignment: int, offset: int) -> int:
-    """The largest power of two that divides the address of storage + offset."""
-    if offset == 0:
-        return storage_alignment
-    return min(storage_alignment, offset & -offset)
 
 
 def _placement_problems(placement: Placement) -> Iterator[str]:
@@ -326,6 +245,11 @@ class MemoryVerifyPass(MemplanPass):
         ]
         usage = ModuleUsage([function_usage(f) for f in functions], target)
         callers = module_callers(op)
+        placements = {f.function.sym_name.data: self._placements(f) for f in functions}
+        footprints = callee_footprints(
+            {f.function.sym_name.data: f for f in functions},
+            {name: [p for p, _ in found] for name, found in placements.items()},
+        )
         problems: list[str] = []
         for liveness in functions:
             name = liveness.function.sym_name.data
@@ -334,7 +258,8 @@ class MemoryVerifyPass(MemplanPass):
             problems.extend(
                 f"memory-verify: in @{name}, {problem}"
                 for problem in chain(
-                    self._function_problems(liveness),
+                    _function_problems(placements[name]),
+                    call_overlap_problems(liveness, placements[name], footprints),
                     usage.capacity_problems(
                         name, _held(op, liveness.function, callers[name], target)
                     ),
@@ -345,21 +270,28 @@ class MemoryVerifyPass(MemplanPass):
         if problems:
             raise PassFailedException("\n".join(problems))
 
-    def _function_problems(self, liveness: FunctionLiveness) -> Iterator[str]:
-        by_storage: defaultdict[SSAValue, list[tuple[Placement, LiveRange]]] = (
-            defaultdict(list)
-        )
-        for tensor in liveness.tensors():
-            placements = tensor_placements(tensor, self.alignment or 1)
-            if not placements:
-                continue
-            live = liveness.range_of(tensor)
-            for placement in placements:
-                yield from _placement_problems(placement)
-                yield from _shared_by_iterations(placement)
-                by_storage[placement.storage].append((placement, live))
-        for placements in by_storage.values():
-            yield from _overlap_problems(placements)
+    def _placements(
+        self, liveness: FunctionLiveness
+    ) -> list[tuple[Placement, LiveRange]]:
+        return [
+            (placement, liveness.range_of(tensor))
+            for tensor in liveness.tensors()
+            for placement in tensor_placements(tensor, self.alignment or 1)
+        ]
+
+
+def _function_problems(
+    placements: list[tuple[Placement, LiveRange]],
+) -> Iterator[str]:
+    by_storage: defaultdict[SSAValue, list[tuple[Placement, LiveRange]]] = defaultdict(
+        list
+    )
+    for placement, live in placements:
+        yield from _placement_problems(placement)
+        yield from _shared_by_iterations(placement)
+        by_storage[placement.storage].append((placement, live))
+    for together in by_storage.values():
+        yield from _overlap_problems(together)
 
 
 def _held(

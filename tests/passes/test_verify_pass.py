@@ -9,7 +9,8 @@ from xdsl.parser import Parser
 from xdsl.utils.exceptions import PassFailedException
 
 from memplan.context import memplan_context
-from memplan.passes.verify import MemoryVerifyPass, address_alignment
+from memplan.passes.placements import address_alignment
+from memplan.passes.verify import MemoryVerifyPass
 
 STORAGE = '!memory.storage<"global.vtcm">'
 
