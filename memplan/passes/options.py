@@ -1,5 +1,6 @@
 """What memplan passes share about their options: errors that name the pass
-and the option, and the `target` / `capacity` options."""
+and the option, the `target` / `capacity` options, and the checks of
+alignments and counts (budgets, time limits)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,13 @@ from xdsl.utils.arg_spec import ArgSpec
 from xdsl.utils.exceptions import PassFailedException
 
 from memplan.planning.buffers import alignment_problem
-from memplan.targets import Target, UnknownTargetError, capacity_problem, get_target
+from memplan.targets import (
+    MAX_CAPACITY,
+    Target,
+    UnknownTargetError,
+    capacity_problem,
+    get_target,
+)
 
 _VALUE_KINDS = {
     bool: "true or false",
@@ -104,3 +111,23 @@ def check_power_of_two(pass_name: str, option: str, value: int | None) -> None:
     problem = None if value is None else alignment_problem(value)
     if problem is not None:
         raise PassFailedException(f"{pass_name}: {option} {problem}")
+
+
+def check_count(
+    pass_name: str, option: str, value: float | None, unit: str = ""
+) -> None:
+    """Fail `pass_name` unless `option`, when given, is a number (of `unit`)
+    in [0, 2**64 - 1], the range of a capacity: a larger one fits no 64-bit
+    field."""
+    if value is None:
+        return
+    units = f" {unit}" if unit else ""
+    if not value >= 0:
+        raise PassFailedException(
+            f"{pass_name}: {option} must be >= 0{units}, got {value}"
+        )
+    if value > MAX_CAPACITY:
+        raise PassFailedException(
+            f"{pass_name}: {option} {value} does not fit in 64 bits (the largest "
+            f"{option} is {MAX_CAPACITY}{units})"
+        )

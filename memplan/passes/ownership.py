@@ -1,4 +1,5 @@
-"""Which `memref.alloc`s a function owns, and uses of a buffer after its free.
+"""Which `memref.alloc`s a function owns, uses of a buffer after its free, and
+where the bytes of an allocation are freed.
 
 `memory-manifest` turns an alloc into a storage and its `memref.dealloc`s
 into kills, and `memory-plan` may then move the tensor into an arena shared
@@ -34,6 +35,7 @@ from xdsl.ir import BlockArgument, Operation, SSAValue, Use
 from xdsl.traits import MemoryEffectKind, SymbolTable, get_effects
 
 from memplan.dialects import memref
+from memplan.dialects.memory import AllocStorageOp, KillOp
 from memplan.passes.liveness import (
     REALLOCS,
     VIEW_OPS,
@@ -185,6 +187,41 @@ def _add_where(found: set[T], keys: list[T], holds: Callable[[T], bool]) -> bool
 def frees_operand(op: Operation) -> bool:
     """`op` frees its first operand: a `memref.dealloc` or `memref.realloc`."""
     return isinstance(op, memref.DeallocOp) or op.name in REALLOCS
+
+
+def frees_of(allocation: Operation) -> list[Operation]:
+    """The ops that free the bytes `allocation` holds: the `memory.kill`s of a
+    storage; the `memref.dealloc`s and `memref.realloc`s of a `memref.alloc`
+    result or of a view of it.  A kill of a `memref.alloc` result ends its
+    tensor, not its allocation (docs/dialect.md): it frees nothing."""
+    if isinstance(allocation, AllocStorageOp):
+        return [
+            use.operation
+            for use in allocation.result.uses
+            if isinstance(use.operation, KillOp)
+        ]
+    return [
+        use.operation
+        for value in _views(allocation.results[0])
+        for use in value.uses
+        if use.index == 0 and frees_operand(use.operation)
+    ]
+
+
+def freed_at(liveness: FunctionLiveness, allocation: Operation) -> int | None:
+    """The point of the first op of `allocation`'s block, in program order,
+    that frees its bytes (`frees_of`): they are held up to there on every
+    path.  None when no op of that block frees them (a free in a branch or a
+    loop may not run): they are held to the end of the function."""
+    block = allocation.parent_block()
+    return min(
+        (
+            liveness.index[free]
+            for free in frees_of(allocation)
+            if free.parent_block() is block
+        ),
+        default=None,
+    )
 
 
 def use_after_free(liveness: FunctionLiveness, free: Operation) -> Use | None:

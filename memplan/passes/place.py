@@ -24,7 +24,12 @@ from memplan.dialects.memory import AllocStorageOp, static_byte_size
 from memplan.interpreter.cost import CostModelError, program_scopes, with_cost_file
 from memplan.passes.diagnostics import describe
 from memplan.passes.held_vtcm import Held, held_list, held_vtcm, remark_dynamic_held
-from memplan.passes.options import MemplanPass, check_power_of_two, resolve_target
+from memplan.passes.options import (
+    MemplanPass,
+    check_count,
+    check_power_of_two,
+    resolve_target,
+)
 from memplan.passes.place_model import (
     FunctionModel,
     PinnedDynamic,
@@ -108,10 +113,7 @@ class MemoryPlacePass(MemplanPass):
             raise PassFailedException(
                 f"memory-place: unknown algorithm '{self.algorithm}', expected one of: {known}"
             )
-        if self.budget is not None and self.budget < 0:
-            raise PassFailedException(
-                f"memory-place: budget must be >= 0, got {self.budget}"
-            )
+        check_count(self.name, "budget", self.budget)
         check_power_of_two(self.name, "tensor-alignment", self.tensor_alignment)
         target = self._target(module)
         return _Placer(

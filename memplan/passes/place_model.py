@@ -30,7 +30,6 @@ from xdsl.dialects.builtin import IntegerAttr, MemRefType, i8
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.ir import Block, Operation, SSAValue
 
-from memplan.dialects import memref
 from memplan.dialects.memory import (
     AllocStorageOp,
     AllocTensorOp,
@@ -48,6 +47,7 @@ from memplan.passes.liveness import (
     LiveRange,
     is_unit_block,
 )
+from memplan.passes.ownership import freed_at
 from memplan.passes.retype import (
     NEW_MEMORY_OPS,
     ScopeGroup,
@@ -468,15 +468,11 @@ class _Builder:
             self.pinned.append((allocation, size, reason))
 
     def _held_until(self, allocation: Operation) -> int:
-        """The last point a storage left alone by `memory-plan` holds its bytes:
-        its kill in the same block, else the end of the function."""
-        for use in allocation.results[0].uses:
-            user = use.operation
-            if isinstance(user, KillOp | memref.DeallocOp) and (
-                user.parent_block() is allocation.parent_block()
-            ):
-                return self.liveness.index[user]
-        return self.liveness.last_point
+        """The last point memory left alone by `memory-plan` holds its bytes:
+        where its own block frees them (`ownership.freed_at`), else the end
+        of the function."""
+        end = freed_at(self.liveness, allocation)
+        return self.liveness.last_point if end is None else end
 
     # -- entities -------------------------------------------------------
 

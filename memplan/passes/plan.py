@@ -25,7 +25,6 @@ cut some of its tensors into blocks reached through pointer tables
 
 from __future__ import annotations
 
-import math
 import sys
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -62,7 +61,12 @@ from memplan.passes.held_vtcm import (
     remark_dynamic_held,
 )
 from memplan.passes.liveness import CONDITIONAL_REGIONS, FunctionLiveness, LiveRange
-from memplan.passes.options import MemplanPass, check_power_of_two, resolve_target
+from memplan.passes.options import (
+    MemplanPass,
+    check_count,
+    check_power_of_two,
+    resolve_target,
+)
 from memplan.passes.ownership import Ownership
 from memplan.passes.plan_blocks import (
     DISCONTIGUOUS_MODES,
@@ -272,20 +276,14 @@ class MemoryPlanPass(MemplanPass):
                 f"memory-plan: unknown arenas '{self.arenas}', expected one of: "
                 + ", ".join(ARENA_MODES)
             )
-        if self.time_limit is not None and not 0 <= self.time_limit < math.inf:
-            raise PassFailedException(
-                f"memory-plan: time-limit must be >= 0 seconds, got {self.time_limit}"
-            )
+        check_count(self.name, "time-limit", self.time_limit, "seconds")
         if self.discontiguous not in DISCONTIGUOUS_MODES:
             raise PassFailedException(
                 f"memory-plan: unknown discontiguous '{self.discontiguous}', "
                 "expected one of: " + ", ".join(DISCONTIGUOUS_MODES)
             )
         check_power_of_two(self.name, "block-size", self.block_size)
-        if self.budget is not None and self.budget < 0:
-            raise PassFailedException(
-                f"memory-plan: budget must be >= 0 search nodes, got {self.budget}"
-            )
+        check_count(self.name, "budget", self.budget, "search nodes")
         if self.discontiguous == "never":
             _reject_unused(
                 {"block-size": self.block_size, "table-scope": self.table_scope},

@@ -1,12 +1,13 @@
 """How many bytes of each scope a function holds at once, callees included,
 and whether they fit the scope's address window.
 
-A storage is held from its `memory.alloc_storage` to its `memory.kill`; a
-`func.call` holds, for an instant, what its callee (and the callee's own
-callees) holds at its peak.  Functions that call each other in a cycle
-(recursion) hold storages once per level: that is unbounded unless no
-storage is held across the calls that close the cycle, and is reported as
-such.
+A storage (`memory.alloc_storage`, or a `memref.alloc`, which `memplan-run`
+allocates in the same window) is held from its allocation to the op that
+frees it (`ownership.freed_at`); a `func.call` holds, for an instant, what
+its callee (and the callee's own callees) holds at its peak.  Functions
+that call each other in a cycle (recursion) hold storages once per level:
+that is unbounded unless no storage is held across the calls that close the
+cycle, and is reported as such.
 
 A bounded scope is an address window where every storage starts at an
 address of its alignment (at least the scope's), so padding counts as in
@@ -31,10 +32,11 @@ from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Operation
 
 from memplan.dialects import memref
-from memplan.dialects.memory import AllocStorageOp, KillOp, scope_of
+from memplan.dialects.memory import AllocStorageOp, scope_of, static_byte_size
 from memplan.interpreter.model import AddressSpace, address_space
 from memplan.passes.diagnostics import describe
 from memplan.passes.liveness import FunctionLiveness
+from memplan.passes.ownership import freed_at, frees_of
 from memplan.planning.buffers import Buffer, lower_bound
 from memplan.targets import Target
 
@@ -42,9 +44,9 @@ from memplan.targets import Target
 @dataclass(frozen=True, eq=False)
 class Holding:
     """`size` bytes of `scope`, aligned to `alignment`, held over program
-    points [start, end] by `origin`: a `memory.alloc_storage`, the
-    `func.call` of a callee that holds it, or text naming memory held all
-    through the function."""
+    points [start, end] by `origin`: a `memory.alloc_storage` or a
+    `memref.alloc`, the `func.call` of a callee that holds it, or text naming
+    memory held all through the function."""
 
     scope: str
     start: int
@@ -104,10 +106,11 @@ class FunctionUsage:
 
 
 def function_usage(liveness: FunctionLiveness) -> FunctionUsage:
-    """Static storages of the function with the points from their allocation
-    to their kill, and its calls.  Only a kill in the storage's own block
-    frees it on every path; a storage killed only inside a branch or a loop
-    is held to the end of the function.  Dynamic sizes count as zero."""
+    """Static storages and `memref.alloc`s of the function with the points
+    from their allocation to the op that frees them, and its calls.  Only a
+    free in the allocation's own block frees it on every path
+    (`ownership.freed_at`); one freed only inside a branch or a loop is held
+    to the end of the function.  Dynamic sizes count as zero."""
     entry = liveness.function.body.blocks.first
     usage = FunctionUsage(liveness.function.sym_name.data, [], [])
     for op, point in liveness.index.items():
@@ -118,28 +121,39 @@ def function_usage(liveness: FunctionLiveness) -> FunctionUsage:
         if isinstance(op, memref.AllocOp | memref.AllocaOp):
             assert isinstance(op.memref.type, MemRefType)
             usage.inexact.add(scope_of(op.memref.type))
-        if not isinstance(op, AllocStorageOp):
+        held = _allocated(op)
+        if held is None:
             continue
-        size = op.static_size_bytes()
-        kills = [u.operation for u in op.result.uses if isinstance(u.operation, KillOp)]
-        own = [
-            liveness.index[k] for k in kills if k.parent_block() is op.parent_block()
-        ]
-        if size is None or nested or len(own) < len(kills):
-            usage.inexact.add(op.scope)
+        scope, size, alignment = held
+        elsewhere = any(f.parent_block() is not op.parent_block() for f in frees_of(op))
+        if size is None or nested or elsewhere:
+            usage.inexact.add(scope)
         if size is None:
             continue
-        end = min(own) if own else liveness.last_point
+        freed = freed_at(liveness, op)
         usage.steps.append((point, ALLOC, len(usage.storages)))
-        if own:
-            usage.steps.append((end, FREE, len(usage.storages)))
-        usage.storages.append(
-            Holding(op.scope, point, end, size, op.alignment.value.data, op)
-        )
+        if freed is not None:
+            usage.steps.append((freed, FREE, len(usage.storages)))
+        end = liveness.last_point if freed is None else freed
+        usage.storages.append(Holding(scope, point, end, size, alignment, op))
     usage.steps = sorted(
         s for s in usage.steps if s[1] != CALL or not usage.calls[s[2]].nested
     )
     return usage
+
+
+def _allocated(op: Operation) -> tuple[str, int | None, int] | None:
+    """The scope, static size (None: dynamic) and alignment of the memory a
+    `memory.alloc_storage` or `memref.alloc` allocates (as `memplan-run`
+    allocates both); None for any other op."""
+    if isinstance(op, AllocStorageOp):
+        return op.scope, op.static_size_bytes(), op.alignment.value.data
+    if isinstance(op, memref.AllocOp):
+        type_ = op.memref.type
+        assert isinstance(type_, MemRefType)
+        alignment = op.alignment.value.data if op.alignment is not None else 1
+        return scope_of(type_), static_byte_size(type_), alignment
+    return None
 
 
 def _sweep(holdings: Iterable[Holding]) -> Iterator[tuple[Holding, list[Holding]]]:

@@ -12,12 +12,13 @@ Per function, using the live ranges of `memplan.passes.liveness`:
   end of its static-size storage, or at an address less aligned than its
   elements (or than the `alignment` option);
 * a value used (or killed again) after its `memory.kill` in the same block;
-* a scope whose static storages, held from `memory.alloc_storage` to their
-  `memory.kill` (or the end of the function), do not fit its address window
+* a scope whose static storages and `memref.alloc`s, each held from its
+  allocation to the op of its block that frees it (or the end of the
+  function: `ownership.freed_at`), do not fit its address window
   at some point, with their alignment padding (and, in straight-line code,
   the fragmentation the run's first fit leaves), a call holding its
-  callee's storages (`memplan.passes.scope_usage`); dynamic-size storages
-  count as zero bytes;
+  callee's storages (`memplan.passes.scope_usage`); dynamic sizes count as
+  zero bytes;
 * a storage of a bounded scope held across a recursive call.
 
 Only static offsets are checked.  A clean module is left unchanged; otherwise

@@ -329,8 +329,22 @@ OPTION_CASES = {
     "memory-plan{arenas=x}": ("memory-plan", "unknown arenas 'x'", "run, function"),
     "memory-plan{budget=-1}": ("memory-plan", "budget must be >= 0", "-1"),
     "memory-plan{budget=x}": ("memory-plan", "budget=x", "an integer"),
+    "memory-plan{budget=18446744073709551616}": (
+        "memory-plan",
+        "budget 18446744073709551616 does not fit in 64 bits",
+        "18446744073709551615 search nodes",
+    ),
+    "memory-place{budget=18446744073709551616}": (
+        "memory-place",
+        "budget 18446744073709551616 does not fit in 64 bits",
+    ),
     "memory-plan{time-limit=-1}": ("memory-plan", "time-limit must be >= 0", "-1"),
     "memory-plan{time-limit=nan}": ("memory-plan", "time-limit=nan", "a number"),
+    "memory-plan{time-limit=18446744073709551616}": (
+        "memory-plan",
+        "time-limit 18446744073709551616 does not fit in 64 bits",
+        "18446744073709551615 seconds",
+    ),
     "memory-plan{target=nope}": ("memory-plan", "unknown target 'nope'", TARGETS),
     "memory-plan{nope=1}": ("memory-plan", "unknown option 'nope'", "algorithm"),
     "memory-verify{alignment=3}": ("memory-verify", "alignment", POWER_OF_TWO, "3"),

@@ -246,6 +246,40 @@ func.func @kill_in_branch(%cond: i1) {
 
 // -----
 
+// A memref.alloc holds bytes of its scope as a storage does (memplan-run
+// allocates it in the same window), from the alloc to the memref.dealloc of
+// it or of a view of it in its block: a memory.kill ends its tensor, not its
+// allocation.  Over a 1536-byte VTCM, %p and %s are held together in
+// @alloc_killed; in @alloc_freed_through_view the dealloc of the cast frees
+// %p before %s.
+// CAP: memory-verify: in @alloc_killed, scope "global.vtcm" holds 2048 bytes at memory.alloc_storage %s (held: memref.alloc %p (1024 bytes), %s), over its capacity of 1536 bytes
+// CAP-NOT: in @alloc_freed_through_view
+// CHECK-LABEL: func.func @alloc_killed() {
+// CHECK-LABEL: func.func @alloc_freed_through_view() {
+
+func.func @alloc_killed() {
+  %p = memref.alloc() : memref<256xf32, "global.vtcm">
+  %c = "memref.cast"(%p) : (memref<256xf32, "global.vtcm">) -> memref<?xf32, "global.vtcm">
+  "test.op"(%p) : (memref<256xf32, "global.vtcm">) -> ()
+  memory.kill %p : memref<256xf32, "global.vtcm">
+  %s = memory.alloc_storage [1024] : !memory.storage<"global.vtcm">
+  memory.kill %s : !memory.storage<"global.vtcm">
+  memref.dealloc %c : memref<?xf32, "global.vtcm">
+  func.return
+}
+
+func.func @alloc_freed_through_view() {
+  %p = memref.alloc() : memref<256xf32, "global.vtcm">
+  %c = "memref.cast"(%p) : (memref<256xf32, "global.vtcm">) -> memref<?xf32, "global.vtcm">
+  "test.op"(%c) : (memref<?xf32, "global.vtcm">) -> ()
+  memref.dealloc %c : memref<?xf32, "global.vtcm">
+  %s = memory.alloc_storage [1024] : !memory.storage<"global.vtcm">
+  memory.kill %s : !memory.storage<"global.vtcm">
+  func.return
+}
+
+// -----
+
 // HVX wants 128-byte aligned vectors: alignment=128 checks every tensor
 // address (storage alignment and offset together).
 // ALIGN-NOT: in @alignment, memory.alloc_tensor %c
