@@ -63,8 +63,8 @@ from memplan.interpreter import InterpretationError, RunResult, run_function
 from memplan.lowering.memory_to_memref import ConvertMemoryToMemrefPass
 from memplan.passes.coalesce import MemoryCoalescePass
 from memplan.passes.manifest import MemoryManifestPass
-from memplan.passes.plan import ARENA_MODES, MemoryPlanPass
 from memplan.passes.placements import address_alignment
+from memplan.passes.plan import ARENA_MODES, MemoryPlanPass
 from memplan.passes.verify import MemoryVerifyPass
 
 SLOW = bool(os.environ.get("MEMPLAN_SLOW"))
