@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from xdsl.dialects import func
 from xdsl.ir import Operation, SSAValue
 from xdsl.traits import IsolatedFromAbove
@@ -20,13 +22,27 @@ def failure(pass_name: str, op: Operation, message: str) -> str:
 
 
 def describe(value: SSAValue) -> str:
-    """How diagnostics name a value: its SSA name when it has one, as the
-    printed module spells it."""
+    """How diagnostics name a value: as the printed module spells it, `%name`
+    for a value with a name hint, `%N` for one without (IR built outside a
+    module has no printed name: "an unnamed memory.alloc_tensor")."""
+    top = _top(value)
     if value.name_hint:
         return f"%{printed_name(value)}"
+    if top is not None:
+        _, count = _printed_before(top, value, lambda other: not other.name_hint, 0)
+        return f"%{count}"
     owner = value.owner
     what = owner.name if isinstance(owner, Operation) else "block argument"
     return f"an unnamed {what}"
+
+
+def named_op(op: Operation) -> str:
+    """An op and its first result's printed name ("memory.alloc_storage
+    %arena"), or what `describe` says when it has none."""
+    if not op.results:
+        return op.name
+    name = describe(op.results[0])
+    return f"{op.name} {name}" if name.startswith("%") else name
 
 
 def printed_name(value: SSAValue) -> str:
@@ -36,33 +52,41 @@ def printed_name(value: SSAValue) -> str:
     above, which starts from the names printed before that op)."""
     hint = value.name_hint
     assert hint is not None
-    owner = value.owner
-    top = owner if isinstance(owner, Operation) else owner.parent_op()
-    while top is not None and top.parent_op() is not None:
-        top = top.parent_op()
+    top = _top(value)
     if top is None:
         return hint
-    found, count = _hints_before(top, value, 0)
+    found, count = _printed_before(top, value, lambda other: other.name_hint == hint, 0)
     return f"{hint}_{count}" if found and count else hint
 
 
-def _hints_before(op: Operation, value: SSAValue, count: int) -> tuple[bool, int]:
-    """Whether `value` is printed with `op`, and how many values with its
-    hint the printer has named in its scope by then (or after `op`): results
-    first, then each block's arguments and ops."""
+def _top(value: SSAValue) -> Operation | None:
+    """The outermost op around `value`, None when no op holds it (the result
+    of an op not inserted anywhere, which is never printed on its own)."""
+    top = value.owner.parent_op()
+    while top is not None and top.parent_op() is not None:
+        top = top.parent_op()
+    return top
+
+
+def _printed_before(
+    op: Operation, value: SSAValue, counts: Callable[[SSAValue], bool], count: int
+) -> tuple[bool, int]:
+    """Whether `value` is printed with `op`, and how many values the printer
+    names as it does (same hint, or numbered) in its scope by then (or after
+    `op`): results first, then each block's arguments and ops."""
     for result in op.results:
         if result is value:
             return True, count
-        count += result.name_hint == value.name_hint
+        count += counts(result)
     inner = count
     for region in op.regions:
         for block in region.blocks:
             for arg in block.args:
                 if arg is value:
                     return True, inner
-                inner += arg.name_hint == value.name_hint
+                inner += counts(arg)
             for nested in block.ops:
-                found, inner = _hints_before(nested, value, inner)
+                found, inner = _printed_before(nested, value, counts, inner)
                 if found:
                     return True, inner
     return False, count if op.has_trait(IsolatedFromAbove) else inner

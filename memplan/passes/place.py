@@ -22,7 +22,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from memplan.dialects.memory import AllocStorageOp, static_byte_size
 from memplan.interpreter.cost import CostModelError, program_scopes, with_cost_file
-from memplan.passes.diagnostics import describe
+from memplan.passes.diagnostics import named_op
 from memplan.passes.held_vtcm import Held, held_list, held_vtcm, remark_dynamic_held
 from memplan.passes.options import (
     MemplanPass,
@@ -425,19 +425,12 @@ def _over_capacity(
     """`held` (`held_vtcm`) adds to the `peak` of `pinned` memory at `at`; it
     is listed first."""
     peak += sum(size for _, size, _ in held)
-    where = "" if at is None else f" at {_named(at)}"
+    where = "" if at is None else f" at {named_op(at)}"
     listed = "; ".join(
         held_list(held)
-        + [f"{_named(op)} of {size} bytes ({reason})" for op, size, reason in pinned]
+        + [f"{named_op(op)} of {size} bytes ({reason})" for op, size, reason in pinned]
     )
     return (
         f'memory-place: in @{name}, memory that must stay in "{VTCM_SCOPE}" needs '
         f"{peak} bytes{where}, over the capacity of {capacity} bytes: {listed}"
     )
-
-
-def _named(op: Operation) -> str:
-    """An op and the name of its first result, when it has one."""
-    if op.results and op.results[0].name_hint:
-        return f"{op.name} {describe(op.results[0])}"
-    return op.name

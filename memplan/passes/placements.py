@@ -14,7 +14,7 @@ from memplan.dialects.memory import (
     element_bytes,
     static_byte_size,
 )
-from memplan.passes.diagnostics import describe
+from memplan.passes.diagnostics import describe, named_op
 from memplan.passes.rounding import tensor_footprint
 
 
@@ -32,7 +32,7 @@ class Placement:
 
     def tensor_name(self) -> str:
         """The op and SSA name of the tensor, as diagnostics start."""
-        return f"{self.tensor.name} {describe(self.tensor.results[0])}"
+        return named_op(self.tensor)
 
     def describe(self) -> str:
         return (

@@ -202,12 +202,14 @@ class MemoryPlanPass(MemplanPass):
 
     alignment: int | None = None
     """Alignment of each arena storage; default: the target's alignment of the
-    scope.  The arena is also at least as aligned as every storage it replaces."""
+    scope.  The arena is also at least as aligned as every storage it replaces
+    and as its tensors' offsets (`tensor_alignment`, `align` requests)."""
 
     tensor_alignment: int | None = None
     """Alignment of tensor offsets inside the arena, and of their sizes; never
-    below the element size, its default (e.g. 128 keeps every tensor
-    HVX-aligned).  `rounding.arena_footprint` is the rule."""
+    below the element size, its default (e.g. 128 keeps every planned tensor
+    HVX-aligned: the arena is aligned to it too).  `rounding.arena_footprint`
+    is the rule."""
 
     insert_kills: bool = True
     """Kill each planned tensor after its last use, in its allocating block;
@@ -549,7 +551,8 @@ class MemoryPlanPass(MemplanPass):
             target.alignment(arena.scope) if self.alignment is None else self.alignment
         )
         alignment = arena_alignment(
-            [storage.alignment.value.data for storage in arena.storages], requested
+            [storage.alignment.value.data for storage in arena.storages],
+            max(requested, self._content_alignment(arena)),
         )
         check_storage_bytes(
             self.name, arena.first, f'the "{arena.scope}" arena', arena.size

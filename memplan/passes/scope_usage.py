@@ -34,7 +34,7 @@ from xdsl.ir import Operation
 from memplan.dialects import memref
 from memplan.dialects.memory import AllocStorageOp, scope_of, static_byte_size
 from memplan.interpreter.model import AddressSpace, address_space
-from memplan.passes.diagnostics import describe
+from memplan.passes.diagnostics import describe, named_op
 from memplan.passes.liveness import FunctionLiveness
 from memplan.passes.ownership import freed_at, frees_of
 from memplan.planning.buffers import Buffer, lower_bound
@@ -64,10 +64,7 @@ class Holding:
             return self.origin
         if isinstance(self.origin, func.CallOp):
             return f"{self.origin.name} @{self.origin.callee.string_value()}"
-        name = describe(self.origin.results[0])
-        return (
-            f"{self.origin.name} {name}" if self.origin.results[0].name_hint else name
-        )
+        return named_op(self.origin)
 
     @property
     def listed(self) -> str:

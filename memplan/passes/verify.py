@@ -48,7 +48,7 @@ from memplan.dialects.memory import (
     KillOp,
     StorageType,
 )
-from memplan.passes.diagnostics import describe
+from memplan.passes.diagnostics import describe, named_op
 from memplan.passes.held_vtcm import held_vtcm, module_callers, remark_dynamic_held
 from memplan.passes.liveness import (
     REALLOCS,
@@ -214,7 +214,7 @@ def _realloc_problems(function: func.FuncOp) -> Iterator[str]:
         )
         if storage is not None:
             yield (
-                f"{op.name} {describe(op.results[0])} reallocates "
+                f"{named_op(op)} reallocates "
                 f"{describe(source)}, a tensor placed in "
                 f"{describe(storage)}: expected a memref.alloc result "
                 "(a realloc frees the buffer it moves)"

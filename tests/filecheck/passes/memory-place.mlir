@@ -62,7 +62,7 @@
 // TALIGN-GAP: memory-plan: in @main, the "global.vtcm" arena needs 2560 bytes with the best plan of 5 tensors (at least 2560 bytes are live at once), over the scope capacity of 2048 bytes
 // TALIGN:       %arena = memory.alloc_storage [2048] align 2048 : !memory.storage<"global.vtcm">
 // TALIGN-COUNT-4: memory.alloc_tensor %arena[{{[0-9]+}}] : !memory.storage<"global.vtcm"> to memref<100xf32, "global.vtcm">
-// TALIGN-NEXT:  %arena_1 = memory.alloc_storage [512] : !memory.storage<"global">
+// TALIGN-NEXT:  %arena_1 = memory.alloc_storage [512] align 128 : !memory.storage<"global">
 // TALIGN-NEXT:  %e = memory.alloc_tensor %arena_1[0] : !memory.storage<"global"> to memref<100xf32>
 // TALIGN-RESULT:   result: array([3., 3., 3., 3.,
 // TALIGN-RESULT:   peak bytes global={{[0-9]+}}, global.vtcm=2048;

@@ -1,4 +1,13 @@
 // RUN: xdsl-opt %s -p 'memory-plan{tensor-alignment=1},memory-verify' --allow-unregistered-dialect | filecheck %s
+// RUN: xdsl-opt %s -p 'memory-plan{tensor-alignment=128},memory-verify{alignment=128}' --allow-unregistered-dialect | filecheck %s --check-prefix=HVX
+
+// A tensor-alignment above the scope's alignment (DDR: 64) raises the arena's
+// own alignment to it: offsets that are multiples of 128 in a 64-aligned
+// arena would leave the tensors only 64-byte aligned.
+// HVX-LABEL: func.func @small_tensor_alignment
+// HVX-NEXT:  %arena = memory.alloc_storage [256] align 128 : !memory.storage<"global">
+// HVX-LABEL: func.func @odd_width_elements
+// HVX-NEXT:  %arena = memory.alloc_storage [256] align 128 : !memory.storage<"global">
 
 // A tensor-alignment below the element size does not misalign elements:
 // the f32 tensor is at a multiple of 4 bytes (memory-verify checks it), not

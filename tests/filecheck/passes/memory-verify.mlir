@@ -221,9 +221,8 @@ func.func @over_capacity() {
 // A kill inside a branch frees the storage on one path only: it is held to
 // the end of the function, over a 1536-byte VTCM.
 // CAP: memory-verify: in @kill_in_branch, scope "global.vtcm" holds 2048 bytes at memory.alloc_storage %s1 (held: %s0, %s1), over its capacity of 1536 bytes
-// A storage without a name is named once, not as "memory.alloc_storage an
-// unnamed memory.alloc_storage".
-// UNNAMED: memory-verify: in @main, scope "global.vtcm" holds 9437184 bytes at an unnamed memory.alloc_storage (held: an unnamed memory.alloc_storage), over its capacity of 8388608 bytes
+// A storage without a name hint is named as the printer numbers it.
+// UNNAMED: memory-verify: in @main, scope "global.vtcm" holds 9437184 bytes at memory.alloc_storage %0 (held: %0), over its capacity of 8388608 bytes
 // CHECK-LABEL: func.func @kill_in_branch(%cond: i1) {
 // CHECK-NEXT:    %s0 = memory.alloc_storage [1024] align 2048 : !memory.storage<"global.vtcm">
 // CHECK-NEXT:    scf.if %cond {
