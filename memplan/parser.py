@@ -26,12 +26,14 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     IndexType,
     IntegerType,
+    ModuleOp,
     RankedStructure,
 )
 from xdsl.ir import Operation
 from xdsl.parser import AttrParser
 from xdsl.utils.lexer import Span
 
+from memplan.dominance import undominated_use
 from memplan.parse_memo import MemoizingParser
 
 
@@ -130,6 +132,22 @@ class MemplanParser(MemoizingParser):
     def __init__(self, ctx: Context, input: str | bytes, name: str = "<unknown>"):
         super().__init__(ctx, input, name)
         self.op_spans = {}
+
+    def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        """The module, once every use is dominated by its definition."""
+        module = super().parse_module(allow_implicit_module)
+        misplaced = undominated_use(module)
+        if misplaced is not None:
+            op, position = misplaced
+            operand = op.operands[position]
+            name = f" (%{operand.name_hint})" if operand.name_hint else ""
+            self.raise_error(
+                f"{op.name}: operand #{position}{name} does not dominate this "
+                "use: expected a value defined above it in its block, in an "
+                "enclosing block, or in a block every path to it goes through",
+                self.op_spans.get(op),
+            )
+        return module
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span
