@@ -40,6 +40,7 @@ from xdsl.ir.affine import (
 from memplan.interpreter.errors import ModelError
 from memplan.interpreter.memref_impl import check_indices, element_at
 from memplan.interpreter.regions import Compiled, CompilingFunctions
+from memplan.interpreter.scf_impl import loop_range
 
 Evaluator = Callable[[Sequence[int]], int]
 """An affine expression as a function of its map's dimensions then symbols."""
@@ -167,7 +168,7 @@ class AffineFunctions(CompilingFunctions):
             )
         )
         carried = tuple(args[lower_count + upper_count :])
-        for i in range(lower, upper, op.step.value.data):
+        for i in loop_range(lower, upper, op.step.value.data):
             carried = interpreter.run_ssacfg_region(
                 op.body, (i, *carried), "affine.for"
             )

@@ -58,13 +58,10 @@ class ScfFunctionsExtra(CompilingFunctions):
         rank = len(op.lowerBound)
         bounds = [int(value) for value in args[: 3 * rank]]
         lower, upper, steps = bounds[:rank], bounds[rank : 2 * rank], bounds[2 * rank :]
-        for dim, step in enumerate(steps):
-            if step <= 0:
-                raise ModelError(
-                    f"step {step} of induction variable {dim} is not positive: "
-                    "expected a step above 0"
-                )
-        spaces = [range(*bound) for bound in zip(lower, upper, steps, strict=True)]
+        spaces = [
+            loop_range(*bound, f" of induction variable {dim}")
+            for dim, bound in enumerate(zip(lower, upper, steps, strict=True))
+        ]
         reduce = op.body.block.last_op
         assert isinstance(reduce, scf.ReduceOp)
         values = tuple(args[3 * rank :])
@@ -128,6 +125,14 @@ def _for(
 ) -> PythonValues:
     lower, upper, step, *carried = args
     values = tuple(carried)
-    for i in range(lower, upper, step):
+    for i in loop_range(lower, upper, step):
         values = body((i, *values))
     return values
+
+
+def loop_range(lower: int, upper: int, step: int, of: str = "") -> range:
+    """The induction values of a loop; a step that is not positive (which
+    MLIR leaves undefined) is an error."""
+    if step <= 0:
+        raise ModelError(f"step {step}{of} is not positive: expected a step above 0")
+    return range(lower, upper, step)

@@ -123,3 +123,19 @@ def test_affine_load_outside_the_memref_is_an_error(run: Run):
         InterpretationError, match=r"affine\.load.*index \[4\] is out of bounds"
     ):
         run(program, x, 3)
+
+
+def test_affine_for_step_zero_is_an_error(run: Run):
+    program = """
+    func.func @main() {
+      affine.for %i = 0 to 4 step 0 {
+      }
+      func.return
+    }
+    """
+    with pytest.raises(
+        InterpretationError,
+        match=r"affine\.for \(in @main\): step 0 is not positive: expected a step "
+        "above 0$",
+    ):
+        run(program)

@@ -237,3 +237,24 @@ def test_an_access_out_of_bounds_in_a_loop_nest_is_refused_where_it_runs(
         r"bounds for shape \[4\]$",
     ):
         run(text)
+
+
+@pytest.mark.parametrize("step", [0, -1])
+def test_an_scf_for_step_that_is_not_positive_is_refused(run: Run, step: int):
+    text = """
+    func.func @main(%step: index) -> index {
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %n = scf.for %i = %c0 to %c4 step %step iter_args(%acc = %c0) -> (index) {
+        %next = arith.addi %acc, %i : index
+        scf.yield %next : index
+      }
+      func.return %n : index
+    }
+    """
+    with pytest.raises(
+        InterpretationError,
+        match=rf"scf\.for %n \(in @main\): step {step} is not positive: "
+        "expected a step above 0$",
+    ):
+        run(text, step)
