@@ -27,5 +27,11 @@ def plain_message(error: Exception) -> str:
     """
     if isinstance(error, ZeroDivisionError):
         return "division by zero"
+    if isinstance(error, RecursionError):
+        return (
+            "calls and regions nest deeper than the interpreter can follow "
+            "(Python's recursion limit, some 60 levels of calls): expected a "
+            "recursion that ends sooner; is it unbounded?"
+        )
     text = "" if isinstance(error, KeyError) else str(error).strip()
     return text or "the interpreter failed without a message (a bug: please report it)"
