@@ -67,6 +67,11 @@ class _Element(AttrParser._TensorLiteralElement):  # pyright: ignore[reportPriva
         type: AnyFloat | IntegerType | IndexType | ComplexType,
     ):
         text = self.span.text
+        if isinstance(type, ComplexType) and not isinstance(self.value, tuple):
+            parser.raise_error(
+                f"a {type} element must be a pair (real, imaginary), got {text}",
+                self.span,
+            )
         if isinstance(type, AnyFloat) and (bits := _hex_bits(text)) is not None:
             return _decode(parser, self.span, text, bits, type)
         if (

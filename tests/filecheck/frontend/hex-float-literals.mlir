@@ -39,3 +39,12 @@
 "test.op"() {a = dense<0x1FFFF> : tensor<f16>} : () -> ()
 
 // CHECK: hexadecimal float constant out of range for type f16
+
+// -----
+
+// A complex element is a pair; a lone number (hex or not) is an error at the
+// element, not an AssertionError inside xDSL.
+"test.op"() {a = dense<[(0x3F800000, 0x0), 0x1FFFF]> : tensor<2xcomplex<f32>>} : () -> ()
+
+// CHECK: hex-float-literals.mlir:[[# @LINE - 2]]:44
+// CHECK: a complex<f32> element must be a pair (real, imaginary), got 0x1FFFF
