@@ -35,8 +35,10 @@ class MemplanPass(ModulePass):
     @classmethod
     def from_spec(cls, spec: ArgSpec) -> Self:
         # xDSL reads `{capacity}` (an option without a value) as the default:
-        # an option the user wrote must say something.
-        if not all(spec.parameters.values()):
+        # an option the user wrote must say something.  It also takes `true`
+        # for an integer option (a Python bool is an int): `alignment=true`
+        # would be an alignment of 1.
+        if not all(spec.parameters.values()) or cls._stray_bool(spec):
             raise ValueError(cls._option_error(spec))
         try:
             return super().from_spec(spec)
@@ -44,6 +46,15 @@ class MemplanPass(ModulePass):
             raise ValueError(
                 cls._option_error(spec) or f"{cls.name}: {error}"
             ) from None
+
+    @classmethod
+    def _stray_bool(cls, spec: ArgSpec) -> bool:
+        """Whether `spec` gives true or false to an option that is no bool."""
+        hints = get_type_hints(cls)
+        return any(
+            _misread_bool(hints.get(option.replace("-", "_")), value)
+            for option, value in spec.parameters.items()
+        )
 
     @classmethod
     def _option_error(cls, spec: ArgSpec) -> str | None:
@@ -65,14 +76,31 @@ class MemplanPass(ModulePass):
                     f"{option}=<{_describe(hints[field])}>"
                 )
             try:
+                if _misread_bool(hints[field], value):
+                    raise ValueError
                 super().from_spec(ArgSpec(spec.name, {option: value}))
             except ValueError:
-                given = ",".join(str(item) for item in value)
+                given = ",".join(map(_spelling, value))
                 return (
                     f"{cls.name}: option {option}={given}: expected "
                     f"{_describe(hints[field])}"
                 )
         return None
+
+
+def _misread_bool(hint: Any, value: Any) -> bool:
+    """Whether `value` is a true or false that an option of type `hint`,
+    other than a bool, would take as the integer 1 or 0."""
+    return (
+        hint is not None
+        and any(isinstance(item, bool) for item in value)
+        and bool not in _alternatives(hint)
+    )
+
+
+def _spelling(value: Any) -> str:
+    """An option value as written: `true`, not Python's `True`."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def _describe(hint: Any) -> str:

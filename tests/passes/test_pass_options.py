@@ -53,6 +53,18 @@ def build(pipeline: str) -> MemplanPass:
             "memory-plan{block-size=big}",
             "memory-plan: option block-size=big: expected an integer",
         ),
+        (
+            "memory-coalesce{alignment=true}",
+            "memory-coalesce: option alignment=true: expected an integer",
+        ),
+        (
+            "memory-verify{capacity=false}",
+            "memory-verify: option capacity=false: expected an integer",
+        ),
+        (
+            "memory-plan{target=true}",
+            "memory-plan: option target=true: expected a name",
+        ),
     ],
 )
 def test_bad_option_names_pass_option_and_expectation(
