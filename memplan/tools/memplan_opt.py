@@ -84,6 +84,22 @@ class MemplanOptMain(xDSLOptMain):
 
         self.available_frontends["mlir"] = parse_mlir
 
+    def apply_passes(self, prog: ModuleOp):
+        """The passes; when a verifier fails other than with a verify error
+        (xDSL verifies nested ops first, and the verifier of a `func.return`
+        reads its `func.func`'s properties before they are checked), the op
+        whose own checks fail, outer ops first."""
+        try:
+            super().apply_passes(prog)
+        except DiagnosticException:
+            raise
+        except Exception as error:
+            if _failing_op(error) is None:
+                raise
+            for op in prog.walk():
+                op.verify(verify_nested_ops=False)
+            raise
+
     def parse_chunk(
         self, chunk: IO[bytes], file_extension: str, start_offset: int = 0
     ) -> ModuleOp | None:

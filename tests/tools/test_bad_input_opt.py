@@ -219,6 +219,14 @@ IR_CASES = {
         function(f"  memory.kill %nothing : {S}"), (), ("%nothing",)
     ),
     "unbalanced braces": Case("func.func @f() {\n", (), ("in.mlir:",)),
+    # xDSL verifies the func.return (which reads its function's type) before
+    # the func.func's own properties.
+    "generic func.func without a type": Case(
+        '"func.func"() <{sym_name = "f"}> ({\n  "func.return"() : () -> ()\n})'
+        " : () -> ()\n",
+        (),
+        ("in.mlir:1:1:", "property 'function_type' expected in operation 'func.func'"),
+    ),
 }
 
 ALLOC = '  %a = memref.alloc() : memref<512xi32, "global.vtcm">'
