@@ -145,6 +145,12 @@ def _one_message(error: Exception, opt: MemplanOptMain | None) -> str:
         return f"{message} of the input: expected a .mlir file, or -f mlir"
     op_text = _failing_op_text(error)
     if op_text is None:
+        # xDSL raises its structural checks (terminators, successors) without
+        # showing the op: name it by where it was written.
+        op = _failing_op(error)
+        where = None if op is None or opt is None else opt.location_of(op)
+        if where is not None and not isinstance(error, ParseError):
+            return f"{where}: {message}"
         return _with_parse_location(error, message)
     name = re.search(r'"([\w.]+)"', op_text)
     prefix = f"{name.group(1)}: " if name and name.group(1) not in message else ""

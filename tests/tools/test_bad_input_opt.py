@@ -219,6 +219,11 @@ IR_CASES = {
         function(f"  memory.kill %nothing : {S}"), (), ("%nothing",)
     ),
     "unbalanced braces": Case("func.func @f() {\n", (), ("in.mlir:",)),
+    "block without its terminator": Case(
+        "func.func @f() {\n  %a = memref.alloc() : memref<4xf32>\n}\n",
+        (),
+        ("in.mlir:2:3:", "memref.alloc terminates block", "not a terminator"),
+    ),
     # xDSL verifies the func.return (which reads its function's type) before
     # the func.func's own properties.
     "generic func.func without a type": Case(
