@@ -287,15 +287,17 @@ class MemoryModel:
                 f"aligned address ({space.free_bytes} bytes free in total, the "
                 f"largest free range has {space.largest_free_range()} bytes)"
             )
+        try:
+            buffer = self._zeroed_buffer(size)
+        except MemoryError:
+            raise ModelError(
+                f'cannot allocate {size} bytes in "{scope}": the interpreter keeps '
+                "every storage in host memory, and the host has not that much free"
+            ) from None
         self._in_use[scope] = self._in_use.get(scope, 0) + size
         self.stats.record_allocation(scope, self._in_use[scope], space.extent)
         storage = Storage(
-            op,
-            scope,
-            size,
-            address,
-            self._zeroed_buffer(size),
-            serial=self.iterations.stamp(),
+            op, scope, size, address, buffer, serial=self.iterations.stamp()
         )
         if self.check_uninitialized:
             storage.written = np.zeros(size, dtype=np.bool_)

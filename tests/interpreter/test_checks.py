@@ -310,3 +310,19 @@ def test_a_fresh_storage_reads_zeros_even_where_a_killed_one_was(run: Run):
     (result,) = run(program).results
     assert isinstance(result, np.ndarray)
     assert not result.any()
+
+
+def test_a_storage_larger_than_host_memory_is_refused_in_words(run: Run):
+    program = """
+    func.func @main() {
+      %s = memory.alloc_storage [4611686018427387904] : !memory.storage<"global">
+      func.return
+    }
+    """
+    with pytest.raises(
+        InterpretationError,
+        match=r"memory\.alloc_storage %s \(in @main\): cannot allocate "
+        r'4611686018427387904 bytes in "global": the interpreter keeps every '
+        "storage in host memory",
+    ):
+        run(program)
