@@ -24,12 +24,15 @@ from xdsl.dialects.builtin import (
     BytesAttr,
     ComplexType,
     DenseIntOrFPElementsAttr,
+    FloatAttr,
     IndexType,
+    IntegerAttr,
     IntegerType,
     ModuleOp,
+    PackableType,
     RankedStructure,
 )
-from xdsl.ir import Operation
+from xdsl.ir import Attribute, Operation
 from xdsl.parser import AttrParser
 from xdsl.utils.lexer import Span
 
@@ -44,6 +47,17 @@ def _byte_width(type_: AnyFloat) -> int | None:
     except NotImplementedError:
         return None
     return size if size * 8 == type_.bitwidth else None
+
+
+def _storable(type_: AnyFloat) -> bool:
+    """Whether xDSL can pack (and so print) a value of `type_`."""
+    if not isinstance(type_, PackableType):
+        return False
+    try:
+        type_.pack((0.0,))
+    except NotImplementedError:
+        return False
+    return True
 
 
 def _hex_bits(text: str) -> int | None:
@@ -167,9 +181,42 @@ class MemplanParser(MemoizingParser):
             self._literal.append(element)
         return element
 
+    def parse_optional_builtin_int_or_float_attr(
+        self,
+    ) -> IntegerAttr | FloatAttr | None:
+        start = self._current_token.span
+        attr = super().parse_optional_builtin_int_or_float_attr()
+        if isinstance(attr, FloatAttr):
+            self._check_storable(attr.type, start)
+        return attr
+
+    def _parse_dense_literal_type(
+        self,
+    ) -> RankedStructure[IntegerType | IndexType | AnyFloat | ComplexType]:
+        start = self._current_token.span
+        type = super()._parse_dense_literal_type()
+        self._check_storable(type.get_element_type(), start)
+        return type
+
+    def _check_storable(self, element: Attribute, start: Span) -> None:
+        """Fail, from `start` to here, on a value of a float type that xDSL
+        can neither store nor print (`1.0 : f80` fails when printed, and a
+        dense literal of f8E4M3FN elements when read)."""
+        if isinstance(element, ComplexType):
+            element = element.element_type
+        if isinstance(element, AnyFloat) and not _storable(element):
+            self.raise_error(
+                f"{element.name} values are not supported: xDSL 0.74 can neither "
+                "store nor print them; expected f16, bf16, f32 or f64",
+                start.start,
+                self._current_token.span.start,
+            )
+
     def parse_dense_int_or_fp_elements_attr(
         self, type: RankedStructure[AnyDenseElement] | None
     ) -> DenseIntOrFPElementsAttr:
+        if type is not None:
+            self._check_storable(type.get_element_type(), self._current_token.span)
         outer, self._literal = self._literal, []
         try:
             attr = super().parse_dense_int_or_fp_elements_attr(type)

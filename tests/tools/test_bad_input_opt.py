@@ -219,6 +219,18 @@ IR_CASES = {
         function(f"  memory.kill %nothing : {S}"), (), ("%nothing",)
     ),
     "unbalanced braces": Case("func.func @f() {\n", (), ("in.mlir:",)),
+    # xDSL can neither print an f80 or f128 value nor pack a dense literal
+    # of them.
+    "f80 constant": Case(
+        function("  %c = arith.constant 1.0 : f80"),
+        (),
+        ("in.mlir:2:", "f80 values are not supported", "expected f16, bf16"),
+    ),
+    "f128 dense literal": Case(
+        function("  %c = arith.constant dense<[1.0, 2.0]> : tensor<2xf128>"),
+        (),
+        ("in.mlir:2:", "f128 values are not supported"),
+    ),
     "block without its terminator": Case(
         "func.func @f() {\n  %a = memref.alloc() : memref<4xf32>\n}\n",
         (),
