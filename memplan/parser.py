@@ -66,6 +66,10 @@ def _hex_bits(text: str) -> int | None:
     return int(digits, 16) if digits.startswith("0x") else None
 
 
+_INDEX_MIN = -(1 << 63)
+"""The smallest index value: xDSL stores index elements as 64-bit integers."""
+
+
 @dataclass
 class _Element(AttrParser._TensorLiteralElement):  # pyright: ignore[reportPrivateUsage]
     """A tensor literal element read as MLIR reads it for a float type: a hex
@@ -81,6 +85,17 @@ class _Element(AttrParser._TensorLiteralElement):  # pyright: ignore[reportPriva
         type: AnyFloat | IntegerType | IndexType | ComplexType,
     ):
         text = self.span.text
+        value = self.value
+        if (
+            isinstance(type, IndexType)
+            and isinstance(value, int | float)
+            and not _INDEX_MIN <= value < -_INDEX_MIN
+        ):
+            parser.raise_error(
+                f"index element {text} does not fit in 64 bits: expected a "
+                f"value in [{_INDEX_MIN}, {-_INDEX_MIN - 1}]",
+                self.span,
+            )
         if isinstance(type, ComplexType) and not isinstance(self.value, tuple):
             parser.raise_error(
                 f"a {type} element must be a pair (real, imaginary), got {text}",

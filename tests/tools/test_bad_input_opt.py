@@ -231,6 +231,14 @@ IR_CASES = {
         (),
         ("in.mlir:2:", "f128 values are not supported"),
     ),
+    # xDSL packs index elements as signed 64-bit integers (struct.error).
+    "index element over 64 bits": Case(
+        function(
+            "  %c = arith.constant dense<[1, 0xfff0000000000000]> : tensor<2xindex>"
+        ),
+        (),
+        ("in.mlir:2:", "index element 0xfff0000000000000 does not fit in 64 bits"),
+    ),
     "block without its terminator": Case(
         "func.func @f() {\n  %a = memref.alloc() : memref<4xf32>\n}\n",
         (),
