@@ -9,6 +9,7 @@ such a plan fails loudly, naming both allocations, instead of silently.
 
 from __future__ import annotations
 
+import math
 import weakref
 from dataclasses import dataclass, field
 from itertools import pairwise
@@ -16,6 +17,7 @@ from itertools import pairwise
 import numpy as np
 from xdsl.ir import Operation
 
+from memplan.dialects.memory import INDEX_MAX
 from memplan.interpreter.errors import ModelError
 from memplan.interpreter.parallel import ParallelIterations
 from memplan.interpreter.ranges import DisjointRanges
@@ -466,7 +468,12 @@ class MemoryModel:
         """`memref.alloc`: a storage of its own holding one tensor."""
         if any(dim < 0 for dim in shape):
             raise ModelError(f"negative dimension in shape {list(shape)}")
-        nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+        nbytes = math.prod(shape) * dtype.itemsize
+        if nbytes > INDEX_MAX:
+            raise ModelError(
+                f"a memref of shape {list(shape)} needs {nbytes} bytes, more than "
+                f"a storage size holds (at most {INDEX_MAX})"
+            )
         storage = self.allocate_storage(op, scope, nbytes, alignment)
         return self.place_tensor(op, storage, 0, shape, dtype)
 

@@ -326,3 +326,19 @@ def test_a_storage_larger_than_host_memory_is_refused_in_words(run: Run):
         "storage in host memory",
     ):
         run(program)
+
+
+def test_a_memref_over_64_bits_of_bytes_is_refused_not_wrapped(run: Run):
+    program = """
+    func.func @main(%n: index) {
+      %a = memref.alloc(%n) : memref<?x4xi32>
+      func.return
+    }
+    """
+    with pytest.raises(
+        InterpretationError,
+        match=r"memref\.alloc %a \(in @main\): a memref of shape "
+        r"\[4611686018427387904, 4\] needs 73786976294838206464 bytes, more than "
+        r"a storage size holds \(at most 9223372036854775807\)",
+    ):
+        run(program, 2**62)
