@@ -13,7 +13,8 @@ op that does not verify, a pass that fails, an unknown pass or option, a
 missing file) becomes `memplan-opt: error: ...` on stderr with exit status 1,
 an op that fails its verifier named by where its text starts in the input;
 anything else is a bug, reported as one `internal error` line (exit 1).
-With `--verify-diagnostics` it behaves as `xdsl-opt`.
+`-o FILE` is written once the whole run succeeds, so a failure leaves FILE
+as it was.  With `--verify-diagnostics` it behaves as `xdsl-opt`.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import re
 import sys
 import warnings
 from dataclasses import replace
+from io import StringIO
 from typing import IO
 
 from xdsl.dialects.builtin import ModuleOp
@@ -40,6 +42,18 @@ from memplan.tools.internal_error import report_internal_error
 EXIT_ERROR = 1
 
 
+class HeldOutput(StringIO):
+    """Output held in memory; its text outlives the close `xdsl-opt` does
+    at the end of every run."""
+
+    text = ""
+
+    def close(self) -> None:
+        if not self.closed:
+            self.text = self.getvalue()
+        super().close()
+
+
 class MemplanOptMain(xDSLOptMain):
     """xdsl-opt parsing with memplan's dialects."""
 
@@ -47,6 +61,8 @@ class MemplanOptMain(xDSLOptMain):
     """Where each op of the chunk being processed was written."""
     line_offset = 0
     """Lines of the input before that chunk (`--split-input-file`)."""
+    held_output: HeldOutput
+    """What `-o` gets once the run succeeds."""
 
     def location_of(self, op: Operation) -> str | None:
         """`file:line:column` of a parsed op; None for an op a pass built."""
@@ -61,6 +77,21 @@ class MemplanOptMain(xDSLOptMain):
         if self.args.input_file == "-":
             return sys.stdin.buffer, "mlir"
         return super().get_input_stream()
+
+    def prepare_output(self) -> IO[str]:
+        """With `-o`, the output is held until the whole run succeeds, as
+        `mlir-opt` does: a failing run leaves the file as it was (or absent),
+        and the output file may be the input file."""
+        if self.args.output_file is None:
+            return sys.stdout
+        self.held_output = HeldOutput()
+        return self.held_output
+
+    def run(self) -> None:
+        super().run()
+        if self.args.output_file is not None:
+            with open(self.args.output_file, "w") as output:
+                output.write(self.held_output.text)
 
     def get_input_name(self) -> str:
         return "stdin" if self.args.input_file in (None, "-") else self.args.input_file

@@ -497,6 +497,35 @@ def test_unwritable_output_is_named(
     )
 
 
+def test_a_failing_run_leaves_the_output_file_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "in.mlir"
+    source.write_text(function())
+    kept = tmp_path / "kept.mlir"
+    kept.write_text("// an earlier result\n")
+    absent = tmp_path / "absent.mlir"
+    for output in (kept, absent):
+        code, err = run(
+            [str(source), "-p", "memory-plan{capacity=-1}", "-o", str(output)],
+            monkeypatch,
+            capsys,
+        )
+        assert_one_clean_error(code, err, ("capacity must be >= 0",))
+    assert kept.read_text() == "// an earlier result\n"
+    assert not absent.exists()
+
+
+def test_the_output_file_may_be_the_input_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "in.mlir"
+    source.write_text(function())
+    code, err = run([str(source), "-o", str(source)], monkeypatch, capsys)
+    assert (code, err) == (0, "")
+    assert "func.func @f" in source.read_text()
+
+
 def test_binary_input_says_it_is_not_text(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
