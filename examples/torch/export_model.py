@@ -3,9 +3,10 @@
     python examples/torch/export_model.py examples/torch/models/cnn.py -o out/
 
 writes `out/cnn.mlir` and `out/cnn.npz`.  The route is the upstream one, with
-no hand edits: `torch_mlir.fx.export_and_import(..., output_type=
-"linalg-on-tensors")`, then MLIR's own bufferization through torch-mlir's
-bundled MLIR (`one-shot-bufferize{bufferize-function-boundaries
+no hand edits: what `torch_mlir.fx.export_and_import(model, *inputs,
+output_type="linalg-on-tensors")` does (`torch.export.export`, torch-mlir's
+decompositions, its frozen import), then MLIR's own bufferization through
+torch-mlir's bundled MLIR (`one-shot-bufferize{bufferize-function-boundaries
 function-boundary-type-conversion=identity-layout-map},
 buffer-deallocation-pipeline,canonicalize,cse`), printed in generic op form
 (xDSL has no custom syntax for some upstream memref ops).  Weights stay
@@ -25,9 +26,13 @@ weights and inputs are the same on every run.  The model is exported in eval
 mode (BatchNorm uses its running statistics, dropout is off).  As with
 `python model.py`, the model file's directory is importable while it loads.
 
-The `.npz` holds the inputs as `arg0`, `arg1`, ... and PyTorch's outputs as
-`result0`, `result1`, ...: the names `memplan-run --output` writes, so the two
-archives compare key by key.
+The `.npz` holds the inputs as `arg0`, `arg1`, ... and PyTorch's values of
+the module's results as `result0`, `result1`, ...: the names `memplan-run
+--output` writes, so the two archives compare key by key.  If forward changes
+parameters, buffers or inputs in place, torch-mlir returns their new values
+first (in the exported program's order: parameters, buffers, inputs), then
+forward's outputs; the `.npz` does the same.  The inputs are saved, and the
+module's state exported, as they were before PyTorch's call.
 
 Needs the optional extra: `pip install '.[torch]'`.
 """
@@ -44,7 +49,6 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-import ml_dtypes
 import numpy as np
 
 BUFFERIZE_PIPELINE = (
@@ -59,18 +63,20 @@ class ExportError(Exception):
     """A problem with the model file or the export, reported as one line."""
 
 
-def _import_torch() -> tuple[Any, Any, Any]:
-    """torch, torch_mlir.fx and torch-mlir's PassManager, or a clear error."""
+def _import_torch() -> tuple[Any, Any, Any, Any]:
+    """torch, torch_mlir.fx, torch-mlir's PassManager and its decomposition
+    table, or a clear error."""
     try:
         import torch
         from torch_mlir import fx
+        from torch_mlir.extras.fx_decomp_util import get_decomposition_table
         from torch_mlir.passmanager import PassManager
     except ImportError as error:
         raise ExportError(
             f"needs torch and torch-mlir ({error}); install them with "
             "pip install '.[torch]' (torch==2.14.1, torch-mlir==20261001)"
         ) from None
-    return torch, fx, PassManager
+    return torch, fx, PassManager, get_decomposition_table()
 
 
 def _describe(error: BaseException, path: Path) -> str:
@@ -164,7 +170,7 @@ def _flat_tensors(torch: Any, value: Any) -> list[Any]:
 
 def load_model(path: Path, seed: int) -> tuple[Any, tuple]:
     """The model file's model (in eval mode) and example inputs, seeded."""
-    torch, _, _ = _import_torch()
+    torch = _import_torch()[0]
     module = _load_model_file(path)
     random.seed(seed)
     np.random.seed(seed)
@@ -181,17 +187,34 @@ def _foreign_ops(generic_text: str) -> list[str]:
 
 def export(path: Path, seed: int) -> tuple[str, dict[str, np.ndarray]]:
     """The generic-form bufferized module and the arrays for the `.npz`."""
-    torch, fx, pass_manager = _import_torch()
+    torch, fx, pass_manager, decompositions = _import_torch()
     model, inputs = load_model(path, seed)
+    # forward may change its inputs and the module's parameters and buffers
+    # in place: PyTorch runs on copies of the inputs, and the module's state
+    # is put back before the export, which bakes it in as constants.
+    arrays = {f"arg{i}": _array(torch, x).copy() for i, x in enumerate(inputs)}
     with torch.no_grad():
-        outputs = _flat_tensors(torch, _call(path, "forward", lambda: model(*inputs)))
-        try:
-            mlir = fx.export_and_import(model, *inputs, output_type="linalg-on-tensors")
-        except Exception as error:
-            first = str(error).strip().splitlines()[0] if str(error).strip() else ""
-            raise ExportError(
-                f"torch-mlir could not export {path}: {type(error).__name__}: {first}"
-            ) from None
+        eager_inputs = tuple(x.clone() for x in inputs)
+        before = [(name, t, t.clone()) for name, t in _named_state(model)]
+        returned = _call(path, "forward", lambda: model(*eager_inputs))
+        outputs = [y.clone() for y in _flat_tensors(torch, returned)]
+        after = {name: t.clone() for name, t in _named_state(model)}
+        _restore(model, before)
+        # torch-mlir's export_and_import(model, *inputs), in two steps to read
+        # the signature of the program it imports.
+        program = _exporting(
+            path,
+            lambda: torch.export.export(model, inputs, strict=False).run_decompositions(
+                decompositions
+            ),
+        )
+        results = _results(torch, program, after, eager_inputs, outputs)
+        mlir = _exporting(
+            path,
+            lambda: fx.export_and_import(
+                program, output_type="linalg-on-tensors", decomposition_table={}
+            ),
+        )
     foreign = _foreign_ops(mlir.operation.get_asm(print_generic_op_form=True))
     with mlir.context:
         try:
@@ -205,17 +228,88 @@ def export(path: Path, seed: int) -> tuple[str, dict[str, np.ndarray]]:
             )
             raise ExportError(f"bufferizing {path} failed: {error}{hint}") from None
     text = mlir.operation.get_asm(print_generic_op_form=True)
-    arrays = {f"arg{i}": _array(torch, x) for i, x in enumerate(inputs)}
-    arrays |= {f"result{i}": _array(torch, y) for i, y in enumerate(outputs)}
+    arrays |= {f"result{i}": _array(torch, y) for i, y in enumerate(results)}
     return text, arrays
+
+
+def _exporting(path: Path, step: Any) -> Any:
+    try:
+        return step()
+    except Exception as error:
+        first = str(error).strip().splitlines()[0] if str(error).strip() else ""
+        raise ExportError(
+            f"torch-mlir could not export {path}: {type(error).__name__}: {first}"
+        ) from None
+
+
+def _named_state(model: Any) -> list[tuple[str, Any]]:
+    """Every parameter and buffer by name, shared ones under each name."""
+    return [
+        *model.named_parameters(remove_duplicate=False),
+        *model.named_buffers(remove_duplicate=False),
+    ]
+
+
+def _restore(model: Any, state: list[tuple[str, Any, Any]]) -> None:
+    """Puts back each (name, tensor, value): the tensor under its name (forward
+    may have bound another) and its value (forward may have changed it)."""
+    for name, tensor, value in state:
+        owner, _, attribute = name.rpartition(".")
+        setattr(model.get_submodule(owner), attribute, tensor)
+        tensor.copy_(value)
+
+
+def _results(
+    torch: Any, program: Any, state: dict[str, Any], inputs: tuple, outputs: list
+) -> list:
+    """PyTorch's values of the module's results, in the module's order.
+
+    torch-mlir's frozen import returns every output of the exported program:
+    first the new value of each parameter, buffer and input that forward
+    changes in place, then forward's outputs (`graph_signature.output_specs`).
+    `state` and `inputs` are the parameters and buffers by name and the inputs
+    after PyTorch's call."""
+    kinds = torch.export.graph_signature.OutputKind
+    signature = program.graph_signature
+    user_inputs = [
+        spec.arg.name
+        for spec in signature.input_specs
+        if spec.kind == torch.export.graph_signature.InputKind.USER_INPUT
+    ]
+    returned = iter(outputs)
+    results = []
+    for spec in signature.output_specs:
+        if spec.kind == kinds.USER_OUTPUT:
+            results.append(next(returned))
+        elif spec.kind in (kinds.PARAMETER_MUTATION, kinds.BUFFER_MUTATION):
+            results.append(state[spec.target])
+        elif spec.kind == kinds.USER_INPUT_MUTATION:
+            results.append(inputs[user_inputs.index(spec.target)])
+        else:
+            raise ExportError(
+                f"the exported program has an output of kind {spec.kind.name}, "
+                "which the exporter cannot match with a PyTorch value"
+            )
+    return results
 
 
 def _array(torch: Any, tensor: Any) -> np.ndarray:
     """The tensor as numpy; bf16 (which numpy lacks) as ml_dtypes.bfloat16,
     which `np.savez` stores as 2-byte void and memplan-run reads back as bf16."""
     if tensor.dtype == torch.bfloat16:
-        return tensor.view(torch.int16).numpy().view(ml_dtypes.bfloat16)
-    return tensor.numpy()
+        return tensor.detach().view(torch.int16).numpy().view(_bfloat16())
+    return tensor.detach().numpy()
+
+
+def _bfloat16() -> Any:
+    try:
+        import ml_dtypes
+    except ImportError as error:
+        raise ExportError(
+            f"saving bf16 tensors needs ml_dtypes ({error}), one of memplan's "
+            "dependencies; install them with pip install '.[torch]'"
+        ) from None
+    return ml_dtypes.bfloat16
 
 
 def main(argv: list[str] | None = None) -> int:

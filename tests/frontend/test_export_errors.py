@@ -1,4 +1,5 @@
-"""examples/torch/export_model.py reports a broken model file in one line.
+"""examples/torch/export_model.py reports a broken model file, or a missing
+dependency, in one line.
 
 Runs only when MEMPLAN_MLIR_PYTHON names a Python with torch and torch-mlir
 (the optional `torch` extra), as the upstream MLIR checks do.
@@ -45,15 +46,60 @@ MODEL_HEAD = "import torch\nfrom torch import nn\nINPUT_SHAPE = (1, 4)\n"
 def test_model_code_that_raises_is_one_error_line(
     tmp_path: Path, body: str, expected: str
 ):
+    done = _export(tmp_path, MODEL_HEAD + body)
+    _assert_one_error_line(tmp_path, done, expected)
+
+
+# The exporter where torch and torch-mlir are installed but not memplan's
+# dependencies: importing ml_dtypes fails.
+WITHOUT_ML_DTYPES = (
+    "import runpy, sys; sys.modules['ml_dtypes'] = None; "
+    "sys.argv = sys.argv[1:]; runpy.run_path(sys.argv[0], run_name='__main__')"
+)
+BF16_MODEL = (
+    "import torch\nfrom torch import nn\n"
+    "def make_model():\n"
+    "    return nn.Linear(4, 2).to(torch.bfloat16)\n"
+    "def make_inputs():\n"
+    "    return torch.ones(1, 4, dtype=torch.bfloat16)\n"
+)
+
+
+def test_bf16_model_without_ml_dtypes_is_one_error_line(tmp_path: Path):
+    done = _export(tmp_path, BF16_MODEL, "-c", WITHOUT_ML_DTYPES)
+    _assert_one_error_line(
+        tmp_path, done, "saving bf16 tensors needs ml_dtypes (import of ml_dtypes"
+    )
+
+
+def test_f32_model_exports_without_ml_dtypes(tmp_path: Path):
+    done = _export(
+        tmp_path,
+        MODEL_HEAD + "def make_model():\n    return nn.Linear(4, 2)\n",
+        "-c",
+        WITHOUT_ML_DTYPES,
+    )
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "out" / "model.npz").is_file()
+
+
+def _export(tmp_path: Path, source: str, *python_args: str):
+    """Runs the exporter on a model file holding `source`, output to out/."""
     model = tmp_path / "model.py"
-    model.write_text(MODEL_HEAD + body)
+    model.write_text(source)
+    out = tmp_path / "out"
     assert TORCH_PYTHON is not None
-    done = subprocess.run(
-        [TORCH_PYTHON, str(EXPORT), str(model), "-o", str(tmp_path / "out")],
+    return subprocess.run(
+        [TORCH_PYTHON, *python_args, str(EXPORT), str(model), "-o", str(out)],
         capture_output=True,
         text=True,
         check=False,
     )
+
+
+def _assert_one_error_line(
+    tmp_path: Path, done: subprocess.CompletedProcess, expected: str
+):
     assert done.returncode == 1
     assert "Traceback" not in done.stderr
     assert done.stderr.startswith("export_model: error: ")

@@ -1,0 +1,155 @@
+"""examples/torch/export_model.py saves the inputs and results of the module it
+writes, also for a forward that changes its inputs, parameters or buffers in
+place: torch-mlir returns their new values as the module's first results.
+
+The `.npz` must hold PyTorch's first call on the inputs as drawn (worked out
+here with numpy) and equal what memplan-run computes on the exported module.
+Runs only when MEMPLAN_MLIR_PYTHON names a Python with torch and torch-mlir
+(the optional `torch` extra), as the upstream MLIR checks do.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from memplan.tools import memplan_run
+
+TORCH_PYTHON = os.environ.get("MEMPLAN_MLIR_PYTHON")
+EXPORT = Path(__file__).resolve().parents[2] / "examples" / "torch" / "export_model.py"
+
+pytestmark = pytest.mark.skipif(
+    TORCH_PYTHON is None,
+    reason="set MEMPLAN_MLIR_PYTHON to a Python with torch and torch-mlir",
+)
+
+MODEL_HEAD = "import torch\nfrom torch import nn\n"
+# Exact in f32, so numpy's values are PyTorch's.
+X = np.arange(8, dtype=np.float32).reshape(2, 4) / 4 - 1
+Y = np.linspace(-1, 1, 4, dtype=np.float32)
+MAKE_INPUTS = (
+    "def make_inputs():\n"
+    "    return torch.arange(8.0).reshape(2, 4) / 4 - 1, torch.linspace(-1, 1, 4)\n"
+)
+
+
+def _export_and_run(
+    tmp_path: Path, body: str
+) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """The exporter's `.npz` for the model file `body`, and memplan-run's
+    results on the exported module with the `.npz` inputs."""
+    model = tmp_path / "model.py"
+    model.write_text(MODEL_HEAD + body)
+    assert TORCH_PYTHON is not None
+    out = tmp_path / "out"
+    done = subprocess.run(
+        [TORCH_PYTHON, str(EXPORT), str(model), "-o", str(out)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    errors = io.StringIO()
+    with redirect_stdout(io.StringIO()), redirect_stderr(errors):
+        status = memplan_run.main(
+            [
+                str(out / "model.mlir"),
+                "--args",
+                str(out / "model.npz"),
+                "--output",
+                str(tmp_path / "run.npz"),
+                "--no-stats",
+            ]
+        )
+    assert status == 0, errors.getvalue()
+    with np.load(out / "model.npz") as saved, np.load(tmp_path / "run.npz") as ran:
+        return dict(saved), dict(ran)
+
+
+def _assert_saved(
+    saved: dict[str, np.ndarray],
+    ran: dict[str, np.ndarray],
+    inputs: list[np.ndarray],
+    results: list[np.ndarray],
+):
+    """The `.npz` holds `inputs` and `results`, and memplan-run's results are
+    the `.npz`'s."""
+    expected = {f"arg{i}": x for i, x in enumerate(inputs)}
+    expected |= {f"result{i}": r for i, r in enumerate(results)}
+    assert sorted(saved) == sorted(expected)
+    for key, value in expected.items():
+        np.testing.assert_allclose(saved[key], value, rtol=1e-6, err_msg=key)
+    assert sorted(ran) == [k for k in sorted(saved) if k.startswith("result")]
+    for key, value in ran.items():
+        np.testing.assert_allclose(value, saved[key], rtol=1e-6, err_msg=key)
+
+
+def test_inputs_changed_in_place_are_saved_as_drawn_and_returned_first(
+    tmp_path: Path,
+):
+    saved, ran = _export_and_run(
+        tmp_path,
+        "class M(nn.Module):\n"
+        "    def forward(self, x, y):\n"
+        "        x.add_(1.0)\n"
+        "        y[0] = 7.0\n"
+        "        return x * 2, y.sum()\n"
+        "def make_model():\n"
+        "    return M()\n" + MAKE_INPUTS,
+    )
+    new_y = np.concatenate([[7.0], Y[1:]]).astype(np.float32)
+    _assert_saved(saved, ran, [X, Y], [X + 1, new_y, (X + 1) * 2, new_y.sum()])
+
+
+def test_buffer_changed_in_place_is_exported_as_before_the_call(tmp_path: Path):
+    saved, ran = _export_and_run(
+        tmp_path,
+        "class M(nn.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.register_buffer('count', torch.ones(4))\n"
+        "    def forward(self, x):\n"
+        "        self.count.add_(x.sum(0))\n"
+        "        return x * self.count\n"
+        "def make_model():\n"
+        "    return M()\n"
+        "def make_inputs():\n"
+        "    return torch.arange(8.0).reshape(2, 4) / 4 - 1\n",
+    )
+    count = 1 + X.sum(0)
+    _assert_saved(saved, ran, [X], [count, X * count])
+
+
+def test_parameter_buffer_and_inputs_changed_come_back_in_signature_order(
+    tmp_path: Path,
+):
+    # Changed in another order than torch.export returns them: parameters,
+    # buffers, then inputs, each in the order the program takes them.
+    saved, ran = _export_and_run(
+        tmp_path,
+        "class M(nn.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.scale = nn.Parameter(torch.full((4,), 2.0))\n"
+        "        self.register_buffer('count', torch.ones(4))\n"
+        "    def forward(self, x, y):\n"
+        "        y.mul_(3.0)\n"
+        "        self.count.add_(x.sum(0))\n"
+        "        x[0] = y\n"
+        "        self.scale.mul_(self.count)\n"
+        "        return x * self.scale, self.count\n"
+        "def make_model():\n"
+        "    return M()\n" + MAKE_INPUTS,
+    )
+    count = 1 + X.sum(0)
+    scale = 2 * count
+    new_x = np.stack([3 * Y, X[1]])
+    _assert_saved(
+        saved, ran, [X, Y], [scale, count, new_x, 3 * Y, new_x * scale, count]
+    )
