@@ -1,5 +1,5 @@
 """The dialects a memplan tool parses with: every installed one, as in
-xdsl-opt, with memplan's corrected linalg, memref and scf, arith with `remf`
+xdsl-opt, with memplan's corrected bufferization, linalg, memref and scf, arith with `remf`
 added and MLIR's `trunci`, and a per-context builtin blob store (see
 docs/frontend-ops.md)."""
 
@@ -20,6 +20,12 @@ def _arith() -> Dialect:
     from memplan.dialects.arith import ARITH
 
     return ARITH
+
+
+def _bufferization() -> Dialect:
+    from memplan.dialects.bufferization import BUFFERIZATION
+
+    return BUFFERIZATION
 
 
 def _linalg() -> Dialect:
@@ -48,13 +54,14 @@ def _installed_dialects() -> dict[str, Callable[[], Dialect]]:
 
 
 def memplan_dialects() -> dict[str, Callable[[], Dialect]]:
-    """Every installed dialect (memplan's included), with arith, linalg, memref
-    and scf replaced by memplan's and a builtin dialect whose blob store belongs
-    to the context it is registered in."""
+    """Every installed dialect (memplan's included), with arith, bufferization,
+    linalg, memref and scf replaced by memplan's and a builtin dialect whose
+    blob store belongs to the context it is registered in."""
     from memplan.dialects.memref import builtin_dialect
 
     dialects = dict(_installed_dialects())
     dialects["arith"] = _arith
+    dialects["bufferization"] = _bufferization
     dialects["linalg"] = _linalg
     dialects["memref"] = _memref
     dialects["scf"] = _scf

@@ -10,7 +10,8 @@ current MLIR writes differently, or that xDSL lacks, defined here.
   `atomic_rmw` and `alloca_scope` have MLIR's custom syntax and verifiers.
 - `memref.subview` is verified as MLIR does (xDSL checks none of its result
   type); its canonicalization patterns are in `memref_canonicalization`.
-- `memref.transpose`, `realloc` and `prefetch`, which xDSL lacks, are added.
+- `memref.transpose`, `realloc`, `prefetch` and `reshape`, which xDSL lacks,
+  are added.
 
 `dense_resource` blobs live in the parsing context (as in MLIR), not in the
 IR: `builtin_dialect()` gives each context its own store, `attach_blobs`
@@ -50,6 +51,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     MemRefType,
     NoneAttr,
+    Signedness,
     SignlessIntegerConstraint,
     StridedLayoutAttr,
     StringAttr,
@@ -155,6 +157,7 @@ __all__ = [
     "RankOp",
     "ReallocOp",
     "ReinterpretCastOp",
+    "ReshapeOp",
     "StoreOp",
     "SubviewOp",
     "TransposeOp",
@@ -165,6 +168,7 @@ __all__ = [
     "dense_resource_data",
     "element_bytes",
     "global_blob",
+    "shapes_compatible",
 ]
 
 
@@ -256,7 +260,9 @@ class StoreOp(IRDLOperation):
 
 @irdl_op_definition
 class CopyOp(IRDLOperation):
-    """Copies `source` into `destination`: same shape and element type."""
+    """Copies `source` into `destination`: same element type, and shapes that
+    agree where both sizes are static (as MLIR's `SameOperandsShape`: a
+    static size asserts the run-time one)."""
 
     name = "memref.copy"
 
@@ -280,7 +286,7 @@ class CopyOp(IRDLOperation):
                 f"memref.copy requires the same element type for source ({source}) "
                 f"and destination ({destination})"
             )
-        if source.get_shape() != destination.get_shape():
+        if not shapes_compatible(source, destination):
             raise VerifyException(
                 f"memref.copy requires the same shape for source ({source}) and "
                 f"destination ({destination})"
@@ -525,7 +531,9 @@ class CastOp(_CastOperation):
     def compatible(source: Attribute, dest: Attribute) -> bool:
         """MLIR's `CastOp::areCastCompatible`: same element type and memory
         space; ranked types of one rank whose sizes, strides and offset agree
-        where both are static; or a ranked and an unranked type."""
+        where both are static, except the stride of a dimension of size 1 in
+        either type, which is never compared (no address depends on it); or a
+        ranked and an unranked type."""
         if isinstance(source, MemRefType) and isinstance(dest, MemRefType):
             if (
                 source.element_type != dest.element_type
@@ -537,9 +545,16 @@ class CastOp(_CastOperation):
                 a, b = _strides_and_offset(source), _strides_and_offset(dest)
                 if a is None or b is None or not _compatible(a[1], b[1]):
                     return False
-                if not all(map(_compatible, a[0], b[0])):
+                unit = [
+                    1 in sizes
+                    for sizes in zip(_sizes(source), _sizes(dest), strict=True)
+                ]
+                if not all(
+                    skip or _compatible(x, y)
+                    for skip, x, y in zip(unit, a[0], b[0], strict=True)
+                ):
                     return False
-            return all(map(_compatible, _sizes(source), _sizes(dest)))
+            return shapes_compatible(source, dest)
         if isinstance(source, UnrankedMemRefType) and isinstance(
             dest, UnrankedMemRefType
         ):
@@ -554,6 +569,14 @@ class CastOp(_CastOperation):
 
 def _sizes(type_: MemRefType) -> tuple[int | None, ...]:
     return tuple(None if d == DYNAMIC_INDEX else d for d in type_.get_shape())
+
+
+def shapes_compatible(a: MemRefType, b: MemRefType) -> bool:
+    """MLIR's `verifyCompatibleShape`: one rank, and each size the same
+    where both are static."""
+    return a.get_num_dims() == b.get_num_dims() and all(
+        map(_compatible, _sizes(a), _sizes(b))
+    )
 
 
 @irdl_op_definition
@@ -1074,6 +1097,96 @@ class ReallocOp(IRDLOperation):
         _verify_alignment(self.alignment)
 
 
+def _identity_map_layout(type_: MemRefType) -> bool:
+    """MLIR's `getLayout().isIdentity()`: the layout's affine map is the
+    identity map (no layout, an identity `affine_map`, or the rank-1
+    `strided<[1]>`; `strided<[8, 1]>` is `d0 * 8 + d1`, not the identity)."""
+    layout = type_.layout
+    if isinstance(layout, StridedLayoutAttr):
+        return (
+            type_.get_num_dims() == 1
+            and layout.get_offset() == 0
+            and tuple(layout.get_strides()) == (1,)
+        )
+    if isinstance(layout, AffineMapAttr):
+        return layout.data == AffineMap.identity(layout.data.num_dims)
+    return isinstance(layout, NoneAttr)
+
+
+@irdl_op_definition
+class ReshapeOp(IRDLOperation):
+    """The memory of `source` seen with the shape the values of `shape` give
+    (`memref.reshape %m(%s) : (memref<?x4xf32>, memref<2xi64>) ->
+    memref<?x?xf32>`): a view, as torch-mlir emits for a `view` of a tensor
+    with dynamic sizes.  Source and result have the identity layout."""
+
+    name = "memref.reshape"
+
+    source = operand_def(_ANY_MEMREF)
+    shape = operand_def(MemRefType)
+    result = result_def(_ANY_MEMREF)
+
+    # It reads `shape` (as in MLIR): two reshapes with one shape operand and a
+    # store between them are not the same view.
+    traits = traits_def(MemoryReadEffect())
+
+    assembly_format = (
+        "$source `(` $shape `)` attr-dict `:` functional-type(operands, results)"
+    )
+
+    def __init__(
+        self,
+        source: SSAValue | Operation,
+        shape: SSAValue | Operation,
+        result: MemRefType | UnrankedMemRefType,
+    ):
+        super().__init__(operands=[source, shape], result_types=[result])
+
+    def verify_(self) -> None:
+        source, shape, result = self.source.type, self.shape.type, self.result.type
+        assert isinstance(source, MemRefType | UnrankedMemRefType)
+        assert isinstance(result, MemRefType | UnrankedMemRefType)
+        assert isinstance(shape, MemRefType)
+        shape_element = shape.element_type
+        if shape.get_num_dims() != 1 or not (
+            isinstance(shape_element, IndexType)
+            or (
+                isinstance(shape_element, IntegerType)
+                and shape_element.signedness.data == Signedness.SIGNLESS
+            )
+        ):
+            raise VerifyException(
+                "operand #1 must be 1D memref of signless integer or index "
+                f"values, but got '{shape}'"
+            )
+        if source.element_type != result.element_type:
+            raise VerifyException(
+                "element types of source and destination memref types should be "
+                "the same"
+            )
+        if source.memory_space != result.memory_space:
+            raise VerifyException(
+                f"expected source {source} and result {result} in one memory "
+                "space: a reshape is a view of the same memory"
+            )
+        if isinstance(source, MemRefType) and not _identity_map_layout(source):
+            raise VerifyException("source memref type should have identity affine map")
+        if not isinstance(result, MemRefType):
+            return
+        if not _identity_map_layout(result):
+            raise VerifyException("result memref type should have identity affine map")
+        (length,) = shape.get_shape()
+        if length == DYNAMIC_INDEX:
+            raise VerifyException(
+                "cannot use shape operand with dynamic length to reshape to "
+                "statically-ranked memref type"
+            )
+        if length != result.get_num_dims():
+            raise VerifyException(
+                "length of shape operand differs from the result's memref rank"
+            )
+
+
 ATOMIC_RMW_KINDS = (
     "addf",
     "addi",
@@ -1547,6 +1660,7 @@ MEMREF = Dialect(
         TransposeOp,
         ReallocOp,
         PrefetchOp,
+        ReshapeOp,
     ],
     [],
 )

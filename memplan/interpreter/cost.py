@@ -50,15 +50,18 @@ class OpProfile:
 
     kind: str
     """"copy", "access", "compute", "allocator" (a call into the runtime
-    allocator), "realloc" (an allocation, a copy and a free), "table" (writing
-    a pointer table), "free" (no run-time work: killing a tensor), "other";
-    "body" for ops inside a linalg body."""
+    allocator), "realloc" (an allocation, a copy and a free), "clone" (an
+    allocation and a copy), "table" (writing a pointer table), "free" (no
+    run-time work: killing a tensor), "other"; "body" for ops inside a linalg
+    body."""
     memref_operands: tuple[tuple[int, str], ...]
     """(operand index, scope) of each memref operand."""
     contraction: bool = False
     """A linalg op with a reduction loop: it pays for multiply-accumulates."""
     table: tuple[int, str] | None = None
     """Bytes and scope of the pointer table a "table" op writes."""
+    written: str | None = None
+    """Scope of the buffer a "clone" op allocates and copies into."""
 
 
 def _is_linalg(op: Operation) -> bool:
@@ -89,6 +92,14 @@ def profile(op: Operation) -> OpProfile:
         return OpProfile("allocator", ())
     if op.name == "memref.realloc":
         return OpProfile("realloc", operands)
+    result_type = op.results[0].type if op.results else None
+    if (
+        op.name == "bufferization.clone"
+        and operands
+        and isinstance(result_type, MemRefType)
+    ):
+        # An unranked clone is "other": the run refuses it.
+        return OpProfile("clone", operands, written=memory.scope_of(result_type))
     if isinstance(op, memory.KillOp):
         killed = op.operands[0].type
         return OpProfile(
@@ -372,9 +383,17 @@ class CostModel:
                 table = value.table.scope
                 cycles += _table_bytes(value) / self._scope(table).bytes_per_cycle
                 touched.add(table)
+        if info.written is not None:
+            # A clone: the allocator call, and its new buffer written as a
+            # copy's target is (the source's bytes, contiguous).
+            cycles += target.allocator_call_cycles
+            written = self._rounded(_nbytes(args[0]))
+            cycles += written / self._scope(info.written).bytes_per_cycle
+            touched.add(info.written)
         cycles += sum(self._scope(scope).latency_cycles for scope in touched)
-        if info.kind == "copy":
-            (_, source_scope), (_, target_scope) = info.memref_operands
+        if info.kind in ("copy", "clone"):
+            source_scope = info.memref_operands[0][1]
+            target_scope = info.written or info.memref_operands[1][1]
             if source_scope != target_scope:
                 cycles += target.copy_setup_cycles
                 # DMA moves whole lines of vector_bytes, block by block.

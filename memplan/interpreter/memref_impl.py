@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+import math
 import operator
 import weakref
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from xdsl.dialects import bufferization
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     DenseIntOrFPElementsAttr,
@@ -29,7 +29,7 @@ from xdsl.ir import Attribute, Operation
 from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import VerifyException
 
-from memplan.dialects import memref
+from memplan.dialects import bufferization, memref
 from memplan.dialects.memory import AllocTensorOp, scope_of
 from memplan.interpreter.arith_impl import constant_value
 from memplan.interpreter.atomics import atomic_update
@@ -68,6 +68,15 @@ def _memref_type(value: Attribute) -> MemRefType:
             f"{value} is not supported: the interpreter runs ranked memrefs only"
         )
     return value
+
+
+def _fits_static_sizes(shape: Sequence[int], target: MemRefType) -> bool:
+    """Whether run-time sizes `shape` are the static sizes of `target` (a
+    static size asserts the run-time one)."""
+    return all(
+        want in (DYNAMIC_INDEX, have)
+        for have, want in zip(shape, target.get_shape(), strict=True)
+    )
 
 
 def check_indices(shape: tuple[int, ...], indices: Sequence[Any]) -> tuple[int, ...]:
@@ -179,11 +188,20 @@ class MemRefFunctions(CompilingFunctions):
     def run_clone(
         self, interpreter: Interpreter, op: bufferization.CloneOp, args: PythonValues
     ) -> PythonValues:
-        """A new buffer holding a copy of the operand, allocated as `memref.alloc`
-        would (MLIR lowers the op to an alloc and a copy), so `memref.dealloc`
-        frees it.  MLIR's deallocation pipeline clones each function argument
-        or global a function returns."""
-        source_type, type_ = _memref_type(op.input.type), _memref_type(op.output.type)
+        """A new buffer of the result type holding a copy of the operand,
+        allocated as `memref.alloc` would (MLIR lowers the op to an alloc and a
+        copy), so `memref.dealloc` frees it.  MLIR's deallocation pipeline
+        clones each function argument or global a function returns, and a view
+        into a buffer of the identity layout."""
+        source_type = _memref_type(op.input.type)
+        try:
+            type_ = bufferization.clone_allocation(source_type, op.output.type)
+        except VerifyException as error:
+            raise ModelError(f"cannot clone {error}") from None
+        if not _fits_static_sizes(args[0].shape, type_):
+            raise ModelError(
+                f"cannot clone shape {list(args[0].shape)} to {op.output.type}"
+            )
         dtype = numpy_dtype(type_.element_type, interpreter.index_bitwidth)
         clone = self.model.allocate_memref(
             op, scope_of(type_), tuple(args[0].shape), dtype, 1
@@ -283,11 +301,10 @@ class MemRefFunctions(CompilingFunctions):
     ) -> PythonValues:
         (value,) = args
         target = _memref_type(op.dest.type)
-        for have, want in zip(value.shape, target.get_shape(), strict=True):
-            if want != DYNAMIC_INDEX and have != want:
-                raise ModelError(
-                    f"cannot cast shape {list(value.shape)} to {list(target.get_shape())}"
-                )
+        if not _fits_static_sizes(value.shape, target):
+            raise ModelError(
+                f"cannot cast shape {list(value.shape)} to {list(target.get_shape())}"
+            )
         return (value,)
 
     @impl(memref.ViewOp)
@@ -533,12 +550,14 @@ class MemRefFunctions(CompilingFunctions):
     def run_collapse_shape(
         self, interpreter: Interpreter, op: memref.CollapseShapeOp, args: PythonValues
     ) -> PythonValues:
-        shape = _memref_type(op.result.type).get_shape()
-        return (
-            self._reshape(
-                args[0], tuple(-1 if d == DYNAMIC_INDEX else d for d in shape)
-            ),
+        """Each result size is the product of the source sizes its group
+        collapses (any number of them dynamic)."""
+        source = args[0]
+        shape = tuple(
+            math.prod(source.shape[dim.value.data] for dim in group.data)
+            for group in op.reassociation.data
         )
+        return (self._reshape(source, shape),)
 
     @impl(memref.ExpandShapeOp)
     def run_expand_shape(
@@ -546,6 +565,29 @@ class MemRefFunctions(CompilingFunctions):
     ) -> PythonValues:
         shape = merge_static(op.static_output_shape.get_values(), args[1:])
         return (self._reshape(args[0], tuple(shape)),)
+
+    @impl(memref.ReshapeOp)
+    def run_reshape(
+        self, interpreter: Interpreter, op: memref.ReshapeOp, args: PythonValues
+    ) -> PythonValues:
+        """A view of the source with the shape `shape` holds: every size
+        non-negative, the result type's static sizes, and the source's
+        element count."""
+        source, shape_values = args
+        target = _memref_type(op.result.type)
+        shape = tuple(int(size) for size in shape_values)
+        if min(shape, default=0) < 0 or not _fits_static_sizes(shape, target):
+            raise ModelError(
+                f"the shape operand holds {list(shape)}: expected non-negative "
+                f"sizes that fit {target}"
+            )
+        count = math.prod(shape)
+        if count != math.prod(source.shape):
+            raise ModelError(
+                f"cannot reshape {list(source.shape)} ({math.prod(source.shape)} "
+                f"elements) to {list(shape)} ({count} elements)"
+            )
+        return (self._reshape(source, shape),)
 
     def _reshape(self, source: Any, shape: tuple[int, ...]) -> np.ndarray:
         if not isinstance(source, np.ndarray):

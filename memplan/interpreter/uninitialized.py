@@ -10,7 +10,8 @@ Each storage gets a byte mask of what was written.  Placing a tensor
 clears its bytes; ops write and read masks through views that mirror the
 tensor's own strides.  Reads are known exactly for linalg ops (an operand is
 read when its body block argument is used), copies, `bufferization.clone`,
-`memref.load` and `memref.atomic_rmw` (but `assign`); writes for linalg
+`memref.load`, `memref.atomic_rmw` (but `assign`) and the shape operand of
+`memref.reshape` (a view: its source is neither read nor written); writes for linalg
 outputs, copy targets, clones, `memref.store` and `atomic_rmw`.  `memref.realloc` carries the mask of the
 elements it keeps over to its new buffer.  Any other op that is
 handed a memref counts as writing all of it, so the check never reports a
@@ -104,6 +105,9 @@ class UninitializedReads:
             return _nothing
         if op.name in COPY_OPS:
             return partial(self._operands_access, (0,), (1,), "the source")
+        if op.name == "memref.reshape":
+            # A view: it reads the sizes, not the source's bytes.
+            return partial(self._operands_access, (1,), (), "the shape")
         if op.name == "bufferization.clone":
             # Its result, a copy, is marked written when the run makes it.
             return partial(self._operands_access, (0,), (), "the source")

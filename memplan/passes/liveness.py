@@ -165,6 +165,10 @@ def forwarded_values(user: Operation, index: int) -> list[SSAValue]:
     """Values that alias operand `index` of `user` (what it forwards or views)."""
     if user.name in REALLOCS:
         return []
+    if user.name in VIEW_OPS and index:
+        # The shape operand of a `memref.reshape`: read for its sizes, not
+        # viewed.
+        return []
     if user.name in YIELDS:
         return _yielded_values(user, index)
     if isinstance(user, scf.ConditionOp):

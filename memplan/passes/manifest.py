@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, bufferization, func
+from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     IndexType,
@@ -49,6 +49,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.utils.exceptions import PassFailedException, VerifyException
 
 from memplan.dialects import memref
+from memplan.dialects.bufferization import clone_allocation
 from memplan.dialects.memory import (
     AllocDiscontiguousTensorOp,
     AllocStorageOp,
@@ -163,50 +164,39 @@ class ManifestAlloc(RewritePattern):
 
 class ManifestClone(RewritePattern):
     """`bufferization.clone` -> `memref.alloc` + `memref.copy`, as MLIR lowers it
-    (convert-bufferization-to-memref): the alloc has the identity layout, and a
-    `memref.cast` gives it the clone's type when that has another layout (a
-    clone of a view).  A dealloc of the clone frees the alloc itself, so the
-    cast does not hide the buffer's end from ownership."""
+    (convert-bufferization-to-memref): the alloc has the result's shape with
+    the identity layout (`clone_allocation`), and a `memref.cast` gives it the
+    clone's result type when that has another layout (a clone into a view
+    type).  A dealloc of the clone frees the alloc itself, so the cast does
+    not hide the buffer's end from ownership.  Matched by name: under stock
+    `xdsl-opt` the clone is xDSL's class."""
 
-    @op_type_rewrite_pattern
-    def match_and_rewrite(
-        self, op: bufferization.CloneOp, rewriter: PatternRewriter
-    ) -> None:
-        type_ = op.output.type
-        if not isinstance(type_, MemRefType):
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if op.name != "bufferization.clone":
+            return
+        (source,), (result,) = op.operands, op.results
+        try:
+            alloc_type = clone_allocation(source.type, result.type)
+        except VerifyException as error:
             raise PassFailedException(
-                failure(
-                    MANIFEST,
-                    op,
-                    f"bufferization.clone of {type_}: expected a ranked memref",
-                )
-            )
-        alloc_type = MemRefType(
-            type_.element_type, type_.shape, NoneAttr(), type_.memory_space
-        )
-        if not memref.CastOp.compatible(alloc_type, type_):
-            raise PassFailedException(
-                failure(
-                    MANIFEST,
-                    op,
-                    f"bufferization.clone of {type_}: expected a layout the identity "
-                    f"layout casts to, as a new buffer has it ({alloc_type})",
-                )
-            )
+                failure(MANIFEST, op, f"bufferization.clone {error}")
+            ) from None
+        type_ = result.type
+        assert isinstance(type_, MemRefType)
         sizes: list[Operation] = []
         for axis, dim in enumerate(type_.get_shape()):
             if dim == DYNAMIC_INDEX:
                 index = arith.ConstantOp(IntegerAttr(axis, IndexType()))
-                sizes += [index, memref.DimOp(op.input, index)]
+                sizes += [index, memref.DimOp(source, index)]
         alloc = memref.AllocOp(
             [size.results[0] for size in sizes[1::2]], [], alloc_type
         )
-        copy = memref.CopyOp(op.input, alloc)
+        copy = memref.CopyOp(source, alloc)
         if alloc_type == type_:
             rewriter.replace(op, [*sizes, alloc, copy], [alloc.memref])
             return
         rewriter.replace_uses_with_if(
-            op.output,
+            result,
             alloc.memref,
             lambda use: isinstance(use.operation, memref.DeallocOp),
         )

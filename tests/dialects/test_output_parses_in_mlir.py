@@ -22,15 +22,17 @@ from xdsl.dialects.func import FuncOp
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.transforms.canonicalize import CanonicalizePass
-from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.exceptions import ParseError, PassFailedException, VerifyException
 
 from memplan.context import memplan_context
+from memplan.passes.manifest import MemoryManifestPass
 
 MLIR_PYTHON = os.environ.get("MEMPLAN_MLIR_PYTHON")
 TESTS = Path(__file__).resolve().parents[1]
 INPUTS = sorted(
     [
         *(TESTS / "fixtures" / "torch").glob("*.mlir"),
+        TESTS / "filecheck" / "dialects" / "bufferization" / "clone.mlir",
         TESTS / "filecheck" / "dialects" / "linalg" / "ops.mlir",
         TESTS / "filecheck" / "dialects" / "memref" / "ops.mlir",
         TESTS / "filecheck" / "dialects" / "memref" / "mlir-syntax.mlir",
@@ -162,3 +164,205 @@ def test_canonicalize_folds_subview_constants_as_mlir_does():
     assert _function_without_names(by_memplan, "fold_constants") == (
         _function_without_names(by_mlir, "fold_constants")
     )
+
+
+def _function(op: str, *types: str) -> str:
+    """`op` (its operands %a, %b, ...) in a function taking them."""
+    args = ", ".join(f"%{name}: {t}" for name, t in zip("abc", types, strict=False))
+    return f"func.func @f({args}) {{\n  {op}\n  func.return\n}}\n"
+
+
+def _cast(source: str, dest: str) -> str:
+    return _function(f"%r = memref.cast %a : {source} to {dest}", source)
+
+
+def _reshape(source: str, shape: str, result: str) -> str:
+    return _function(
+        f"%r = memref.reshape %a(%b) : ({source}, {shape}) -> {result}", source, shape
+    )
+
+
+def _clone(source: str, result: str) -> str:
+    return _function(f"%r = bufferization.clone %a : {source} to {result}", source)
+
+
+SAME_VERDICT = {
+    "cast-unit-dim-stride": (
+        _cast("memref<1x8xf32, strided<[40, 1]>>", "memref<1x8xf32>"),
+        True,
+    ),
+    "cast-unit-dim-in-result": (
+        _cast("memref<?x8xf32, strided<[40, 1]>>", "memref<1x8xf32, strided<[3, 1]>>"),
+        True,
+    ),
+    "cast-unit-dim-offset": (
+        _cast("memref<1x8xf32, strided<[40, 1], offset: 8>>", "memref<1x8xf32>"),
+        False,
+    ),
+    "cast-unit-dim-other-stride": (
+        _cast("memref<1x8xf32, strided<[40, 2]>>", "memref<1x8xf32>"),
+        False,
+    ),
+    "cast-dynamic-dim-stride": (
+        _cast("memref<?x8xf32, strided<[40, 1]>>", "memref<?x8xf32>"),
+        False,
+    ),
+    "clone-into-identity-layout": (
+        _clone("memref<6xf32, strided<[1]>>", "memref<6xf32>"),
+        True,
+    ),
+    "clone-any-memrefs": (_clone("memref<6xf32>", "memref<2x3xi32>"), True),
+    "reshape": (
+        _reshape("memref<?x?x4xf32>", "memref<3xi64>", "memref<?x?x4xf32>"),
+        True,
+    ),
+    "reshape-i8-shape": (
+        _reshape("memref<32xf32>", "memref<2xi8>", "memref<?x?xf32>"),
+        True,
+    ),
+    "reshape-rank-1-strided-source": (
+        _reshape("memref<8xf32, strided<[1]>>", "memref<2xindex>", "memref<2x4xf32>"),
+        True,
+    ),
+    "reshape-unranked": (
+        _reshape("memref<*xf32>", "memref<?xindex>", "memref<*xf32>"),
+        True,
+    ),
+    "reshape-element-count-not-checked": (
+        _reshape("memref<32xf32>", "memref<2xindex>", "memref<4x4xf32>"),
+        True,
+    ),
+    "reshape-strided-source": (
+        _reshape(
+            "memref<4x8xf32, strided<[8, 1]>>", "memref<2xindex>", "memref<?x?xf32>"
+        ),
+        False,
+    ),
+    "reshape-offset-source": (
+        _reshape(
+            "memref<8xf32, strided<[1], offset: 2>>", "memref<1xindex>", "memref<?xf32>"
+        ),
+        False,
+    ),
+    "reshape-strided-result": (
+        _reshape(
+            "memref<32xf32>", "memref<2xindex>", "memref<4x8xf32, strided<[8, 1]>>"
+        ),
+        False,
+    ),
+    "reshape-element-type": (
+        _reshape("memref<32xf32>", "memref<2xindex>", "memref<?x?xi32>"),
+        False,
+    ),
+    "reshape-float-shape": (
+        _reshape("memref<32xf32>", "memref<2xf32>", "memref<?x?xf32>"),
+        False,
+    ),
+    "reshape-signed-shape": (
+        _reshape("memref<32xf32>", "memref<2xsi32>", "memref<?x?xf32>"),
+        False,
+    ),
+    "reshape-2d-shape": (
+        _reshape("memref<32xf32>", "memref<1x2xindex>", "memref<?x?xf32>"),
+        False,
+    ),
+    "reshape-dynamic-length": (
+        _reshape("memref<32xf32>", "memref<?xindex>", "memref<?x?xf32>"),
+        False,
+    ),
+    "reshape-length-not-rank": (
+        _reshape("memref<32xf32>", "memref<3xindex>", "memref<?x?xf32>"),
+        False,
+    ),
+}
+
+
+def _memplan_verifies(text: str) -> str | None:
+    """None when memplan parses and verifies `text`, else its message."""
+    try:
+        Parser(memplan_context(), text, "case").parse_module().verify()
+    except (ParseError, VerifyException) as error:
+        return str(error)
+    return None
+
+
+@pytest.mark.parametrize(
+    ("text", "valid"), SAME_VERDICT.values(), ids=list(SAME_VERDICT)
+)
+def test_memplan_verifies_the_cast_clone_and_reshape_mlir_verifies(
+    text: str, valid: bool
+):
+    """memref.cast, bufferization.clone and memref.reshape: memplan accepts
+    what MLIR's verifier accepts and refuses what it refuses (with MLIR's
+    message for reshape)."""
+    done = _run_mlir(MLIR_CHECK, text)
+    assert (done.returncode == 0) == valid, done.stderr[-2000:]
+    error = _memplan_verifies(text)
+    assert (error is None) == valid, error
+    if error is not None and "memref.reshape" in text:
+        assert error.splitlines()[0].split(": ", 1)[-1] in done.stderr
+
+
+def test_memplan_refuses_a_reshape_across_memory_spaces_which_mlir_verifies():
+    """The one place memplan's reshape verifier is stricter than MLIR's (a
+    view in another scope has no meaning for memplan; docs/frontend-ops.md)."""
+    text = _reshape("memref<32xf32>", "memref<2xindex>", "memref<?x?xf32, 1>")
+    assert _run_mlir(MLIR_CHECK, text).returncode == 0
+    error = _memplan_verifies(text)
+    assert error is not None and "in one memory space" in error
+
+
+MLIR_LOWER_CLONE = """
+import sys
+from torch_mlir import ir
+from torch_mlir.passmanager import PassManager
+with ir.Context():
+    module = ir.Module.parse(sys.stdin.read())
+    PassManager.parse("builtin.module(convert-bufferization-to-memref)").run(
+        module.operation
+    )
+    module.operation.verify()
+"""
+
+CLONES = {
+    "another-layout": ("memref<6xf32, strided<[1]>>", "memref<6xf32>", True),
+    "dynamic-result": ("memref<4xf32>", "memref<?xf32>", True),
+    "dynamic-layout": (
+        "memref<2x2xf32, strided<[8, 2]>>",
+        "memref<2x2xf32, strided<[?, ?], offset: ?>>",
+        True,
+    ),
+    "element-type": ("memref<4xf32>", "memref<4xi32>", False),
+    "shape": ("memref<4xf32>", "memref<5xf32>", False),
+    "rank": ("memref<6xf32>", "memref<2x3xf32>", False),
+    "static-stride": (
+        "memref<4xf32, strided<[2]>>",
+        "memref<4xf32, strided<[2]>>",
+        False,
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("source", "result", "lowers"), CLONES.values(), ids=list(CLONES)
+)
+def test_memory_manifest_rewrites_the_clones_mlir_lowers(
+    source: str, result: str, lowers: bool
+):
+    """MLIR verifies every clone between memrefs; what one means is its
+    lowering (an alloc of the result's shape, a copy, a cast), which
+    `clone_allocation` follows: memory-manifest rewrites a clone exactly when
+    MLIR's convert-bufferization-to-memref gives valid IR.  (A clone from or
+    to an unranked memref, which MLIR lowers, is refused: memplan runs ranked
+    memrefs only.)"""
+    text = _clone(source, result)
+    done = _run_mlir(MLIR_LOWER_CLONE, text)
+    assert (done.returncode == 0) == lowers, done.stderr[-2000:]
+    module = Parser(memplan_context(), text, "clone").parse_module()
+    module.verify()
+    if lowers:
+        MemoryManifestPass().apply(memplan_context(), module)
+        module.verify()
+        return
+    with pytest.raises(PassFailedException):
+        MemoryManifestPass().apply(memplan_context(), module)

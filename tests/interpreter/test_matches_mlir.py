@@ -44,7 +44,8 @@ from torch_mlir.execution_engine import ExecutionEngine
 from torch_mlir.runtime import get_ranked_memref_descriptor
 
 PIPELINE = (
-    "builtin.module(expand-realloc,memref-expand,convert-linalg-to-loops,"
+    "builtin.module(convert-bufferization-to-memref,expand-realloc,memref-expand,"
+    "convert-linalg-to-loops,"
     "expand-strided-metadata,"
     "lower-affine,convert-scf-to-cf,finalize-memref-to-llvm,"
     "convert-arith-to-llvm,convert-math-to-llvm,convert-cf-to-llvm,"
@@ -203,6 +204,26 @@ func.func @main(%x: memref<6xf32>, %grown: memref<9xf32>, %shrunk: memref<4xf32>
 }
 """
 
+VIEWS_AND_CLONE = """
+func.func @main(%x: memref<3x4xf32>, %shape: memref<2xi64>, %row: memref<1x4xf32>, %grid: memref<2x6xf32>) attributes {llvm.emit_c_interface} {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %nine = arith.constant 9.0 : f32
+  %r = memref.subview %x[1, 0] [1, 4] [1, 1] : memref<3x4xf32> to memref<1x4xf32, strided<[4, 1], offset: 4>>
+  %u = memref.cast %r : memref<1x4xf32, strided<[4, 1], offset: 4>> to memref<1x4xf32, strided<[1, 1], offset: 4>>
+  memref.store %nine, %u[%c0, %c2] : memref<1x4xf32, strided<[1, 1], offset: 4>>
+  %c = bufferization.clone %u : memref<1x4xf32, strided<[1, 1], offset: 4>> to memref<1x4xf32>
+  memref.copy %c, %row : memref<1x4xf32> to memref<1x4xf32>
+  memref.dealloc %c : memref<1x4xf32>
+  %g = memref.reshape %x(%shape) : (memref<3x4xf32>, memref<2xi64>) -> memref<?x?xf32>
+  %s = memref.cast %g : memref<?x?xf32> to memref<2x6xf32>
+  memref.copy %s, %grid : memref<2x6xf32> to memref<2x6xf32>
+  func.return
+}
+"""
+"""A cast that changes only the stride of a unit dimension (written
+through), a clone into another layout, a reshape to sizes read at run time."""
+
 
 def _atomics(kinds: tuple[str, ...], type_: str, value: str) -> str:
     """Each kind applied to element i of %m (i its position in `kinds`), the
@@ -274,6 +295,16 @@ CASES = {
     "atomic-rmw-integer": (
         _atomics(INTEGER_KINDS, "i32", "4"),
         [INTEGER_MEMORY, np.zeros(len(INTEGER_KINDS), np.int32)],
+        "none",
+    ),
+    "views-and-clone": (
+        VIEWS_AND_CLONE,
+        [
+            FLOATS.reshape(3, 4).copy(),
+            np.array([2, 6], np.int64),
+            np.zeros((1, 4), np.float32),
+            np.zeros((2, 6), np.float32),
+        ],
         "none",
     ),
     "strided-metadata": (

@@ -61,6 +61,19 @@ def test_view_collapse_and_expand_share_bytes(run: Run):
     assert result.stats.peak_bytes == {GLOBAL_SCOPE: 64 + 16}
 
 
+def test_collapse_shape_with_several_dynamic_result_sizes(run: Run):
+    """Each result size is the product of its group of source sizes (a
+    dynamic-shape torch export collapses into two `?` sizes at once)."""
+    program = """
+    func.func @main(%x: memref<3x?x?x1x4xf32>) -> memref<3x?x?x4xf32> {
+      %c = memref.collapse_shape %x [[0], [1], [2, 3], [4]] : memref<3x?x?x1x4xf32> into memref<3x?x?x4xf32>
+      func.return %c : memref<3x?x?x4xf32>
+    }
+    """
+    x = np.arange(3 * 2 * 5 * 4, dtype=np.float32).reshape(3, 2, 5, 1, 4)
+    np.testing.assert_array_equal(run(program, x).results[0], x.reshape(3, 2, 5, 4))
+
+
 def test_global_is_read_and_persists(run: Run):
     program = """
     "memref.global"() <{sym_name = "table", sym_visibility = "private", type = memref<3xi32>, initial_value = dense<[1, 2, 3]> : tensor<3xi32>}> : () -> ()
@@ -99,6 +112,131 @@ def test_clone_is_a_new_buffer_that_dealloc_frees(run: Run):
     np.testing.assert_array_equal(x, [1, -2, 3, 4])
     assert result.stats.storage_allocations == {GLOBAL_SCOPE: 3}
     assert result.stats.peak_bytes == {GLOBAL_SCOPE: 32}
+
+
+def test_clone_into_another_type_allocates_the_result_type(run: Run):
+    """MLIR's deallocation pipeline clones a view into an identity-layout
+    buffer (`x[0]` of a model); a static size of the result asserts the
+    operand's."""
+    program = """
+    func.func @main(%x: memref<2x6xf32>, %y: memref<?xf32>) -> (memref<6xf32>, memref<?xf32>) {
+      %v = memref.subview %x[0, 0] [1, 6] [1, 1] : memref<2x6xf32> to memref<6xf32, strided<[1]>>
+      %c = bufferization.clone %v : memref<6xf32, strided<[1]>> to memref<6xf32>
+      %s = memref.cast %y : memref<?xf32> to memref<3xf32>
+      %d = bufferization.clone %s : memref<3xf32> to memref<?xf32>
+      linalg.add ins(%c, %c : memref<6xf32>, memref<6xf32>) outs(%c : memref<6xf32>)
+      func.return %c, %d : memref<6xf32>, memref<?xf32>
+    }
+    """
+    x = np.arange(12, dtype=np.float32).reshape(2, 6)
+    y = np.array([1, 2, 3], np.float32)
+    result = run(program, x, y)
+    np.testing.assert_array_equal(result.results[0], 2 * x[0])
+    np.testing.assert_array_equal(result.results[1], y)
+    np.testing.assert_array_equal(x[0], np.arange(6))
+    assert result.stats.storage_allocations == {GLOBAL_SCOPE: 2}
+    assert result.stats.bytes_copied == {"global->global": 24 + 12}
+    mismatch = """
+    func.func @main(%y: memref<?xf32>) -> memref<3xf32> {
+      %d = bufferization.clone %y : memref<?xf32> to memref<3xf32>
+      func.return %d : memref<3xf32>
+    }
+    """
+    with pytest.raises(
+        InterpretationError,
+        match=r"bufferization.clone %d \(in @main\): cannot clone shape \[4\] to memref<3xf32>",
+    ):
+        run(mismatch, np.zeros(4, np.float32))
+
+
+def test_clone_the_copy_cannot_express_is_a_model_error(run: Run):
+    """MLIR's verifier takes a clone between any two memrefs; one whose copy
+    would change the element type has no meaning."""
+    program = """
+    func.func @main(%x: memref<4xf32>) -> memref<4xi32> {
+      %c = bufferization.clone %x : memref<4xf32> to memref<4xi32>
+      func.return %c : memref<4xi32>
+    }
+    """
+    with pytest.raises(
+        InterpretationError,
+        match=r"cannot clone of memref<4xf32> to memref<4xi32>: expected the same "
+        "element type",
+    ):
+        run(program, np.zeros(4, np.float32))
+
+
+def test_cast_may_change_the_stride_of_a_unit_dimension(run: Run):
+    """MLIR compares no stride of a dimension of size 1 (the row a ViT or
+    BERT pooler picks): the cast is the same memory, written through."""
+    program = """
+    func.func @main(%x: memref<2x5x8xf32>) -> f32 {
+      %c0 = arith.constant 0 : index
+      %c3 = arith.constant 3 : index
+      %seven = arith.constant 7.0 : f32
+      %row = memref.subview %x[1, 2, 0] [1, 1, 8] [1, 1, 1] : memref<2x5x8xf32> to memref<1x8xf32, strided<[40, 1], offset: 56>>
+      %c = memref.cast %row : memref<1x8xf32, strided<[40, 1], offset: 56>> to memref<1x8xf32, strided<[8, 1], offset: 56>>
+      memref.store %seven, %c[%c0, %c3] : memref<1x8xf32, strided<[8, 1], offset: 56>>
+      %v = memref.load %c[%c0, %c0] : memref<1x8xf32, strided<[8, 1], offset: 56>>
+      func.return %v : f32
+    }
+    """
+    x = np.arange(80, dtype=np.float32).reshape(2, 5, 8)
+    assert run(program, x).results == (56.0,)
+    assert x[1, 2, 3] == 7.0
+
+
+def test_reshape_views_its_source_with_the_sizes_its_shape_operand_holds(run: Run):
+    program = """
+    func.func @main(%x: memref<?x4xf32>, %shape: memref<3xi64>) -> memref<?x2x?xf32> {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %nine = arith.constant 9.0 : f32
+      %r = memref.reshape %x(%shape) : (memref<?x4xf32>, memref<3xi64>) -> memref<?x2x?xf32>
+      memref.store %nine, %r[%c1, %c0, %c1] : memref<?x2x?xf32>
+      func.return %r : memref<?x2x?xf32>
+    }
+    """
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    result = run(program, x, np.array([3, 2, 2], np.int64))
+    expected = np.arange(12, dtype=np.float32).reshape(3, 2, 2)
+    expected[1, 0, 1] = 9.0
+    np.testing.assert_array_equal(result.results[0], expected)
+    assert x[1, 1] == 9.0
+    assert result.stats.storage_allocations == {}
+
+
+@pytest.mark.parametrize(
+    ("shape", "message"),
+    [
+        (
+            [4, 2, 2],
+            r"cannot reshape \[3, 4\] \(12 elements\) to \[4, 2, 2\] \(16 elements\)",
+        ),
+        (
+            [-3, 2, -2],
+            r"the shape operand holds \[-3, 2, -2\]: expected non-negative sizes",
+        ),
+        (
+            [3, 4, 1],
+            r"the shape operand holds \[3, 4, 1\]: expected non-negative sizes that fit memref<\?x2x\?xf32>",
+        ),
+    ],
+    ids=["element-count", "negative", "static-size"],
+)
+def test_reshape_to_sizes_the_source_cannot_have_is_a_model_error(
+    run: Run, shape: list[int], message: str
+):
+    program = """
+    func.func @main(%x: memref<?x4xf32>, %shape: memref<3xi64>) -> memref<?x2x?xf32> {
+      %r = memref.reshape %x(%shape) : (memref<?x4xf32>, memref<3xi64>) -> memref<?x2x?xf32>
+      func.return %r : memref<?x2x?xf32>
+    }
+    """
+    with pytest.raises(
+        InterpretationError, match=rf"memref.reshape %r \(in @main\): {message}"
+    ):
+        run(program, np.zeros((3, 4), np.float32), np.array(shape, np.int64))
 
 
 def test_an_unranked_memref_is_a_model_error_naming_its_type(run: Run):

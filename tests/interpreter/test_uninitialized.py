@@ -209,6 +209,37 @@ def test_a_clone_reads_its_source_and_is_written_whole():
         checked(clone_of_fresh)
 
 
+def test_a_reshape_reads_its_shape_operand_and_not_its_source():
+    """A reshape is a view: its source's bytes stay unwritten (a later load
+    of them through the view is a read of fresh memory), and its shape
+    operand must have been written."""
+    reshape = """
+    func.func @main(%x: memref<4xi32>) -> i32 {
+      %c0 = arith.constant 0 : index
+      %c2 = arith.constant 2 : index
+      %s = memref.alloc() : memref<2xindex>
+      {stores}
+      %a = memref.alloc() : memref<4xi32>
+      %r = memref.reshape %a(%s) : (memref<4xi32>, memref<2xindex>) -> memref<?x?xi32>
+      %v = memref.load %r[%c0, %c0] : memref<?x?xi32>
+      func.return %v : i32
+    }
+    """
+    stores = """
+      %c1 = arith.constant 1 : index
+      memref.store %c2, %s[%c0] : memref<2xindex>
+      memref.store %c2, %s[%c1] : memref<2xindex>
+    """
+    with pytest.raises(
+        InterpretationError, match=r"memref.load %v .* the element it loads reads"
+    ):
+        checked(reshape.replace("{stores}", stores), X)
+    with pytest.raises(
+        InterpretationError, match=r"memref.reshape %r .* the shape reads"
+    ):
+        checked(reshape.replace("{stores}", ""), X)
+
+
 def test_copies_read_their_source_and_write_their_target():
     copy_in = program(f"memory.copy %x, %t : memref<4xi32> to {V}", ADD_T)
     np.testing.assert_array_equal(checked(copy_in, X).results[0], 2 * X)

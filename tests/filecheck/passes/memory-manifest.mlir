@@ -214,7 +214,7 @@ func.func @clone_of_view(%x: memref<4x4xf32>, %n: index) -> memref<2x?xf32, stri
 
 // A new buffer has the identity layout; MLIR does not lower a clone to a
 // layout the identity layout does not cast to (a static stride of 2).
-// CHECK: bufferization.clone of memref<4xf32, strided<[2]>>: expected a layout the identity layout casts to, as a new buffer has it (memref<4xf32>)
+// CHECK: bufferization.clone of memref<4xf32, strided<[2]>> to memref<4xf32, strided<[2]>>: expected a result layout the identity layout casts to, as a new buffer has it (memref<4xf32>)
 
 func.func @clone_strided(%x: memref<4xf32, strided<[2]>>) -> memref<4xf32, strided<[2]>> {
   %c = "bufferization.clone"(%x) : (memref<4xf32, strided<[2]>>) -> memref<4xf32, strided<[2]>>
@@ -224,7 +224,7 @@ func.func @clone_strided(%x: memref<4xf32, strided<[2]>>) -> memref<4xf32, strid
 // -----
 
 // A clone of an unranked memref has no shape to allocate.
-// CHECK: bufferization.clone of memref<*xf32>: expected a ranked memref
+// CHECK: bufferization.clone of memref<*xf32> to memref<*xf32>: expected a ranked memref result
 
 func.func @clone_unranked(%x: memref<*xf32>) -> memref<*xf32> {
   %c = bufferization.clone %x : memref<*xf32> to memref<*xf32>

@@ -192,3 +192,67 @@ func.func @realloc_of_a_placed_tensor() -> f32 {
   %x = memref.load %t[%c0] : memref<4xf32>
   func.return %x : f32
 }
+// -----
+
+// memref.reshape is a view of its source (a stays live while r is read), and
+// reads its shape operand only: s dies at the reshape and b takes its bytes.
+// CHECK-LABEL: func.func @reshape_views_its_source
+// CHECK:         %s = memory.alloc_tensor %arena[32]
+// CHECK:         %a = memory.alloc_tensor %arena[0]
+// CHECK:         %r = memref.reshape %a(%s) : (memref<8xf32>, memref<2xindex>) -> memref<?x?xf32>
+// CHECK:         %b = memory.alloc_tensor %arena[32]
+// memory-place moves the view with its source.
+// PLACE-LABEL: func.func @reshape_views_its_source
+// PLACE:         %r = memref.reshape %a(%s) : (memref<8xf32, "global.vtcm">, memref<2xindex, "global.vtcm">) -> memref<?x?xf32, "global.vtcm">
+func.func @reshape_views_its_source(%x: memref<8xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %s = memref.alloc() : memref<2xindex>
+  memref.store %c2, %s[%c0] : memref<2xindex>
+  memref.store %c4, %s[%c1] : memref<2xindex>
+  %a = memref.alloc() : memref<8xf32>
+  memref.copy %x, %a : memref<8xf32> to memref<8xf32>
+  %r = memref.reshape %a(%s) : (memref<8xf32>, memref<2xindex>) -> memref<?x?xf32>
+  memref.dealloc %s : memref<2xindex>
+  %b = memref.alloc() : memref<2xindex>
+  memref.store %c1, %b[%c0] : memref<2xindex>
+  %i = memref.load %b[%c0] : memref<2xindex>
+  %v = memref.load %r[%i, %c1] : memref<?x?xf32>
+  memref.dealloc %b : memref<2xindex>
+  memref.dealloc %a : memref<8xf32>
+  return %v : f32
+}
+
+// -----
+
+// A clone into another type (MLIR's deallocation pipeline clones a view of
+// an argument into an identity-layout buffer) allocates the result type.
+// CHECK-LABEL: func.func @clone_into_another_type
+// CHECK-NEXT:    %v = memref.subview %x[0, 0] [1, 6] [1, 1] : memref<2x6xf32> to memref<6xf32, strided<[1]>>
+// CHECK-NEXT:    %[[S:.*]] = memory.alloc_storage [24] : !memory.storage<"global">
+// CHECK-NEXT:    %[[T:.*]] = memory.alloc_tensor %[[S]][0] : !memory.storage<"global"> to memref<6xf32>
+// CHECK-NEXT:    memref.copy %v, %[[T]] : memref<6xf32, strided<[1]>> to memref<6xf32>
+// CHECK-NEXT:    %[[I:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[D:.*]] = memref.dim %y, %[[I]] : memref<4xf32>
+// CHECK:         %[[DT:.*]] = memory.alloc_tensor %{{.*}}[0][%[[D]]] : !memory.storage<"global"> to memref<?xf32>
+// CHECK-NEXT:    memref.copy %y, %[[DT]] : memref<4xf32> to memref<?xf32>
+// CHECK-NEXT:    func.return %[[T]], %[[DT]] : memref<6xf32>, memref<?xf32>
+func.func @clone_into_another_type(%x: memref<2x6xf32>, %y: memref<4xf32>) -> (memref<6xf32>, memref<?xf32>) {
+  %v = memref.subview %x[0, 0] [1, 6] [1, 1] : memref<2x6xf32> to memref<6xf32, strided<[1]>>
+  %c = bufferization.clone %v : memref<6xf32, strided<[1]>> to memref<6xf32>
+  %d = bufferization.clone %y : memref<4xf32> to memref<?xf32>
+  return %c, %d : memref<6xf32>, memref<?xf32>
+}
+
+// -----
+
+// MLIR's verifier takes a clone between any memref types, but a copy from
+// one element type to another has no lowering.
+// CHECK: memory-manifest: in @clone_element_type, bufferization.clone of memref<4xf32> to memref<4xi32>: expected the same element type
+
+func.func @clone_element_type(%x: memref<4xf32>) -> memref<4xi32> {
+  %c = bufferization.clone %x : memref<4xf32> to memref<4xi32>
+  return %c : memref<4xi32>
+}

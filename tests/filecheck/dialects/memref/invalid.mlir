@@ -90,6 +90,36 @@ func.func @cast_strides(%m: memref<4x4xf32, strided<[4, 1]>>) {
 
 // -----
 
+// A dimension of size 1 skips only its own stride: the offset and the other
+// strides are still compared.
+func.func @cast_unit_dim_offset(%m: memref<1x8xf32, strided<[40, 1], offset: 8>>) {
+  %c = memref.cast %m : memref<1x8xf32, strided<[40, 1], offset: 8>> to memref<1x8xf32>
+  func.return
+}
+
+// CHECK: operand type memref<1x8xf32, strided<[40, 1], offset: 8>> and result type memref<1x8xf32> are cast incompatible
+
+// -----
+
+func.func @cast_unit_dim_other_stride(%m: memref<1x8xf32, strided<[40, 2]>>) {
+  %c = memref.cast %m : memref<1x8xf32, strided<[40, 2]>> to memref<1x8xf32>
+  func.return
+}
+
+// CHECK: operand type memref<1x8xf32, strided<[40, 2]>> and result type memref<1x8xf32> are cast incompatible
+
+// -----
+
+// A dynamic size is not 1: its stride is compared.
+func.func @cast_dynamic_dim_stride(%m: memref<?x8xf32, strided<[40, 1]>>) {
+  %c = memref.cast %m : memref<?x8xf32, strided<[40, 1]>> to memref<?x8xf32>
+  func.return
+}
+
+// CHECK: operand type memref<?x8xf32, strided<[40, 1]>> and result type memref<?x8xf32> are cast incompatible
+
+// -----
+
 func.func @cast_unranked(%m: memref<*xf32>) {
   %c = memref.cast %m : memref<*xf32> to memref<*xf32, 1>
   func.return
@@ -413,3 +443,71 @@ func.func @subview_slice_bounds(%m: memref<4x4xf32>) {
 }
 
 // CHECK: slice along dimension 1 runs out of bounds: its last index 4 is not less than the source size 4
+
+// -----
+
+// memref.reshape: MLIR's verifier and messages.
+func.func @reshape_shape_type(%m: memref<32xf32>, %s: memref<2xf32>) {
+  %r = memref.reshape %m(%s) : (memref<32xf32>, memref<2xf32>) -> memref<?x?xf32>
+  func.return
+}
+
+// CHECK: operand #1 must be 1D memref of signless integer or index values, but got 'memref<2xf32>'
+
+// -----
+
+func.func @reshape_element_type(%m: memref<32xf32>, %s: memref<2xindex>) {
+  %r = memref.reshape %m(%s) : (memref<32xf32>, memref<2xindex>) -> memref<?x?xi32>
+  func.return
+}
+
+// CHECK: element types of source and destination memref types should be the same
+
+// -----
+
+// strided<[8, 1]> is the identity layout's strides, but its map is
+// d0 * 8 + d1, not the identity map MLIR asks for.
+func.func @reshape_strided_source(%m: memref<4x8xf32, strided<[8, 1]>>, %s: memref<2xindex>) {
+  %r = memref.reshape %m(%s) : (memref<4x8xf32, strided<[8, 1]>>, memref<2xindex>) -> memref<?x?xf32>
+  func.return
+}
+
+// CHECK: source memref type should have identity affine map
+
+// -----
+
+func.func @reshape_strided_result(%m: memref<32xf32>, %s: memref<2xindex>) {
+  %r = memref.reshape %m(%s) : (memref<32xf32>, memref<2xindex>) -> memref<4x8xf32, strided<[8, 1]>>
+  func.return
+}
+
+// CHECK: result memref type should have identity affine map
+
+// -----
+
+func.func @reshape_dynamic_length(%m: memref<32xf32>, %s: memref<?xindex>) {
+  %r = memref.reshape %m(%s) : (memref<32xf32>, memref<?xindex>) -> memref<?x?xf32>
+  func.return
+}
+
+// CHECK: cannot use shape operand with dynamic length to reshape to statically-ranked memref type
+
+// -----
+
+func.func @reshape_length(%m: memref<32xf32>, %s: memref<3xindex>) {
+  %r = memref.reshape %m(%s) : (memref<32xf32>, memref<3xindex>) -> memref<?x?xf32>
+  func.return
+}
+
+// CHECK: length of shape operand differs from the result's memref rank
+
+// -----
+
+// Stricter than MLIR, whose verifier does not compare memory spaces: a
+// reshape is a view, and memplan's scopes are memory spaces.
+func.func @reshape_memory_space(%m: memref<32xf32>, %s: memref<2xindex>) {
+  %r = memref.reshape %m(%s) : (memref<32xf32>, memref<2xindex>) -> memref<?x?xf32, "global.vtcm">
+  func.return
+}
+
+// CHECK: expected source memref<32xf32> and result memref<?x?xf32, "global.vtcm"> in one memory space: a reshape is a view of the same memory
