@@ -7,19 +7,13 @@ Runs only when MEMPLAN_MLIR_PYTHON names a Python with torch and torch-mlir
 
 from __future__ import annotations
 
-import os
 import subprocess
 from pathlib import Path
 
 import pytest
+from torch_exporter import EXPORT, TORCH_PYTHON, needs_torch
 
-TORCH_PYTHON = os.environ.get("MEMPLAN_MLIR_PYTHON")
-EXPORT = Path(__file__).resolve().parents[2] / "examples" / "torch" / "export_model.py"
-
-pytestmark = pytest.mark.skipif(
-    TORCH_PYTHON is None,
-    reason="set MEMPLAN_MLIR_PYTHON to a Python with torch and torch-mlir",
-)
+pytestmark = needs_torch
 
 MODEL_HEAD = "import torch\nfrom torch import nn\nINPUT_SHAPE = (1, 4)\n"
 
