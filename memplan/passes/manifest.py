@@ -235,13 +235,11 @@ class ManifestDealloc(RewritePattern):
                     "its storage, so that killing the storage frees only it",
                 )
             )
-        killed = {
-            use.operation for use in tensor.uses if isinstance(use.operation, KillOp)
-        }
-        before = op.prev_op
-        while before is not None and before not in killed:
-            before = before.prev_op
-        kills = [] if before is not None else [KillOp(tensor)]
+        ended = any(
+            isinstance(use.operation, KillOp) and use.operation.is_before_in_block(op)
+            for use in tensor.uses
+        )
+        kills = [] if ended else [KillOp(tensor)]
         rewriter.replace(op, [*kills, KillOp(owner.storage)], [])
 
 
