@@ -1,7 +1,7 @@
 """The dialects a memplan tool parses with: every installed one, as in
-xdsl-opt, with memplan's corrected bufferization, linalg, memref and scf, arith with `remf`
-added and MLIR's `trunci`, and a per-context builtin blob store (see
-docs/frontend-ops.md)."""
+xdsl-opt, with memplan's corrected affine, bufferization, linalg, memref and
+scf, arith with `remf` added and MLIR's `trunci`, and a per-context builtin
+blob store (see docs/frontend-ops.md)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,12 @@ from xdsl.ir import Dialect
 from xdsl.universe import Universe
 
 from memplan.parser import MemplanParser
+
+
+def _affine() -> Dialect:
+    from memplan.dialects.affine import AFFINE
+
+    return AFFINE
 
 
 def _arith() -> Dialect:
@@ -54,12 +60,13 @@ def _installed_dialects() -> dict[str, Callable[[], Dialect]]:
 
 
 def memplan_dialects() -> dict[str, Callable[[], Dialect]]:
-    """Every installed dialect (memplan's included), with arith, bufferization,
-    linalg, memref and scf replaced by memplan's and a builtin dialect whose
-    blob store belongs to the context it is registered in."""
+    """Every installed dialect (memplan's included), with affine, arith,
+    bufferization, linalg, memref and scf replaced by memplan's and a builtin
+    dialect whose blob store belongs to the context it is registered in."""
     from memplan.dialects.memref import builtin_dialect
 
     dialects = dict(_installed_dialects())
+    dialects["affine"] = _affine
     dialects["arith"] = _arith
     dialects["bufferization"] = _bufferization
     dialects["linalg"] = _linalg

@@ -11,13 +11,23 @@ hex part of a complex float element too, and rejects what MLIR rejects: a
 leading minus and a pattern wider than the type.
 A decimal integer for a float element (`dense<1> : tensor<f32>`, an error in
 MLIR) keeps xDSL's reading, the value 1.0.
+
+It also rejects, as MLIR does, what xDSL 0.74 reads without a word: a use its
+definition does not dominate (`memplan.dominance`), an `index` attribute
+outside 64 bits (`99999999999999999999 : index`), and a custom-form
+`func.func` with empty braces (`func.func @f() {}`, which xDSL reads as a
+declaration).  A `%`, `^`, `#` or `!` followed by no name is reported with
+what was expected, not xDSL's unformatted "Expected suffix identifier after
+{first_char}".
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from xdsl.context import Context
+from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     AnyDenseElement,
     AnyFloat,
@@ -32,9 +42,11 @@ from xdsl.dialects.builtin import (
     PackableType,
     RankedStructure,
 )
-from xdsl.ir import Attribute, Operation
-from xdsl.parser import AttrParser
+from xdsl.ir import Attribute, Operation, Region
+from xdsl.parser import AttrParser, Parser
+from xdsl.utils.exceptions import ParseError
 from xdsl.utils.lexer import Span
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken
 
 from memplan.dominance import undominated_use
 from memplan.parse_memo import MemoizingParser
@@ -70,6 +82,50 @@ _INDEX_MIN = -(1 << 63)
 """The smallest index value: xDSL stores index elements as 64-bit integers."""
 
 
+def _index_range_error(text: str) -> str:
+    """The error for the index value spelled `text`, which is outside 64 bits."""
+    return (
+        f"{text} does not fit in 64 bits: expected a value in "
+        f"[{_INDEX_MIN}, {-_INDEX_MIN - 1}]"
+    )
+
+
+_UNFORMATTED = "Expected suffix identifier after {first_char}"
+"""xDSL 0.74's lexer error for a `%`, `^`, `#` or `!` without a name after it:
+an f-string missing its `f`, so it shows `{first_char}` literally."""
+
+_PREFIXED = {
+    "%": "SSA name",
+    "^": "block name",
+    "#": "attribute name",
+    "!": "type name",
+}
+"""What each prefix starts, as MLIR's errors call it ("invalid SSA name")."""
+
+
+def _with_prefix_named(error: ParseError) -> ParseError:
+    """`error`, or in place of xDSL's unformatted message the name that is
+    missing and what it may be made of."""
+    prefix = error.span.text[:1]
+    if error.msg != _UNFORMATTED or prefix not in _PREFIXED:
+        return error
+    return ParseError(
+        error.span,
+        f"invalid {_PREFIXED[prefix]}: expected a name after '{prefix}' (digits, "
+        "or a letter or one of $._- followed by letters, digits and $._-)",
+    )
+
+
+class _Lexer(MLIRLexer):
+    """xDSL's lexer, saying which name is missing after a `%`, `^`, `#` or `!`."""
+
+    def lex(self) -> MLIRToken:
+        try:
+            return super().lex()
+        except ParseError as error:
+            raise _with_prefix_named(error) from None
+
+
 @dataclass
 class _Element(AttrParser._TensorLiteralElement):  # pyright: ignore[reportPrivateUsage]
     """A tensor literal element read as MLIR reads it for a float type: a hex
@@ -91,11 +147,7 @@ class _Element(AttrParser._TensorLiteralElement):  # pyright: ignore[reportPriva
             and isinstance(value, int | float)
             and not _INDEX_MIN <= value < -_INDEX_MIN
         ):
-            parser.raise_error(
-                f"index element {text} does not fit in 64 bits: expected a "
-                f"value in [{_INDEX_MIN}, {-_INDEX_MIN - 1}]",
-                self.span,
-            )
+            parser.raise_error(f"index element {_index_range_error(text)}", self.span)
         if isinstance(type, ComplexType) and not isinstance(self.value, tuple):
             parser.raise_error(
                 f"a {type} element must be a pair (real, imaginary), got {text}",
@@ -153,8 +205,9 @@ def _bit_pattern(
 
 class MemplanParser(MemoizingParser):
     """xDSL's parser reading hex float elements of dense literals as MLIR does,
-    each repeated type or property spelling once, and noting where each op's
-    text starts (xDSL keeps no position on an op whose text spells no
+    each repeated type or property spelling once, rejecting what MLIR rejects
+    and xDSL does not (see the module's documentation), and noting where each
+    op's text starts (xDSL keeps no position on an op whose text spells no
     `loc(...)`), so errors about an op can name its line."""
 
     _literal: list[_Element] | None = None
@@ -163,9 +216,19 @@ class MemplanParser(MemoizingParser):
     op_spans: dict[Operation, Span]
     """The first token of each parsed op."""
 
+    _empty_regions: dict[Region, Span]
+    """The `{` of each region parsed from braces holding no block."""
+
     def __init__(self, ctx: Context, input: str | bytes, name: str = "<unknown>"):
-        super().__init__(ctx, input, name)
+        try:
+            super().__init__(ctx, input, name)
+        except ParseError as error:  # on the first token
+            raise _with_prefix_named(error) from None
+        lexer = _Lexer(self.lexer.input)
+        lexer.pos = self.lexer.pos
+        self._parser_state.lexer = lexer
         self.op_spans = {}
+        self._empty_regions = {}
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
         """The module, once every use is dominated by its definition."""
@@ -187,7 +250,27 @@ class MemplanParser(MemoizingParser):
         start = self._current_token.span
         op = super().parse_operation()
         self.op_spans[op] = start
+        # In custom form (the op's first token is its bare name), braces
+        # holding nothing are an error, not a declaration.
+        if isinstance(op, func.FuncOp) and start.text == op.name:
+            braces = self._empty_regions.get(op.body)
+            if braces is not None:
+                self.raise_error(
+                    f"func.func @{op.sym_name.data}: expected a non-empty function "
+                    "body: a block ending in func.return (a declaration has no "
+                    "braces)",
+                    braces,
+                )
         return op
+
+    def parse_optional_region(
+        self, arguments: Iterable[Parser.Argument] | None = None
+    ) -> Region | None:
+        start = self._current_token.span
+        region = super().parse_optional_region(arguments)
+        if region is not None and not region.blocks:
+            self._empty_regions[region] = start
+        return region
 
     def _parse_tensor_literal_element(self) -> AttrParser._TensorLiteralElement:  # pyright: ignore[reportPrivateUsage]
         parsed = super()._parse_tensor_literal_element()
@@ -203,6 +286,16 @@ class MemplanParser(MemoizingParser):
         attr = super().parse_optional_builtin_int_or_float_attr()
         if isinstance(attr, FloatAttr):
             self._check_storable(attr.type, start)
+        elif (
+            isinstance(attr, IntegerAttr)
+            and isinstance(attr.type, IndexType)
+            and not _INDEX_MIN <= attr.value.data < -_INDEX_MIN
+        ):
+            self.raise_error(
+                f"index value {_index_range_error(str(attr.value.data))}",
+                start.start,
+                self._current_token.span.start,
+            )
         return attr
 
     def _parse_dense_literal_type(

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypeVar
 
-from xdsl.ir import Attribute, Region, SSAValue
+from xdsl.ir import Attribute, Operation, Region, SSAValue
 from xdsl.parser import Parser
 from xdsl.printer import Printer
+
+_OpT = TypeVar("_OpT", bound=Operation)
 
 
 def parse_optional_arrow_types(parser: Parser) -> Sequence[Attribute]:
@@ -50,3 +53,17 @@ def print_results_and_body(
     printer.print_string(" ")
     printer.print_region(body, print_entry_block_args=False)
     printer.print_op_attributes(attributes)
+
+
+def rebuilt_as(op: Operation, cls: type[_OpT]) -> _OpT:
+    """An op of class `cls` with `op`'s operands, result types, properties,
+    attributes and successors, and its regions, moved out of `op` (for an
+    op of the same name that another class built)."""
+    return cls.create(
+        operands=op.operands,
+        result_types=op.result_types,
+        properties=dict(op.properties),
+        attributes=dict(op.attributes),
+        successors=op.successors,
+        regions=[op.detach_region(region) for region in tuple(op.regions)],
+    )

@@ -37,6 +37,7 @@ from xdsl.ir.affine import (
     AffineSymExpr,
 )
 
+from memplan.dialects.affine import ForOp
 from memplan.interpreter.errors import ModelError
 from memplan.interpreter.memref_impl import check_indices, element_at
 from memplan.interpreter.regions import Compiled, CompilingFunctions
@@ -155,7 +156,6 @@ class AffineFunctions(CompilingFunctions):
         array[inner] = element
         return ()
 
-    @impl(affine.ForOp)
     def run_for(
         self, interpreter: Interpreter, op: affine.ForOp, args: PythonValues
     ) -> PythonValues:
@@ -173,6 +173,9 @@ class AffineFunctions(CompilingFunctions):
                 op.body, (i, *carried), "affine.for"
             )
         return carried
+
+    run_xdsl_for = impl(affine.ForOp)(run_for)
+    run_memplan_for = impl(ForOp)(run_for)
 
     @impl_terminator(affine.YieldOp)
     def run_yield(

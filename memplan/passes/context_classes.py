@@ -15,6 +15,8 @@ from xdsl.context import Context
 from xdsl.ir import Operation
 from xdsl.rewriter import Rewriter
 
+from memplan.dialects.syntax import rebuilt_as
+
 
 def _registered_classes(ctx: Context, dialect_name: str) -> dict[str, type[Operation]]:
     """The op classes `ctx` parses `dialect_name`'s ops with, by op name
@@ -37,12 +39,4 @@ def use_context_classes(ctx: Context, root: Operation) -> None:
         registered = classes[dialect_name].get(op.name)
         if registered is None or type(op) is registered:
             continue
-        rebuilt = registered.create(
-            operands=op.operands,
-            result_types=op.result_types,
-            properties=dict(op.properties),
-            attributes=dict(op.attributes),
-            successors=op.successors,
-            regions=[op.detach_region(region) for region in tuple(op.regions)],
-        )
-        Rewriter.replace_op(op, rebuilt)
+        Rewriter.replace_op(op, rebuilt_as(op, registered))

@@ -239,6 +239,37 @@ IR_CASES = {
         (),
         ("in.mlir:2:", "index element 0xfff0000000000000 does not fit in 64 bits"),
     ),
+    # xDSL 0.74 reads these without a word; MLIR rejects them.
+    "index attribute over 64 bits": Case(
+        function("  %c = arith.constant 99999999999999999999 : index"),
+        (),
+        (
+            "in.mlir:2:23:",
+            "index value 99999999999999999999 does not fit in 64 bits",
+            "expected a value in [-9223372036854775808, 9223372036854775807]",
+        ),
+    ),
+    "function body of empty braces": Case(
+        "func.func @f() {\n}\n",
+        (),
+        ("in.mlir:1:16:", "func.func @f: expected a non-empty function body"),
+    ),
+    # xDSL 0.74's message shows `{first_char}` literally.
+    "% without a name": Case(
+        function("  %c = arith.constant 1.0 : f32", "  %d = arith.addf %c, % : f32"),
+        (),
+        ("in.mlir:3:23:", "invalid SSA name: expected a name after '%'"),
+    ),
+    "% without a name as the first token": Case(
+        "% = arith.constant 1 : i32\n",
+        (),
+        ("in.mlir:1:1:", "invalid SSA name: expected a name after '%'"),
+    ),
+    "^ without a name": Case(
+        function("  cf.br ^"),
+        (),
+        ("in.mlir:2:9:", "invalid block name: expected a name after '^'"),
+    ),
     "block without its terminator": Case(
         "func.func @f() {\n  %a = memref.alloc() : memref<4xf32>\n}\n",
         (),
