@@ -178,11 +178,10 @@ class MemRefFunctions(CompilingFunctions):
         self._frames.append([])
 
     def leave_scope(self, killer: str) -> None:
-        """Free the scope's `memref.alloca`s, as returning pops the stack."""
+        """Free the scope's `memref.alloca`s, as returning pops the stack:
+        also one whose tensor a `memory.kill` ended (that frees no bytes)."""
         for array in self._frames.pop():
-            record = self.model.record_of(array)
-            if record is not None and record.killed_by is None:
-                self.model.free_memref(array, killer)
+            self.model.free_memref(array, killer)
 
     @impl(bufferization.CloneOp)
     def run_clone(

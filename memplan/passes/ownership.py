@@ -191,9 +191,10 @@ def frees_operand(op: Operation) -> bool:
 
 def frees_of(allocation: Operation) -> list[Operation]:
     """The ops that free the bytes `allocation` holds: the `memory.kill`s of a
-    storage; the `memref.dealloc`s and `memref.realloc`s of a `memref.alloc`
-    result or of a view of it.  A kill of a `memref.alloc` result ends its
-    tensor, not its allocation (docs/dialect.md): it frees nothing."""
+    storage; the `memref.dealloc`s and `memref.realloc`s of the result of a
+    `memref.alloc`, `memref.realloc` or `bufferization.clone` or of a view of
+    it.  A kill of such a result ends its tensor, not its allocation
+    (docs/dialect.md): it frees nothing."""
     if isinstance(allocation, AllocStorageOp):
         return [
             use.operation
@@ -208,11 +209,30 @@ def frees_of(allocation: Operation) -> list[Operation]:
     ]
 
 
+AUTOMATIC_ALLOCATION_SCOPES = frozenset(
+    {"func.func", "scf.parallel", "memref.alloca_scope"}
+)
+"""Ops whose region frees the `memref.alloca`s made in it each time a run of
+it ends (a call returns, an iteration or the scope's block ends), as
+`memplan-run` frees them (by name)."""
+
+
 def freed_at(liveness: FunctionLiveness, allocation: Operation) -> int | None:
     """The point of the first op of `allocation`'s block, in program order,
     that frees its bytes (`frees_of`): they are held up to there on every
     path.  None when no op of that block frees them (a free in a branch or a
-    loop may not run): they are held to the end of the function."""
+    loop may not run): they are held to the end of the function.  A
+    `memref.alloca` is freed where its automatic allocation scope ends: at
+    the terminator of the scope's block, or at the function's last point."""
+    if allocation.name == "memref.alloca":
+        scope = allocation.parent_op()
+        while scope is not None and scope.name not in AUTOMATIC_ALLOCATION_SCOPES:
+            scope = scope.parent_op()
+        if scope is None or isinstance(scope, func.FuncOp):
+            return liveness.last_point
+        body = scope.regions[0].blocks.last
+        assert body is not None and body.last_op is not None
+        return liveness.index[body.last_op]
     block = allocation.parent_block()
     return min(
         (

@@ -38,7 +38,7 @@ from memplan.passes.place_model import (
     written_globals,
 )
 from memplan.passes.place_rewrite import move_entity, move_group
-from memplan.passes.retype import NEW_MEMORY_OPS, ScopeGroups, global_name
+from memplan.passes.retype import ALLOCATING_OPS, ScopeGroups, global_name
 from memplan.passes.surely_held import SurelyHeld, surely_held
 from memplan.planning.buffers import align_up
 from memplan.planning.placement import (
@@ -244,7 +244,7 @@ class _Placer:
         self._check_unplaced(function, cyclic)
         total = 0
         for op in function.walk():
-            if op.name not in NEW_MEMORY_OPS:
+            if op.name not in ALLOCATING_OPS:
                 continue
             group = self.groups.group_of(op.results[0])
             if id(group) in handled:
@@ -283,7 +283,7 @@ class _Placer:
         alignment = self.target.alignment(VTCM_SCOPE)
         pinned: dict[Operation, int] = {}
         for op in function.walk():
-            if op.name not in NEW_MEMORY_OPS:
+            if op.name not in ALLOCATING_OPS:
                 continue
             group = self.groups.group_of(op.results[0])
             size = _static_bytes(op)

@@ -49,7 +49,7 @@ from memplan.passes.liveness import (
 )
 from memplan.passes.ownership import freed_at
 from memplan.passes.retype import (
-    NEW_MEMORY_OPS,
+    ALLOCATING_OPS,
     ScopeGroup,
     ScopeGroups,
     forwards_memory,
@@ -304,7 +304,7 @@ class _Builder:
 
     def build(self) -> FunctionModel:
         for op in self.liveness.index:
-            if op.name in NEW_MEMORY_OPS:
+            if op.name in ALLOCATING_OPS:
                 group = self.groups.group_of(op.results[0])
                 if id(group) not in self.handled:
                     self.handled.add(id(group))

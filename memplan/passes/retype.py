@@ -43,7 +43,7 @@ from memplan.dialects.memory import (
     StorageType,
     scope_of,
 )
-from memplan.passes.liveness import VIEW_OPS, forwarded_values
+from memplan.passes.liveness import REALLOCS, VIEW_OPS, forwarded_values
 from memplan.targets import GLOBAL_SCOPE
 
 FORWARDING_OPS = frozenset(
@@ -63,8 +63,14 @@ FORWARDING_OPS = frozenset(
 (`liveness.forwarded_values` knows how), by name."""
 
 NEW_MEMORY_OPS = frozenset({"memory.alloc_storage", "memref.alloc", "memref.alloca"})
-"""Ops that make new memory of the scope their result type says (by name: a
-parsing context may define its own class for an op)."""
+"""Ops that make new memory of the scope their result type says, which
+memory-place may move (by name: a parsing context may define its own class
+for an op)."""
+
+ALLOCATING_OPS = NEW_MEMORY_OPS | REALLOCS
+"""Ops whose result is new memory its scope holds: also the new buffer of a
+`memref.realloc`, which memory-place does not move (it fixes the source and
+the result, whose memory spaces must agree)."""
 
 
 def forwards_memory(op: Operation) -> bool:
@@ -111,12 +117,12 @@ class ScopeGroup:
             return ""
 
     def allocations(self) -> list[Operation]:
-        """Ops of the group that make new memory (storages, allocs)."""
+        """Ops of the group that make new memory (storages, allocs, reallocs)."""
         return [
             v.owner
             for v in self.values
             if isinstance(v.owner, Operation)
-            and v.owner.name in NEW_MEMORY_OPS
+            and v.owner.name in ALLOCATING_OPS
             and v.owner.results[0] is v
         ]
 

@@ -1,24 +1,28 @@
 """How many bytes of each scope a function holds at once, callees included,
 and whether they fit the scope's address window.
 
-A storage (`memory.alloc_storage`, or a `memref.alloc`, which `memplan-run`
-allocates in the same window) is held from its allocation to the op that
-frees it (`ownership.freed_at`); a `func.call` holds, for an instant, what
-its callee (and the callee's own callees) holds at its peak.  Functions
-that call each other in a cycle (recursion) hold storages once per level:
-that is unbounded unless no storage is held across the calls that close the
-cycle, and is reported as such.
+A storage (`memory.alloc_storage`, or a `memref.alloc`, `memref.alloca`,
+`bufferization.clone` or the new buffer of a `memref.realloc`, which
+`memplan-run` allocates in the same window) is held from its allocation to
+the op that frees it (`ownership.freed_at`: a `memref.alloca` to the end of
+its automatic allocation scope, a buffer a `memref.realloc` replaces up to
+the realloc, which allocates the new one first); a `func.call` holds, for an
+instant, what its callee (and the callee's own callees) holds at its peak.
+Functions that call each other in a cycle (recursion) hold storages once per
+level: that is unbounded unless no storage is held across the calls that
+close the cycle, and is reported as such.
 
 A bounded scope is an address window where every storage starts at an
 address of its alignment (at least the scope's), so padding counts as in
 `memplan-run`.  Where the run's allocations are known in order (static
-storages allocated and killed in the function's entry block, calls made
-there to functions of the same kind), the check replays them on the
-interpreter's own first-fit window: it refuses exactly what the run
-refuses.  Elsewhere (storages in branches or loops, kills in branches,
-dynamic sizes, `memref.alloc`s of the scope, recursion) it uses the
-planning library's alignment-aware lower bound on the storages held at
-once: it refuses only what no address assignment fits.
+storages and `memref.alloca`s allocated and freed in the function's entry
+block, calls made there to functions of the same kind), the check replays
+them on the interpreter's own first-fit window: it refuses exactly what the
+run refuses.  Elsewhere (storages in branches or loops, kills in branches,
+dynamic sizes, `memref.alloc`s, `memref.realloc`s and clones of the scope,
+which aliases may free, recursion) it uses the planning library's
+alignment-aware lower bound on the storages held at once: it refuses only
+what no address assignment fits.
 """
 
 from __future__ import annotations
@@ -28,14 +32,13 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects import func
-from xdsl.dialects.builtin import MemRefType
+from xdsl.dialects.builtin import IntegerAttr, MemRefType
 from xdsl.ir import Operation
 
-from memplan.dialects import memref
 from memplan.dialects.memory import AllocStorageOp, scope_of, static_byte_size
 from memplan.interpreter.model import AddressSpace, address_space
 from memplan.passes.diagnostics import describe, named_op
-from memplan.passes.liveness import FunctionLiveness
+from memplan.passes.liveness import REALLOCS, FunctionLiveness
 from memplan.passes.ownership import freed_at, frees_of
 from memplan.planning.buffers import Buffer, lower_bound
 from memplan.targets import Target
@@ -44,9 +47,9 @@ from memplan.targets import Target
 @dataclass(frozen=True, eq=False)
 class Holding:
     """`size` bytes of `scope`, aligned to `alignment`, held over program
-    points [start, end] by `origin`: a `memory.alloc_storage` or a
-    `memref.alloc`, the `func.call` of a callee that holds it, or text naming
-    memory held all through the function."""
+    points [start, end] by `origin`: an allocation (`_allocated`), the
+    `func.call` of a callee that holds it, or text naming memory held all
+    through the function."""
 
     scope: str
     start: int
@@ -85,6 +88,11 @@ class CallSite:
 
 ALLOC, FREE, CALL = range(3)
 
+HEAP_BUFFERS = frozenset({"memref.alloc", "bufferization.clone", *REALLOCS})
+"""Memref allocations that may be freed through an alias `ownership.frees_of`
+does not follow (the base buffer of a view, an `scf.if` result, a caller's
+result): their scope is bounded, not replayed."""
+
 
 @dataclass
 class FunctionUsage:
@@ -99,13 +107,13 @@ class FunctionUsage:
     """(point, ALLOC or FREE, storage index) or (point, CALL, call index) of
     the entry block, in program order: what a run of it allocates."""
     inexact: set[str] = field(default_factory=set[str])
-    """Scopes whose allocations the steps miss (nested, dynamic, memref)."""
+    """Scopes whose allocations the steps miss (nested, dynamic, heap buffers)."""
 
 
 def function_usage(liveness: FunctionLiveness) -> FunctionUsage:
-    """Static storages and `memref.alloc`s of the function with the points
-    from their allocation to the op that frees them, and its calls.  Only a
-    free in the allocation's own block frees it on every path
+    """Static storages and memref allocations of the function with the
+    points from their allocation to the op that frees them, and its calls.
+    Only a free in the allocation's own block frees it on every path
     (`ownership.freed_at`); one freed only inside a branch or a loop is held
     to the end of the function.  Dynamic sizes count as zero."""
     entry = liveness.function.body.blocks.first
@@ -115,15 +123,12 @@ def function_usage(liveness: FunctionLiveness) -> FunctionUsage:
         if isinstance(op, func.CallOp):
             usage.steps.append((point, CALL, len(usage.calls)))
             usage.calls.append(CallSite(op, point, op.callee.string_value(), nested))
-        if isinstance(op, memref.AllocOp | memref.AllocaOp):
-            assert isinstance(op.memref.type, MemRefType)
-            usage.inexact.add(scope_of(op.memref.type))
         held = _allocated(op)
         if held is None:
             continue
         scope, size, alignment = held
         elsewhere = any(f.parent_block() is not op.parent_block() for f in frees_of(op))
-        if size is None or nested or elsewhere:
+        if size is None or nested or elsewhere or op.name in HEAP_BUFFERS:
             usage.inexact.add(scope)
         if size is None:
             continue
@@ -141,16 +146,24 @@ def function_usage(liveness: FunctionLiveness) -> FunctionUsage:
 
 def _allocated(op: Operation) -> tuple[str, int | None, int] | None:
     """The scope, static size (None: dynamic) and alignment of the memory a
-    `memory.alloc_storage` or `memref.alloc` allocates (as `memplan-run`
-    allocates both); None for any other op."""
+    `memory.alloc_storage`, `memref.alloc`, `memref.alloca`,
+    `memref.realloc` (its new buffer) or `bufferization.clone` (a buffer of
+    its result's shape) allocates, as `memplan-run` allocates each in its
+    scope's window; None for any other op (and an unranked clone, which
+    `memplan-run` does not run)."""
     if isinstance(op, AllocStorageOp):
         return op.scope, op.static_size_bytes(), op.alignment.value.data
-    if isinstance(op, memref.AllocOp):
-        type_ = op.memref.type
-        assert isinstance(type_, MemRefType)
-        alignment = op.alignment.value.data if op.alignment is not None else 1
-        return scope_of(type_), static_byte_size(type_), alignment
-    return None
+    if op.name not in (*HEAP_BUFFERS, "memref.alloca"):
+        return None
+    type_ = op.results[0].type
+    if not isinstance(type_, MemRefType):
+        return None
+    alignment = op.properties.get("alignment", op.attributes.get("alignment"))
+    return (
+        scope_of(type_),
+        static_byte_size(type_),
+        alignment.value.data if isinstance(alignment, IntegerAttr) else 1,
+    )
 
 
 def _sweep(holdings: Iterable[Holding]) -> Iterator[tuple[Holding, list[Holding]]]:

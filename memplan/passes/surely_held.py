@@ -7,8 +7,9 @@ What certainly runs, in order, each time the function runs is the top level
 of its entry block (no branch leads back to it).  An allocation there holds
 its bytes from its op until an op that may free it: a `memory.kill`, a
 `memref.dealloc` or `memref.realloc` of any alias of it (a kill of one of
-its tensors counts too), or a call that takes an alias (the callee may free
-it), also when nested in a region of a top-level op.  The most such
+its tensors counts too; a realloc frees it only after allocating its new
+buffer), or a call that takes an alias (the callee may free it), also when
+nested in a region of a top-level op.  The most such
 allocations hold together is a lower bound of what the run needs; memory
 allocated elsewhere (other blocks, regions, callees) is not counted.
 """
@@ -55,20 +56,20 @@ def surely_held(
     held: dict[Operation, tuple[int, set[SSAValue]]] = {}
     best = SurelyHeld()
     for op in function.body.blocks[0].ops:
+        # An op that allocates and frees (a realloc) holds both at once.
+        size = bytes_of(op)
+        if size is not None:
+            held[op] = (size, aliases(op.results[0]))
+            total = sum(size for size, _ in held.values())
+            if total > best.peak:
+                best = SurelyHeld(
+                    total,
+                    op,
+                    [(allocation, size) for allocation, (size, _) in held.items()],
+                )
         for allocation, (_, names) in list(held.items()):
             if _may_free(op, names):
                 del held[allocation]
-        size = bytes_of(op)
-        if size is None:
-            continue
-        held[op] = (size, aliases(op.results[0]))
-        total = sum(size for size, _ in held.values())
-        if total > best.peak:
-            best = SurelyHeld(
-                total,
-                op,
-                [(allocation, size) for allocation, (size, _) in held.items()],
-            )
     return best
 
 

@@ -12,9 +12,12 @@ Per function, using the live ranges of `memplan.passes.liveness`:
   end of its static-size storage, or at an address less aligned than its
   elements (or than the `alignment` option);
 * a value used (or killed again) after its `memory.kill` in the same block;
-* a scope whose static storages and `memref.alloc`s, each held from its
+* a scope whose static storages and memref allocations (`memref.alloc`,
+  `memref.alloca`, `bufferization.clone`, the new buffer of
+  `memref.realloc`), each held from its
   allocation to the op of its block that frees it (or the end of the
-  function: `ownership.freed_at`), do not fit its address window
+  function; an alloca to the end of its automatic allocation scope:
+  `ownership.freed_at`), do not fit its address window
   at some point, with their alignment padding (and, in straight-line code,
   the fragmentation the run's first fit leaves), a call holding its
   callee's storages (`memplan.passes.scope_usage`); dynamic sizes count as

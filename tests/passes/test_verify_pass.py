@@ -9,8 +9,10 @@ from xdsl.parser import Parser
 from xdsl.utils.exceptions import PassFailedException
 
 from memplan.context import memplan_context
+from memplan.interpreter import InterpretationError, run_function
 from memplan.passes.placements import address_alignment
 from memplan.passes.verify import MemoryVerifyPass
+from memplan.targets import get_target
 
 STORAGE = '!memory.storage<"global.vtcm">'
 
@@ -168,3 +170,157 @@ func.func @f() {{
 )
 def test_address_alignment(storage_alignment: int, offset: int, expected: int):
     assert address_alignment(storage_alignment, offset) == expected
+
+
+def _vtcm(elements: int) -> str:
+    return f'memref<{elements}xf32, "global.vtcm">'
+
+
+def _vtcm_program(body: str, callee: str = "") -> str:
+    """@main running `body` (after `callee`); %one, %c0, %c1, %c2 defined."""
+    return (
+        f"{callee}func.func @main() {{\n"
+        "  %one = arith.constant 1.0 : f32\n"
+        "  %c0 = arith.constant 0 : index\n"
+        "  %c1 = arith.constant 1 : index\n"
+        "  %c2 = arith.constant 2 : index\n"
+        f"{body}  func.return\n}}\n"
+    )
+
+
+def _storage(name: str, size: int) -> str:
+    return (
+        f"  %{name} = memory.alloc_storage [{size}] : {STORAGE}\n"
+        f"  memory.kill %{name} : {STORAGE}\n"
+    )
+
+
+def _filled(name: str, elements: int, allocation: str) -> str:
+    """`allocation` of %name, then a fill of it (memplan-run runs it)."""
+    return (
+        f"  %{name} = {allocation} : {_vtcm(elements)}\n"
+        f"  linalg.fill ins(%one : f32) outs(%{name} : {_vtcm(elements)})\n"
+    )
+
+
+def _realloc(source: str, name: str, old: int, new: int) -> str:
+    return f"  %{name} = memref.realloc %{source} : {_vtcm(old)} to {_vtcm(new)}\n"
+
+
+def _dealloc(name: str, elements: int) -> str:
+    return f"  memref.dealloc %{name} : {_vtcm(elements)}\n"
+
+
+VTCM_ALLOCATIONS = {
+    "an alloca beside a storage": (
+        _vtcm_program(_filled("a", 1024, "memref.alloca()") + _storage("s", 4096)),
+        False,
+    ),
+    "allocas aligned past the window": (
+        _vtcm_program(
+            "".join(
+                _filled(name, 25, "memref.alloca() {alignment = 4096 : i64}")
+                for name in "abc"
+            )
+        ),
+        False,
+    ),
+    "an alloca freed by each return, killed or not": (
+        _vtcm_program(
+            "  func.call @stack() : () -> ()\n" * 2 + _storage("s", 4096),
+            callee="func.func @stack() {\n  %one = arith.constant 1.0 : f32\n"
+            + _filled("a", 1024, "memref.alloca()")
+            + f"  memory.kill %a : {_vtcm(1024)}\n  func.return\n}}\n",
+        ),
+        True,
+    ),
+    "an alloca freed at the end of its alloca_scope": (
+        _vtcm_program(
+            "  memref.alloca_scope {\n"
+            + _filled("a", 1024, "memref.alloca()")
+            + "  }\n"
+            + _storage("s", 4096)
+        ),
+        True,
+    ),
+    "an alloca beside a storage in an iteration": (
+        _vtcm_program(
+            "  scf.parallel (%i) = (%c0) to (%c2) step (%c1) {\n"
+            + _filled("a", 1024, "memref.alloca()")
+            + _storage("s", 4096)
+            + "    scf.reduce\n  }\n"
+        ),
+        False,
+    ),
+    "an alloca freed at the end of each iteration": (
+        _vtcm_program(
+            "  scf.parallel (%i) = (%c0) to (%c2) step (%c1) {\n"
+            + _filled("a", 1024, "memref.alloca()")
+            + "    scf.reduce\n  }\n"
+            + _storage("s", 4096)
+        ),
+        True,
+    ),
+    "a realloc holding both buffers beside a storage": (
+        _vtcm_program(
+            f"  %s = memory.alloc_storage [2048] : {STORAGE}\n"
+            + _filled("a", 512, "memref.alloc()")
+            + _realloc("a", "b", 512, 1024)
+            + _dealloc("b", 1024)
+            + f"  memory.kill %s : {STORAGE}\n"
+        ),
+        False,
+    ),
+    "a realloc freeing its source": (
+        _vtcm_program(
+            _filled("a", 1024, "memref.alloc()")
+            + _realloc("a", "b", 1024, 512)
+            + _storage("s", 4096)
+            + _dealloc("b", 512)
+        ),
+        True,
+    ),
+    "a clone beside its operand": (
+        _vtcm_program(
+            _filled("a", 1024, "memref.alloc()")
+            + f"  %b = bufferization.clone %a : {_vtcm(1024)} to {_vtcm(1024)}\n"
+            + _dealloc("a", 1024)
+            + _dealloc("b", 1024)
+        ),
+        False,
+    ),
+    "a realloc's buffer beside a storage": (
+        _vtcm_program(
+            _filled("a", 512, "memref.alloc()")
+            + _realloc("a", "b", 512, 1024)
+            + _storage("s", 4096)
+            + _dealloc("b", 1024)
+        ),
+        False,
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("source", "fits"), VTCM_ALLOCATIONS.values(), ids=VTCM_ALLOCATIONS.keys()
+)
+def test_verify_refuses_exactly_the_vtcm_allocations_the_run_cannot_fit(
+    source: str, fits: bool
+):
+    """memory-verify counts a VTCM memref.alloca (to the end of its automatic
+    allocation scope), both buffers of a memref.realloc (the new one
+    allocated before the old one is freed) and a bufferization.clone as
+    memplan-run allocates them."""
+    module = Parser(memplan_context(), source).parse_module()
+    try:
+        run_function(module.clone(), target=get_target().with_vtcm_size(6144))
+        run_fits = True
+    except InterpretationError as error:
+        assert "cannot allocate" in str(error)
+        run_fits = False
+    try:
+        MemoryVerifyPass(capacity=6144).apply(memplan_context(), module)
+        verify_fits = True
+    except PassFailedException:
+        verify_fits = False
+    assert (run_fits, verify_fits) == (fits, fits)

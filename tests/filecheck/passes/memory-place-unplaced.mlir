@@ -119,6 +119,24 @@ func.func @freed_by_call(%c: i1) {
 
 // -----
 
+// A memref.realloc allocates its new buffer (pinned: memory-place does not
+// change a realloc's types) before it frees its source, so the two are held
+// together there, as memplan-run holds them.
+// CHECK: memory-place: in @main, memory that must stay in "global.vtcm" needs 14336 bytes at memref.realloc %b, over the capacity of 12288 bytes: memref.alloc %a of 8192 bytes (memref.realloc uses it (an op whose types memory-place does not change)); memref.realloc %b of 6144 bytes (memref.realloc uses it (an op whose types memory-place does not change))
+
+func.func @main() {
+  %one = arith.constant 1.0 : f32
+  %a = memref.alloc() : memref<2048xf32, "global.vtcm">
+  linalg.fill ins(%one : f32) outs(%a : memref<2048xf32, "global.vtcm">)
+  %b = memref.realloc %a : memref<2048xf32, "global.vtcm"> to memref<1536xf32, "global.vtcm">
+  cf.br ^exit
+^exit:
+  memref.dealloc %b : memref<1536xf32, "global.vtcm">
+  func.return
+}
+
+// -----
+
 // One pinned allocation over the capacity, wherever it is, cannot fit
 // whenever it runs.
 // CHECK: memory-place: in @main, memory that must stay in "global.vtcm" needs 16384 bytes at memory.alloc_storage %big_storage, over the capacity of 12288 bytes: memory.alloc_storage %big_storage of 16384 bytes (it is returned by @main)

@@ -23,6 +23,8 @@
 // RUN: xdsl-opt %S/inputs/place-fresh.mlir -p 'memory-manifest,memory-place{target=hexagon-v65},memory-plan{target=hexagon-v65},memory-verify{target=hexagon-v65}' | memplan-run --target hexagon-v65 --check-uninitialized 2>&1 | filecheck %s --check-prefix=FRESH-RESULT
 // RUN: xdsl-opt %S/inputs/place-pinned-killed.mlir -p 'memory-manifest,memory-place{target=hexagon-v65 capacity=12288},memory-plan{target=hexagon-v65 capacity=12288},memory-verify{target=hexagon-v65 capacity=12288}' | memplan-run --target hexagon-v65 --vtcm-size 12288 --args "dense<1.0> : tensor<1024xf32>, dense<0.0> : tensor<1024xf32>" 2>&1 | filecheck %s --check-prefix=KILLED-RESULT
 // RUN: xdsl-opt %s -p 'memory-place{budget=18446744073709551616}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=WIDEBUDGET
+// RUN: memplan-opt %S/inputs/place-pinned-realloc.mlir -p 'memory-manifest,memory-place{target=hexagon-v65 capacity=12288}' | filecheck %s --check-prefix=REALLOC
+// RUN: memplan-opt %S/inputs/place-pinned-realloc.mlir -p 'memory-manifest,memory-place{target=hexagon-v65 capacity=12288},memory-plan{target=hexagon-v65 capacity=12288},memory-verify{target=hexagon-v65 capacity=12288}' | memplan-run --target hexagon-v65 --vtcm-size 12288 --args "dense<1.0> : tensor<1024xf32>, dense<0.0> : tensor<1024xf32>" 2>&1 | filecheck %s --check-prefix=REALLOC-RESULT
 
 // ALGO: memory-place: unknown algorithm 'nope', expected one of: heuristic, exact
 // BADCAP: memory-place: capacity must be >= 0 bytes, got -5
@@ -380,6 +382,19 @@ func.func @killed_not_freed(%x: memref<1024xf32>, %out: memref<1024xf32>) {
   memref.dealloc %c : memref<?xf32, "global.vtcm">
   func.return
 }
+
+// The new buffer of a memref.realloc is pinned memory too, held from the
+// realloc (which frees its source only after allocating it) to its
+// dealloc.  In inputs/place-pinned-realloc.mlir %q holds 8 KiB to the end,
+// so only %a fits in VTCM beside it (leaving %q out put %a, %b and a copy
+// of %x there: 20 KiB, and memplan-run found no room for the arena).  The
+// peak is %p and %q at the realloc, then %q and %a.
+// REALLOC:         %q = memref.realloc %p : memref<1024xf32, "global.vtcm"> to memref<2048xf32, "global.vtcm">
+// REALLOC-NEXT:    %a_storage = memory.alloc_storage [4096] align 2048 : !memory.storage<"global.vtcm">
+// REALLOC:         %b_storage = memory.alloc_storage [4096] : !memory.storage<"global">
+// REALLOC-NOT:     memory.copy
+// REALLOC-RESULT: arg1: array([13., 13., 13.,
+// REALLOC-RESULT: peak bytes global={{[0-9]+}}, global.vtcm=12288;
 
 // -----
 

@@ -1,6 +1,6 @@
-// RUN: xdsl-opt %s -p 'memory-manifest,memory-plan{capacity=14336}' --split-input-file --verify-diagnostics | filecheck %s
-// RUN: xdsl-opt %s -p 'memory-manifest,memory-plan{discontiguous=auto capacity=14336},memory-verify{capacity=14336}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=AUTO
-// RUN: xdsl-opt %s -p 'memory-manifest,memory-plan{capacity=2100}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=SMALL
+// RUN: memplan-opt %s -p 'memory-manifest,memory-plan{capacity=14336}' --split-input-file --verify-diagnostics | filecheck %s
+// RUN: memplan-opt %s -p 'memory-manifest,memory-plan{discontiguous=auto capacity=14336},memory-verify{capacity=14336}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=AUTO
+// RUN: memplan-opt %s -p 'memory-manifest,memory-plan{capacity=2100}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=SMALL
 
 // A branch arena takes what its enclosing arena leaves of the window: %z
 // (2048 bytes) is live across the scf.if, so the branch's tensors have
@@ -75,4 +75,34 @@ func.func @unplanned() -> memref<25xf32, "global.vtcm"> {
   "test.op"(%t, %r) : (memref<25xf32, "global.vtcm">, memref<25xf32, "global.vtcm">) -> ()
   memref.dealloc %t : memref<25xf32, "global.vtcm">
   func.return %r : memref<25xf32, "global.vtcm">
+}
+
+// -----
+
+// So does a memref.alloca, up to the return that frees it: 2048 bytes are
+// gone before the arena of %t.
+// SMALL: memory-plan: in @alloca_held, the "global.vtcm" arena needs 100 bytes with the best plan of 1 tensors (at least 100 bytes are live at once), over the scope capacity of 2100 bytes, of which 2048 are held while the arena is live: memref.alloca %r (100 bytes, 2048 with its alignment padding)
+
+func.func @alloca_held() {
+  %r = memref.alloca() : memref<25xf32, "global.vtcm">
+  %t = memref.alloc() : memref<25xf32, "global.vtcm">
+  "test.op"(%t, %r) : (memref<25xf32, "global.vtcm">, memref<25xf32, "global.vtcm">) -> ()
+  memref.dealloc %t : memref<25xf32, "global.vtcm">
+  func.return
+}
+
+// -----
+
+// And the new buffer of a memref.realloc, from the realloc to its dealloc
+// (the old one is freed at the realloc).
+// SMALL: memory-plan: in @realloc_held, the "global.vtcm" arena needs 100 bytes with the best plan of 1 tensors (at least 100 bytes are live at once), over the scope capacity of 2100 bytes, of which 2048 are held while the arena is live: memref.realloc %r (100 bytes, 2048 with its alignment padding)
+
+func.func @realloc_held() {
+  %p = memref.alloc() : memref<10xf32, "global.vtcm">
+  %r = memref.realloc %p : memref<10xf32, "global.vtcm"> to memref<25xf32, "global.vtcm">
+  %t = memref.alloc() : memref<25xf32, "global.vtcm">
+  "test.op"(%t, %r) : (memref<25xf32, "global.vtcm">, memref<25xf32, "global.vtcm">) -> ()
+  memref.dealloc %t : memref<25xf32, "global.vtcm">
+  memref.dealloc %r : memref<25xf32, "global.vtcm">
+  func.return
 }

@@ -1,9 +1,11 @@
-// RUN: xdsl-opt %s -p 'memory-verify{capacity=6144}' --split-input-file --verify-diagnostics | filecheck %s
+// RUN: memplan-opt %s -p 'memory-verify{capacity=6144}' --split-input-file --verify-diagnostics | filecheck %s
 
 // VTCM is an address window where every storage starts on a 2048-byte
 // boundary, as in memplan-run: padding and fragmentation count, not only
 // the bytes held.  In straight-line code the check replays the run's
-// first-fit allocator, so its figures are memplan-run's.
+// first-fit allocator, so its figures are memplan-run's.  (memplan-opt
+// parses memref.realloc and the custom form of memref.alloca_scope, as
+// memplan-run does; stock xdsl-opt does not.)
 
 // Four 100-byte storages hold 400 bytes but need 3 * 2048 + 100.
 // CHECK: memory-verify: in @padding, scope "global.vtcm" has no room for the 100 bytes of memory.alloc_storage %d (held: %a, %b, %c, %d): first fit in its 6144-byte window finds no free range that holds them at a 2048-byte aligned address (5844 bytes free in total, the largest free range has 1948 bytes), as memplan-run would; expected storages that fit with their alignment padding and the holes between them
@@ -69,6 +71,7 @@ func.func @calls_twice() {
 // %d takes the range %b freed: 2 * 2048 + 100 bytes of the window fit.
 // CHECK-LABEL: func.func @fits()
 // CHECK-NOT: memory-verify
+// CHECK: // -----
 
 func.func @fits() {
   %a = memory.alloc_storage [100] : !memory.storage<"global.vtcm">
@@ -76,5 +79,114 @@ func.func @fits() {
   %c = memory.alloc_storage [100] : !memory.storage<"global.vtcm">
   memory.kill %b : !memory.storage<"global.vtcm">
   %d = memory.alloc_storage [100] : !memory.storage<"global.vtcm">
+  func.return
+}
+
+// -----
+
+// A memref.alloca takes its range of the window as a storage does (its
+// alignment attribute or 1, raised to the scope's), until its function
+// returns: memplan-run frees it there.  %a leaves no 4096-byte range for %s.
+// CHECK: memory-verify: in @alloca_held, scope "global.vtcm" holds 8192 bytes at memory.alloc_storage %s (held: memref.alloca %a (4096 bytes), %s), over its capacity of 6144 bytes
+
+func.func @alloca_held() {
+  %a = memref.alloca() : memref<1024xf32, "global.vtcm">
+  "test.op"(%a) : (memref<1024xf32, "global.vtcm">) -> ()
+  %s = memory.alloc_storage [4096] : !memory.storage<"global.vtcm">
+  memory.kill %s : !memory.storage<"global.vtcm">
+  func.return
+}
+
+// -----
+
+// The return of @stack frees its alloca (a memory.kill of it ends its
+// tensor, not its bytes), so each call and then %s find 4096 free bytes.
+// CHECK-LABEL: func.func @calls_stack_twice()
+// CHECK-NOT: memory-verify
+// CHECK: // -----
+
+func.func @stack() {
+  %a = memref.alloca() : memref<1024xf32, "global.vtcm">
+  "test.op"(%a) : (memref<1024xf32, "global.vtcm">) -> ()
+  memory.kill %a : memref<1024xf32, "global.vtcm">
+  func.return
+}
+func.func @calls_stack_twice() {
+  func.call @stack() : () -> ()
+  func.call @stack() : () -> ()
+  %s = memory.alloc_storage [4096] : !memory.storage<"global.vtcm">
+  memory.kill %s : !memory.storage<"global.vtcm">
+  func.return
+}
+
+// -----
+
+// An alloca in a memref.alloca_scope is freed where the scope's block ends;
+// one in an iteration of an scf.parallel, where the iteration ends.  %s and
+// %u fit after them; %t does not fit beside the alloca of its iteration.
+// CHECK: memory-verify: in @alloca_scopes, scope "global.vtcm" holds 8192 bytes at memory.alloc_storage %t (held: memref.alloca %p (4096 bytes), %t), over its capacity of 6144 bytes
+
+func.func @alloca_scopes(%n: index) {
+  %zero = arith.constant 0 : index
+  %one = arith.constant 1 : index
+  memref.alloca_scope {
+    %a = memref.alloca() : memref<1024xf32, "global.vtcm">
+    "test.op"(%a) : (memref<1024xf32, "global.vtcm">) -> ()
+  }
+  %s = memory.alloc_storage [4096] : !memory.storage<"global.vtcm">
+  memory.kill %s : !memory.storage<"global.vtcm">
+  scf.parallel (%i) = (%zero) to (%n) step (%one) {
+    %p = memref.alloca() : memref<1024xf32, "global.vtcm">
+    "test.op"(%p) : (memref<1024xf32, "global.vtcm">) -> ()
+    %t = memory.alloc_storage [4096] : !memory.storage<"global.vtcm">
+    memory.kill %t : !memory.storage<"global.vtcm">
+    scf.reduce
+  }
+  %u = memory.alloc_storage [4096] : !memory.storage<"global.vtcm">
+  memory.kill %u : !memory.storage<"global.vtcm">
+  func.return
+}
+
+// -----
+
+// A memref.realloc allocates its new buffer, copies, then frees the old
+// one, as memplan-run does: at the realloc both are held, beside %s.
+// CHECK: memory-verify: in @realloc_holds_both, scope "global.vtcm" holds 8192 bytes at memref.realloc %b (held: %s, memref.alloc %a (2048 bytes), memref.realloc %b (4096 bytes)), over its capacity of 6144 bytes
+
+func.func @realloc_holds_both() {
+  %s = memory.alloc_storage [2048] : !memory.storage<"global.vtcm">
+  %a = memref.alloc() : memref<512xf32, "global.vtcm">
+  %b = memref.realloc %a : memref<512xf32, "global.vtcm"> to memref<1024xf32, "global.vtcm">
+  memref.dealloc %b : memref<1024xf32, "global.vtcm">
+  memory.kill %s : !memory.storage<"global.vtcm">
+  func.return
+}
+
+// -----
+
+// After the realloc only its new buffer is held, up to its dealloc.
+// CHECK: memory-verify: in @realloc_holds_new, scope "global.vtcm" holds 8192 bytes at memory.alloc_storage %s (held: memref.realloc %b (4096 bytes), %s), over its capacity of 6144 bytes
+
+func.func @realloc_holds_new() {
+  %a = memref.alloc() : memref<512xf32, "global.vtcm">
+  %b = memref.realloc %a : memref<512xf32, "global.vtcm"> to memref<1024xf32, "global.vtcm">
+  %s = memory.alloc_storage [4096] : !memory.storage<"global.vtcm">
+  memory.kill %s : !memory.storage<"global.vtcm">
+  memref.dealloc %b : memref<1024xf32, "global.vtcm">
+  func.return
+}
+
+// -----
+
+// A bufferization.clone allocates a buffer of its result's shape, as a
+// memref.alloc does, while its operand is held.
+// CHECK: memory-verify: in @clone_held, scope "global.vtcm" holds 8192 bytes at bufferization.clone %b (held: memref.alloc %a (4096 bytes), bufferization.clone %b (4096 bytes)), over its capacity of 6144 bytes
+
+func.func @clone_held() {
+  %a = memref.alloc() : memref<1024xf32, "global.vtcm">
+  "test.op"(%a) : (memref<1024xf32, "global.vtcm">) -> ()
+  %b = bufferization.clone %a : memref<1024xf32, "global.vtcm"> to memref<1024xf32, "global.vtcm">
+  memref.dealloc %a : memref<1024xf32, "global.vtcm">
+  memref.dealloc %b : memref<1024xf32, "global.vtcm">
   func.return
 }
