@@ -30,8 +30,10 @@ def plain_message(error: Exception) -> str:
     if isinstance(error, RecursionError):
         return (
             "calls and regions nest deeper than the interpreter can follow "
-            "(Python's recursion limit, some 60 levels of calls): expected a "
-            "recursion that ends sooner; is it unbounded?"
+            "(Python's recursion limit: some 15,000 levels of calls, fewer when "
+            "each level nests loops or branches, some 60 when a memory limit "
+            "such as ulimit -v leaves no room for the interpreter's stack): "
+            "expected a recursion that ends sooner; is it unbounded?"
         )
     text = "" if isinstance(error, KeyError) else str(error).strip()
     return text or "the interpreter failed without a message (a bug: please report it)"

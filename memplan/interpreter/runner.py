@@ -24,6 +24,7 @@ from memplan.interpreter.arguments import check_argument
 from memplan.interpreter.arith_extended import ExtendedArithFunctions
 from memplan.interpreter.arith_scalar import NumpyArithFunctions
 from memplan.interpreter.cost import CostModel, profile
+from memplan.interpreter.deep_stack import call_with_deep_stack
 from memplan.interpreter.element_types import is_scalar_type
 from memplan.interpreter.errors import InterpretationError, ModelError, plain_message
 from memplan.interpreter.linalg_impl import LinalgFunctions
@@ -275,8 +276,7 @@ class Runner:
             raise InterpretationError(f"@{symbol}: {error}") from None
         held = self._hold_in_windows(op, symbol, inputs, types)
         try:
-            with np.errstate(all="ignore"):
-                results = self.interpreter.call_op(op, held)
+            results = call_with_deep_stack(partial(self._call, op, held))
         except InterpretationError:
             raise
         except Exception as error:
@@ -298,6 +298,10 @@ class Runner:
                 given[...] = used
                 self.model.free_memref(used, f"the return of @{symbol}")
         return result
+
+    def _call(self, op: Operation, held: tuple[object, ...]) -> PythonValues:
+        with np.errstate(all="ignore"):
+            return self.interpreter.call_op(op, held)
 
     def _hold_in_windows(
         self,

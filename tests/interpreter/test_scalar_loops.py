@@ -88,23 +88,6 @@ def test_a_recursive_call_keeps_the_values_of_its_caller():
     assert run_function(parse(text), "main", (6,)).results == (21,)
 
 
-def test_an_unbounded_recursion_is_reported_at_the_call_in_words():
-    text = """
-    func.func @main(%n: index) {
-      %c1 = arith.constant 1 : index
-      %m = arith.subi %n, %c1 : index
-      func.call @main(%m) : (index) -> ()
-      func.return
-    }
-    """
-    with pytest.raises(
-        InterpretationError,
-        match=r"func\.call \(in @main\): calls and regions nest deeper than the "
-        r"interpreter can follow \(Python's recursion limit",
-    ):
-        run_function(parse(text), "main", (3,))
-
-
 def test_a_load_after_a_kill_in_an_earlier_trip_is_refused(run: Run):
     """The checks of an op are worked out once, on its first run: they must
     still refuse its later runs on a dead tensor."""

@@ -1,0 +1,127 @@
+"""Running the interpreter where deep recursion fits: a thread with a large stack.
+
+Each interpreted call nests 10 to 35 Python frames (the call, its body's
+blocks, the regions of the `scf.if`s and loops around the next call), so
+Python's default recursion limit of 1000 stops a recursive program after
+some 60 levels, and a higher limit on the main thread overflows its 8 MiB C
+stack (a segmentation fault) before it stops anything.
+`call_with_deep_stack` runs a function on a worker thread whose stack is
+`STACK_BYTES` (address space, used only as deep as the recursion goes) with
+the recursion limit raised to `RECURSION_LIMIT` while it runs: some 15,000
+levels of calls fit, and a runaway recursion still ends with a
+`RecursionError`, long before the stack runs out.
+
+The calling thread waits for the worker: the worker's result is returned
+and its exception raised, as if the call had run in place (context
+variables, such as numpy's error state, are the caller's).  A Ctrl-C while
+waiting raises `KeyboardInterrupt` in the caller at once, and in the worker
+too, so that the call does not run on in the background.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import ctypes
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TypeVar
+
+T = TypeVar("T")
+
+STACK_BYTES = 256 * 2**20
+"""The worker's stack: address space reserved, not memory used."""
+
+RECURSION_LIMIT = 250_000
+"""Python frames the worker may nest.  The interpreter's frames take 185 to
+285 bytes of C stack each (measured on recursions through `scf.if`,
+`scf.for`, `scf.while` and `cf` branches), so at this limit the stack is at
+most about a quarter used; frames that all recursed through C code (some
+800 bytes each: `functools.partial`, a class's `__init__`) would still fit.
+`plain_message` of a `RecursionError` gives the levels it allows."""
+
+_WAIT_SECONDS = 0.1
+"""How long the caller waits for the worker at a time: a Ctrl-C is seen
+this soon at the latest (a wait without a timeout is not interrupted on
+every platform)."""
+
+_lock = threading.Lock()
+_running = 0
+_caller_limit = 0
+
+
+@contextmanager
+def _deep_recursion() -> Iterator[None]:
+    """The recursion limit set to `RECURSION_LIMIT` while any worker runs (a
+    higher one would let the worker's stack overflow); it is the process's,
+    so the limit before the first worker comes back after the last."""
+    global _running, _caller_limit
+    with _lock:
+        if _running == 0:
+            _caller_limit = sys.getrecursionlimit()
+            sys.setrecursionlimit(RECURSION_LIMIT)
+        _running += 1
+    try:
+        yield
+    finally:
+        with _lock:
+            _running -= 1
+            if _running == 0:
+                sys.setrecursionlimit(_caller_limit)
+
+
+def _started(work: Callable[[], None]) -> threading.Thread | None:
+    """A daemon thread running `work` on a stack of `STACK_BYTES`, or None
+    when the system does not give one (a tight `ulimit -v`)."""
+    worker = threading.Thread(target=work, name="memplan interpreter", daemon=True)
+    with _lock:
+        default = threading.stack_size(STACK_BYTES)
+        try:
+            worker.start()
+        except RuntimeError:
+            return None
+        finally:
+            threading.stack_size(default)
+    return worker
+
+
+def _interrupt(worker: threading.Thread) -> None:
+    """Raise `KeyboardInterrupt` in `worker` at its next Python instruction."""
+    assert worker.ident is not None
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(
+        ctypes.c_ulong(worker.ident), ctypes.py_object(KeyboardInterrupt)
+    )
+
+
+def _wait_for(worker: threading.Thread) -> None:
+    try:
+        while worker.is_alive():
+            worker.join(_WAIT_SECONDS)
+    except KeyboardInterrupt:
+        _interrupt(worker)
+        raise
+
+
+def call_with_deep_stack(function: Callable[[], T]) -> T:
+    """`function()`, run where a recursion of some 15,000 interpreted calls
+    fits; in place, with Python's limits, if no such thread can be started."""
+    outcome: list[T] = []
+    failure: list[BaseException] = []
+    context = contextvars.copy_context()
+
+    def work() -> None:
+        try:
+            outcome.append(context.run(function))
+        except BaseException as error:
+            failure.append(error)
+
+    with _deep_recursion():
+        worker = _started(work)
+        if worker is not None:
+            _wait_for(worker)
+    if worker is None:
+        return function()
+    if failure:
+        raise failure.pop()  # bound to no name: its traceback holds this frame
+    return outcome[0]
