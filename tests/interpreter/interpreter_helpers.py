@@ -19,6 +19,25 @@ Run = Callable[..., RunResult]
 """The `run` fixture: run(text, *args, symbol="main", target=None) -> RunResult."""
 
 
+SUM_TO = """
+func.func @main(%n: index) -> index {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %done = arith.cmpi eq, %n, %c0 : index
+  %r = scf.if %done -> (index) {
+    scf.yield %c0 : index
+  } else {
+    %m = arith.subi %n, %c1 : index
+    %rest = func.call @main(%m) : (index) -> index
+    %sum = arith.addi %rest, %n : index
+    scf.yield %sum : index
+  }
+  func.return %r : index
+}
+"""
+"""`@main(n)`: 0 + 1 + ... + n, one recursive call per step."""
+
+
 def parse(text: str) -> ModuleOp:
     """Parse and verify with every dialect memplan-run knows."""
     module = parse_module(text)

@@ -13,28 +13,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from interpreter_helpers import parse
+from interpreter_helpers import SUM_TO, parse
 
 import memplan.interpreter.deep_stack as deep_stack
 from memplan.interpreter import InterpretationError, run_function
 from memplan.tools.memplan_run import main
-
-SUM_TO = """
-func.func @main(%n: index) -> index {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %done = arith.cmpi eq, %n, %c0 : index
-  %r = scf.if %done -> (index) {
-    scf.yield %c0 : index
-  } else {
-    %m = arith.subi %n, %c1 : index
-    %rest = func.call @main(%m) : (index) -> index
-    %sum = arith.addi %rest, %n : index
-    scf.yield %sum : index
-  }
-  func.return %r : index
-}
-"""
 
 ENDLESS = """
 func.func @main(%depth: memref<index>) {

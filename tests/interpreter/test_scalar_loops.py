@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from interpreter_helpers import Run, parse, probe_tables
+from interpreter_helpers import SUM_TO, Run, parse, probe_tables
 
 from memplan.interpreter import InterpretationError, run_function
 from memplan.interpreter.runner import Runner
@@ -69,23 +69,7 @@ def test_a_listener_added_after_a_run_is_called_on_the_next():
 def test_a_recursive_call_keeps_the_values_of_its_caller():
     """A call runs in a table of its own: the callee runs the same ops, whose
     values must not replace the caller's."""
-    text = """
-    func.func @main(%n: index) -> index {
-      %c0 = arith.constant 0 : index
-      %c1 = arith.constant 1 : index
-      %done = arith.cmpi eq, %n, %c0 : index
-      %r = scf.if %done -> (index) {
-        scf.yield %c0 : index
-      } else {
-        %m = arith.subi %n, %c1 : index
-        %rest = func.call @main(%m) : (index) -> index
-        %sum = arith.addi %rest, %n : index
-        scf.yield %sum : index
-      }
-      func.return %r : index
-    }
-    """
-    assert run_function(parse(text), "main", (6,)).results == (21,)
+    assert run_function(parse(SUM_TO), "main", (6,)).results == (21,)
 
 
 def test_a_load_after_a_kill_in_an_earlier_trip_is_refused(run: Run):
