@@ -6,6 +6,11 @@ through a pointer table), next to the contiguous plan.  Exit codes: 0 every
 trace planned (and fits the capacity if one was given, contiguous or, with
 `--block-size`, in blocks), 1 some trace does not fit, 2 bad input or flags
 (a bad trace is named, and the others are still planned).
+
+`--check` plans nothing: it reads each trace's `offset` column (as
+`--output` writes it, or another planner's) and reports the same figures for
+that plan, after checking that it is valid (no two buffers alive at once
+share a byte, every offset is aligned); an invalid plan is bad input.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ import math
 import sys
 from pathlib import Path
 
-from memplan.planning import ALGORITHMS, Plan, TraceError, plan
+from memplan.planning import ALGORITHMS, Plan, TraceError, lower_bound, plan, validate
 from memplan.planning.blocks import (
     BlockPlan,
     TooManyBlocks,
@@ -243,15 +248,47 @@ def run(args: argparse.Namespace) -> int:
         if len(paths) > 1 and not args.json
         else None
     )
+    if args.check:
+        _check_flags_for_check(args)
     codes = [_plan_one(path, args, table) for path in paths]
     return max(codes)
+
+
+def _check_flags_for_check(args: argparse.Namespace) -> None:
+    """With --check the offsets are the trace's: refuse flags that plan."""
+    for flag, given in (
+        ("--algorithm", args.algorithm != "best"),
+        ("--budget", args.budget is not None),
+        ("--time-limit", args.time_limit is not None),
+        ("--output", args.output is not None),
+        ("--block-size", args.block_size is not None),
+    ):
+        if given:
+            raise UsageError(
+                f"argument {flag}: has no effect with --check (it checks the "
+                "plan in the trace's offset column, planning nothing)"
+            )
+
+
+def _given_plan(trace: Trace) -> Plan:
+    """The plan in `trace`'s offset column, once it is checked valid."""
+    if trace.offsets is None:
+        raise UsageError(f"{trace.path}: --check needs an offset column")
+    problem = validate(trace.buffers, trace.offsets)
+    if problem is not None:
+        raise UsageError(f"{trace.path}: invalid plan: {problem}")
+    height = max((trace.offsets[b.id] + b.size for b in trace.buffers), default=0)
+    bound = lower_bound(trace.buffers)
+    return Plan(
+        dict(trace.offsets), height, "given", height <= bound, lower_bound=bound
+    )
 
 
 def _plan_one(path: Path, args: argparse.Namespace, table: _Table | None) -> int:
     """Plan one trace and print its report; its exit code."""
     try:
         trace = load_trace(path, args)
-        result = run_planner(args, trace, "plan")
+        result = _given_plan(trace) if args.check else run_planner(args, trace, "plan")
         blocks = None if args.block_size is None else _plan_blocks(trace, args)
     except UsageError as error:
         sys.stdout.flush()
@@ -280,8 +317,9 @@ def _plan_one(path: Path, args: argparse.Namespace, table: _Table | None) -> int
             if blocks is None
             else f" ({blocks.height} in blocks of {blocks.block_size} bytes)"
         )
+        found = "height" if args.check else "best height found"
         print(
-            f"memplan plan: {path}: does not fit: best height found {result.height}"
+            f"memplan plan: {path}: does not fit: {found} {result.height}"
             f"{in_blocks} exceeds capacity {args.capacity}",
             file=sys.stderr,
         )
@@ -352,6 +390,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--table-in-arena",
         action="store_true",
         help="with --block-size: the pointer tables take bytes of the arena too",
+    )
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="plan nothing: check the plan in each trace's offset column (valid, "
+        "height, lower bound, proved optimal, fits --capacity)",
     )
     parser.add_argument(
         "--json", action="store_true", help="print one JSON object per trace"
