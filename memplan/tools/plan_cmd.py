@@ -73,6 +73,23 @@ def add_planning_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+SEARCH_FLAGS = {
+    "algorithm": "--algorithm",
+    "budget": "--budget",
+    "time_limit": "--time-limit",
+}
+"""The flags of the search.  A subcommand that may take its plan from the
+file defaults `--algorithm` to None too, so that each is None when not
+given and one that cannot apply is an error, not ignored."""
+
+
+def reject_given(args: argparse.Namespace, flags: dict[str, str], why: str) -> None:
+    """A UsageError for the first of `flags` (attribute: flag) the user gave."""
+    for name, flag in flags.items():
+        if getattr(args, name) is not None:
+            raise UsageError(f"argument {flag}: {why}")
+
+
 def check_planning_arguments(args: argparse.Namespace) -> None:
     """Reject flag values argparse's types let through."""
     if args.algorithm not in ALGORITHMS:
@@ -231,6 +248,15 @@ class _Table:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.check:
+        reject_given(
+            args,
+            {**SEARCH_FLAGS, "output": "--output", "block_size": "--block-size"},
+            "has no effect with --check (it checks the plan in the trace's offset "
+            "column, planning nothing)",
+        )
+    if args.algorithm is None:
+        args = argparse.Namespace(**{**vars(args), "algorithm": "best"})
     check_planning_arguments(args)
     paths: list[Path] = args.traces
     if args.output is not None and len(paths) > 1:
@@ -248,26 +274,8 @@ def run(args: argparse.Namespace) -> int:
         if len(paths) > 1 and not args.json
         else None
     )
-    if args.check:
-        _check_flags_for_check(args)
     codes = [_plan_one(path, args, table) for path in paths]
     return max(codes)
-
-
-def _check_flags_for_check(args: argparse.Namespace) -> None:
-    """With --check the offsets are the trace's: refuse flags that plan."""
-    for flag, given in (
-        ("--algorithm", args.algorithm != "best"),
-        ("--budget", args.budget is not None),
-        ("--time-limit", args.time_limit is not None),
-        ("--output", args.output is not None),
-        ("--block-size", args.block_size is not None),
-    ):
-        if given:
-            raise UsageError(
-                f"argument {flag}: has no effect with --check (it checks the "
-                "plan in the trace's offset column, planning nothing)"
-            )
 
 
 def _given_plan(trace: Trace) -> Plan:
@@ -400,4 +408,4 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--json", action="store_true", help="print one JSON object per trace"
     )
-    parser.set_defaults(run=run)
+    parser.set_defaults(run=run, algorithm=None)

@@ -21,10 +21,12 @@ from memplan.planning import Buffer, BufferId, lower_bound, validate
 from memplan.targets import VTCM_SCOPE
 from memplan.tools.plan_cmd import (
     EXIT_OK,
+    SEARCH_FLAGS,
     UsageError,
     add_planning_arguments,
     check_planning_arguments,
     load_trace,
+    reject_given,
     run_planner,
 )
 
@@ -109,21 +111,10 @@ Drawing = tuple[Sequence[Buffer], Mapping[BufferId, int], str, list[str]]
 """Buffers, their offsets, the title and the tensors left out of the picture."""
 
 
-SEARCH_FLAGS = {
-    "algorithm": "--algorithm",
-    "budget": "--budget",
-    "time_limit": "--time-limit",
-}
 MODULE_FLAGS = {"scope": "--scope", "function": "--function"}
 DEFAULTS = {"algorithm": "best", "alignment": 1, "scope": VTCM_SCOPE}
 """What the flags mean when not given; None in the parsed arguments marks a
 flag the user did not give, so one that cannot apply is an error, not ignored."""
-
-
-def _reject_given(args: argparse.Namespace, flags: Mapping[str, str], why: str) -> None:
-    for name, flag in flags.items():
-        if getattr(args, name) is not None:
-            raise UsageError(f"argument {flag}: {why}")
 
 
 def _with_defaults(args: argparse.Namespace) -> argparse.Namespace:
@@ -134,11 +125,11 @@ def _with_defaults(args: argparse.Namespace) -> argparse.Namespace:
 
 
 def _planned_trace(args: argparse.Namespace) -> Drawing:
-    _reject_given(args, MODULE_FLAGS, "applies to a .mlir module, not a CSV trace")
+    reject_given(args, MODULE_FLAGS, "applies to a .mlir module, not a CSV trace")
     defaulted = _with_defaults(args)
     trace = load_trace(args.trace, defaulted)
     if trace.offsets is not None:
-        _reject_given(
+        reject_given(
             args,
             SEARCH_FLAGS,
             f"{trace.path.name} has an offset column: it is drawn as planned",
@@ -158,7 +149,7 @@ def _planned_module(args: argparse.Namespace) -> Drawing:
         read_module,
     )
 
-    _reject_given(
+    reject_given(
         args,
         {**SEARCH_FLAGS, "alignment": "--alignment"},
         "a .mlir module is drawn as planned",
