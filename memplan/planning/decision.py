@@ -53,6 +53,7 @@ from memplan.planning import search_aot
 from memplan.planning.budget import Budget, OutOfBudget, SearchObserver
 from memplan.planning.buffers import Buffer
 from memplan.planning.kernel_state import FAILED, FOUND, KernelRun, KernelSearch
+from memplan.planning.ladder import Ladder
 from memplan.planning.sections import TimeStructure, sweep
 
 # Node budgets grow by this factor each round of the portfolio of orders (the
@@ -61,6 +62,10 @@ from memplan.planning.sections import TimeStructure, sweep
 # MiniMalloc suite (A and B run about twice as fast), and costs little on the
 # files that one order solves in a few hundred nodes.
 NODE_BUDGET_GROWTH = 4
+# A try of the relaxation ladder (`ladder`) stops after at most this many
+# nodes: many short tries with more and more noise find plans that long ones
+# miss (D's 71-section relaxation fits on the 14th try of 300,000 nodes).
+LADDER_TRY_NODES = 300_000
 # Pure Python searches for the first PURE_PYTHON_SECONDS of CPU time of every
 # plan's searches (counted from the first one, so importing numpy and building
 # the tables do not eat it) when the kernel is not compiled ahead of time yet
@@ -723,6 +728,8 @@ class Solver:
         self.problems: dict[int, _Problem] = {}
         # The highest capacity a search has exhausted: nothing at or below it fits.
         self.proved_impossible = -1
+        # The relaxation ladder of each capacity climbed so far (no obstacles only).
+        self.ladders: dict[int, Ladder] = {}
 
     def _compiled(self) -> KernelRun | None:
         """The kernel, loaded on first use (out of the wall-clock cap), or None."""
@@ -814,11 +821,63 @@ class Solver:
                     if found is None:
                         continue
                     if not found:  # and so is every smaller capacity
-                        self.proved_impossible = max(self.proved_impossible, capacity)
+                        self._impossible(capacity)
                         open_capacities = [c for c in open_capacities if c > capacity]
                         break
-                    offsets = [0] * len(order)
-                    for position, i in enumerate(order):
-                        offsets[i] = solution[position]
-                    return offsets
+                    return _by_index(order, solution)
+            if open_capacities and self.obstacles is None:
+                capacity = open_capacities[0]
+                found = self._climb(capacity, node_limit, mark)
+                if found is False:
+                    self._impossible(capacity)
+                    open_capacities = open_capacities[1:]
+                elif found:
+                    return self.ladders[capacity].offsets()
         return None
+
+    def _impossible(self, capacity: int) -> None:
+        self.proved_impossible = max(self.proved_impossible, capacity)
+
+    def _climb(self, capacity: int, node_limit: int, mark: int) -> bool | None:
+        """Tries of the relaxation ladder of `capacity` (see `ladder`), about as
+        many nodes in all as one capacity's round of the static orders: True
+        once the whole trace fits, False when a rung is proved not to."""
+        if capacity not in self.ladders:
+            self.ladders[capacity] = Ladder(self.buffers, self.structure, capacity)
+        ladder = self.ladders[capacity]
+        try_limit = min(node_limit, LADDER_TRY_NODES)
+        for _ in range(max(len(self.orders) * node_limit // try_limit, 1)):
+            found = ladder.step(
+                lambda buffers, structure, order, room, limit: self._try_order(
+                    buffers, structure, order, room, limit, mark
+                ),
+                try_limit,
+            )
+            if found is not None:
+                return found
+        return None
+
+    def _try_order(
+        self,
+        buffers: list[Buffer],
+        structure: TimeStructure,
+        order: list[int],
+        capacity: int,
+        node_limit: int,
+        mark: int,
+    ) -> tuple[bool | None, list[int]]:
+        """One search of `buffers` in a fixed priority `order`: (its answer, the
+        offsets by buffer index when found)."""
+        if not buffers:
+            return True, []
+        problem = _renumber(buffers, structure, order)
+        found, solution = self._run(problem, capacity, node_limit, mark)
+        return found, _by_index(order, solution) if found else []
+
+
+def _by_index(order: list[int], solution: list[int]) -> list[int]:
+    """Offsets by buffer index from offsets by rank in `order`."""
+    offsets = [0] * len(order)
+    for position, i in enumerate(order):
+        offsets[i] = solution[position]
+    return offsets

@@ -1,0 +1,163 @@
+"""The relaxation ladder of `best`: fit a capacity by fitting ever more of the
+trace's fullest sections, each rung's search ordered by the plan of the rung
+below.
+
+A relaxation keeps the sections holding at least L live bytes
+(`sections.restrict`): any plan of the trace is a plan of it, so when the
+capacity fits, every rung fits too, and a rung whose search is exhausted
+proves that the capacity does not fit.  The fullest sections are where a
+tight capacity is decided; their plan says where the crowded buffers go, and
+ordering the next rung's buffers by those offsets (plus noise that grows with
+each failed try) lets a short search extend it.  Plain restarts of the whole
+trace do not find MiniMalloc's D at its max-live height; this ladder does.
+
+Every try is a decision search capped at a node limit, its noise drawn from
+a generator seeded by the rung and the try, so the course depends only on the
+trace, the capacity and the limits.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from memplan.planning.buffers import Buffer, BufferId
+from memplan.planning.sections import TimeStructure, restrict, sweep
+
+# The noise added to a buffer's key grows by capacity / NOISE_STEPS per try.
+NOISE_STEPS = 320
+
+
+@dataclass(frozen=True)
+class Excised:
+    """A part of a trace without the buffers that meet all others in time.
+
+    Such a buffer shares no byte with any other in any plan, so its byte range
+    can be cut out of a plan and the buffer stacked at the bottom instead:
+    the rest fits `removed` bytes lower.  Only sizes that are a multiple of
+    every alignment are cut, so the cut keeps every offset aligned.
+    """
+
+    kept: list[Buffer]
+    bottom: list[tuple[BufferId, int]]  # (id, offset) of the buffers cut out
+    removed: int
+
+
+def excise(buffers: Sequence[Buffer], structure: TimeStructure) -> Excised:
+    """Stack the buffers that meet all others in time at the bottom."""
+    step = math.lcm(*(b.alignment for b in buffers)) if buffers else 1
+    kept: list[Buffer] = []
+    bottom: list[tuple[BufferId, int]] = []
+    removed = 0
+    for buffer, overlaps in zip(buffers, structure.overlaps, strict=True):
+        if len(overlaps) == len(buffers) - 1 and buffer.size % step == 0:
+            bottom.append((buffer.id, removed))
+            removed += buffer.size
+        else:
+            kept.append(buffer)
+    return Excised(kept, bottom, removed)
+
+
+def rungs(buffers: Sequence[Buffer], structure: TimeStructure) -> list[list[int]]:
+    """The sections of each rung, from the fullest sections alone up to all of
+    them: those holding at least L live bytes, for each section total L."""
+    totals = structure.section_totals
+    return [
+        [s for s, total in enumerate(totals) if total >= level]
+        for level in sorted(set(totals), reverse=True)
+    ]
+
+
+# One decision search: (buffers, their structure, priority order, capacity,
+# node limit) -> True with offsets by buffer index, False when exhausted (a
+# proof), None when it reached its node limit.
+Search = Callable[
+    [list[Buffer], TimeStructure, list[int], int, int], tuple[bool | None, list[int]]
+]
+
+
+class Ladder:
+    """The climb towards one capacity, one try per `step`, kept between steps."""
+
+    def __init__(
+        self,
+        buffers: Sequence[Buffer],
+        structure: TimeStructure,
+        capacity: int,
+    ):
+        self.buffers = buffers
+        self.structure = structure
+        self.capacity = capacity
+        self.rungs = rungs(buffers, structure)
+        self.rung = 0
+        self.tries = 0
+        self.guide: dict[BufferId, int] = {}
+        self._parts: dict[int, tuple[Excised, TimeStructure]] = {}
+
+    def _part(self, rung: int) -> tuple[Excised, TimeStructure]:
+        """A rung's buffers once cut (see `excise`), and their structure."""
+        if rung not in self._parts:
+            part = restrict(self.buffers, self.structure, self.rungs[rung])
+            # A part of a swept trace: no cap on the pairs alive together needed.
+            cut = excise(part, sweep(part, len(part) ** 2))
+            self._parts[rung] = cut, sweep(cut.kept, len(cut.kept) ** 2)
+        return self._parts[rung]
+
+    def step(self, search: Search, node_limit: int) -> bool | None:
+        """One try: True once the whole trace fits (see `offsets`), False when
+        a rung is proved not to fit, else None.
+
+        Tries alternate between the current rung and the whole trace, both
+        guided by the plan of the rung below: a rung's plan may guide the
+        whole trace to a fit even when the next rung is hard (D's whole trace
+        fits from the plan of its 71 fullest sections).
+        """
+        top = len(self.rungs) - 1
+        rung = self.rung if self.tries % 2 == 0 else top
+        cut, structure = self._part(rung)
+        if cut.removed > self.capacity:
+            return False
+        order = self._order(cut.kept, structure, rung)
+        found, offsets = search(
+            cut.kept, structure, order, self.capacity - cut.removed, node_limit
+        )
+        if not found:
+            self.tries += 1
+            return found
+        self.guide = dict(cut.bottom)
+        for buffer, offset in zip(cut.kept, offsets, strict=True):
+            self.guide[buffer.id] = offset + cut.removed
+        self.tries = 0
+        self.rung = rung + 1
+        self._parts = {k: v for k, v in self._parts.items() if k == top}
+        return True if self.rung > top else None
+
+    def offsets(self) -> list[int]:
+        """The whole trace's plan, by buffer index, once `step` said it fits."""
+        return [self.guide[b.id] for b in self.buffers]
+
+    def _order(
+        self, buffers: list[Buffer], structure: TimeStructure, rung: int
+    ) -> list[int]:
+        """Buffers by their offset in the rung below plus noise (those new on
+        this rung after them, the most crowded first); on the first rung by
+        crowd minus noise."""
+        rng = random.Random((self.rung * 1_000_003 + rung) * 1_000_003 + self.tries)
+        scale = self.tries * max(self.capacity // NOISE_STEPS, 1)
+        noise = [rng.random() * scale for _ in buffers]
+        totals = structure.section_totals
+        crowd = [
+            max(totals[structure.first_section[i] : structure.last_section[i]])
+            for i in range(len(buffers))
+        ]
+        guide = self.guide
+
+        def key(i: int) -> tuple[int, float, int, int]:
+            offset = guide.get(buffers[i].id)
+            if offset is None:
+                return (1, -crowd[i] - noise[i] * (not guide), -crowd[i], i)
+            return (0, offset + noise[i], -crowd[i], i)
+
+        return sorted(range(len(buffers)), key=key)
