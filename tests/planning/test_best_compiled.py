@@ -9,7 +9,7 @@ import numpy
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from packing_strategies import MINIMALLOC, examples, traces
+from packing_strategies import MINIMALLOC, examples, random_trace, traces
 
 from memplan.planning import (
     Buffer,
@@ -130,17 +130,6 @@ def test_with_the_memo_both_searches_visit_the_same_nodes_and_hits(
     pure, compiled = both_searches(buffers, order, capacity, nodes, memo=True)
     assert outcome(pure) == outcome(compiled)
     assert (compiled.nodes, compiled.memo_hits) == (pure.nodes, pure.memo_hits)
-
-
-def random_trace(rng: random.Random) -> list[Buffer]:
-    count, horizon = rng.randint(1, 25), rng.randint(2, 20)
-    buffers = []
-    for k in range(count):
-        lower = rng.randrange(horizon)
-        upper = rng.randint(lower + 1, min(horizon, lower + 1 + rng.randrange(horizon)))
-        size = rng.choice([1, 2, 3, 4, 4, 5, 8, 16])
-        buffers.append(Buffer(k, lower, upper, size, rng.choice([1, 1, 1, 2, 4, 8])))
-    return buffers
 
 
 def test_the_kernel_compiled_ahead_of_time_visits_the_jit_kernels_nodes() -> None:

@@ -1,10 +1,10 @@
 """The failure memo of the decision search: it only cuts failed states, and
 a failure it cut is no proof."""
 
+import random
+
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-from packing_strategies import examples, traces
+from packing_strategies import random_trace
 
 from memplan.planning import Buffer, decision, lower_bound, validate
 from memplan.planning import best as best_module
@@ -34,7 +34,7 @@ def memo_problem(
     return decision._renumber(buffers, structure, order, None, memo=memo)
 
 
-def run(search: decision._DecisionSearch) -> bool | None:
+def run(search: decision._DecisionSearch | decision._CompiledSearch) -> bool | None:
     """Found, failed, or None when out of nodes."""
     try:
         return search.run()
@@ -42,33 +42,42 @@ def run(search: decision._DecisionSearch) -> bool | None:
         return None
 
 
-@settings(max_examples=examples(60, 600), deadline=None)
-@given(
-    traces(max_buffers=12, max_time=10),
-    st.integers(0, 5),
-    st.sampled_from([0, 0, 1, 2, 6]),
-)
-def test_the_memo_never_changes_whether_a_capacity_fits(
-    buffers: list[Buffer], order: int, extra: int
-) -> None:
-    sized = [b for b in buffers if b.size]
-    if not sized:
-        return
-    structure = sweep(sized, best_module.MAX_OVERLAP_PAIRS)
-    orders = decision._preorders(sized, structure)
-    ranked = orders[order % len(orders)]
-    capacity = lower_bound(sized) + extra
-    answers = []
-    for memo in (False, True):
-        search = decision._DecisionSearch(
-            memo_problem(sized, ranked, memo), capacity, 3_000
-        )
-        answers.append(run(search))
-        if answers[-1]:
-            offsets = {sized[i].id: search.solution[r] for r, i in enumerate(ranked)}
-            assert validate(sized, offsets, capacity=capacity) is None
-    if None not in answers:
-        assert answers[0] == answers[1]
+def search(
+    problem: decision._Problem, capacity: int, nodes: int
+) -> decision._DecisionSearch | decision._CompiledSearch:
+    """The compiled search if numba is there (it visits the same nodes), else
+    the pure-Python one."""
+    kernel = decision.compiled_kernel()
+    if kernel is None:
+        return decision._DecisionSearch(problem, capacity, nodes)
+    return decision._CompiledSearch(kernel, problem, capacity, nodes)
+
+
+def test_the_memo_only_cuts_what_fails_the_same_plan_comes_first() -> None:
+    # A sound memo cuts only subtrees that fail: the depth-first search finds
+    # the same first plan, or fails, as without it, in no more nodes.
+    rng = random.Random(3)
+    for _ in range(100):
+        buffers = random_trace(rng)
+        structure = sweep(buffers, best_module.MAX_OVERLAP_PAIRS)
+        for order in decision._preorders(buffers, structure):
+            for extra in (0, 1, 3, 8):
+                capacity = lower_bound(buffers) + extra
+                plain, memo = (
+                    search(memo_problem(buffers, order, on), capacity, 3_000)
+                    for on in (False, True)
+                )
+                answer = run(plain)
+                if answer is None:
+                    continue
+                assert run(memo) == answer
+                assert memo.nodes <= plain.nodes
+                if answer:
+                    assert memo.solution == plain.solution
+                    offsets = {
+                        buffers[i].id: memo.solution[r] for r, i in enumerate(order)
+                    }
+                    assert validate(buffers, offsets, capacity=capacity) is None
 
 
 def test_the_memo_cuts_nodes_of_a_failing_search() -> None:
