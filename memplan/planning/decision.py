@@ -20,7 +20,15 @@ Pruning:
 * hatless buffers: a buffer whose neighbours in time are all placed has a
   final offset; if placing it fails, or the canonical order has passed it,
   the node fails;
-* twins: of buffers identical but for the id, the lower priority goes first.
+* twins: of buffers identical but for the id, the lower priority goes first;
+* failure memo (off unless the problem asks for it, and only with static
+  priorities): below a node, the search depends only on its part, its
+  unplaced buffers and their lowest offsets, and on its last placement,
+  a higher one leaving only fewer candidates; so a node whose state failed
+  before with its last placement at or below this one's fails at once.
+  States are stored by a 128-bit hash in a fixed table (`kernel_state`), so
+  a collision could cut a search wrongly: a failure that a memo hit cut is
+  no proof (Solver counts it as undecided); a plan found is valid anyway.
 
 Several static buffer orders take turns under growing node limits (each
 hard instance tends to be easy for one of them), all counted on the plan's
@@ -52,7 +60,22 @@ import numpy.typing
 from memplan.planning import search_aot
 from memplan.planning.budget import Budget, OutOfBudget, SearchObserver
 from memplan.planning.buffers import Buffer
-from memplan.planning.kernel_state import FAILED, FOUND, KernelRun, KernelSearch
+from memplan.planning.kernel_state import (
+    FAILED,
+    FOUND,
+    GOLDEN,
+    MEMO_FIELDS,
+    MEMO_SLOTS,
+    MIX1,
+    MIX2,
+    SEED1,
+    SEED2,
+    KernelRun,
+    KernelSearch,
+    memo_covers,
+    memo_slot,
+    memo_write,
+)
 from memplan.planning.ladder import Ladder
 from memplan.planning.sections import TimeStructure, sweep
 
@@ -87,6 +110,7 @@ CANDIDATE_ROWS = 4
 PURE_PYTHON = "MEMPLAN_PURE_PYTHON"
 
 IntArray = numpy.typing.NDArray[numpy.int64]
+WordArray = numpy.typing.NDArray[numpy.uint64]
 # The ufunc reductions themselves: ndarray.max() and friends add a Python-level
 # wrapper call that shows in a search making hundreds of thousands of them.
 _max = numpy.maximum.reduce
@@ -145,6 +169,9 @@ class _Problem:
     overlap_list: IntArray
     by_first: IntArray
     first_starts: IntArray
+    # Keep the failure memo (see _DecisionSearch._search): only with
+    # crowd_weight 0, where a buffer's priority never changes.
+    memo: bool
 
 
 class _DecisionSearch:
@@ -155,6 +182,9 @@ class _DecisionSearch:
     OutOfBudget (the plan's budget is).  State lives in numpy arrays so each
     step costs a few vectorized operations instead of Python loops over
     neighbours and sections.
+
+    With `problem.memo`, a failed answer proves nothing fits only if
+    `exhaustive` (no memo hit cut the search: the memo's keys are hashes).
     """
 
     def __init__(
@@ -190,6 +220,15 @@ class _DecisionSearch:
         # Order of the unplaced buffers within the current part (ties of the
         # canonical order); set by _solve_parts as each part starts.
         self.prio = problem.tie_rank.copy()
+        self.memo = numpy.zeros(
+            MEMO_SLOTS * MEMO_FIELDS if problem.memo else 0, dtype=numpy.int64
+        )
+        self.memo_hits = 0
+
+    @property
+    def exhaustive(self) -> bool:
+        """Whether a failure proves that nothing fits: no memo hit cut the search."""
+        return not self.memo_hits
 
     def run(self) -> bool:
         cut_points = (numpy.flatnonzero(self.cuts[:-1] == 0) + 1).tolist()
@@ -250,6 +289,28 @@ class _DecisionSearch:
             raise OutOfBudget
         if self.give_up_at is not None and time.process_time() > self.give_up_at:
             raise _HeadStartOver
+        if not self.problem.memo:
+            return self._branch(members, lo, hi, last)
+        # Failure memo: below this node, the search depends only on (lo, hi)
+        # and the members' lowest offsets (priorities never change), and a
+        # higher last placement only leaves fewer candidates.  So a node
+        # whose state failed before at or below `last` fails.
+        key1, key2 = _memo_key(members, self.min_offsets[members], lo, hi)
+        memo = self.memo
+        if memo_covers(memo, memo_slot(memo, key1, key2), key1, key2, *last):
+            self.memo_hits += 1
+            return False
+        if self._branch(members, lo, hi, last):
+            return True
+        base = memo_slot(memo, key1, key2)  # placements since then filled slots
+        if not memo_covers(memo, base, key1, key2, *last):
+            memo_write(memo, base, key1, key2, *last)
+        return False
+
+    def _branch(
+        self, members: IntArray, lo: int, hi: int, last: tuple[int, int]
+    ) -> bool:
+        """The candidates of a node, each placed and searched below in turn."""
         problem = self.problem
         capacity = self.capacity
         offsets = self.min_offsets[members]
@@ -386,6 +447,35 @@ class _DecisionSearch:
         return not _any((floors + totals > self.capacity) & (totals > 0))
 
 
+def _memo_key(
+    members: IntArray, offsets: IntArray, lo: int, hi: int
+) -> tuple[int, int]:
+    """The memo key of a node (as `search_kernel._memo_cuts`): per hash, the
+    XOR of one mixed word for the part and one per member (rank, offset)."""
+    ranks = members.view(numpy.uint64) * _GOLDEN + _SEEDS[:, None]
+    words = _mix(_mix(ranks) ^ offsets.view(numpy.uint64))
+    part = _mix(numpy.uint64((lo << 32) + hi) + _SEEDS)
+    keys = (numpy.bitwise_xor.reduce(words, axis=1) ^ part).view(numpy.int64)
+    return int(keys[0]), int(keys[1]) | 1
+
+
+def _mix(z: WordArray) -> WordArray:
+    """splitmix64's finalizer, word by word (uint64 arrays wrap silently)."""
+    z = (z ^ (z >> _SHIFTS[0])) * _MIX1
+    z = (z ^ (z >> _SHIFTS[1])) * _MIX2
+    return z ^ (z >> _SHIFTS[2])
+
+
+def _word(value: int) -> numpy.uint64:
+    """The uint64 with the bits of the int64 `value`."""
+    return numpy.uint64(value % 2**64)
+
+
+_MIX1, _MIX2, _GOLDEN = _word(MIX1), _word(MIX2), _word(GOLDEN)
+_SEEDS = numpy.array([SEED1, SEED2], dtype=numpy.uint64)
+_SHIFTS = numpy.array([30, 27, 31], dtype=numpy.uint64)
+
+
 def _clear(problem: _Problem, i: int, offset: int) -> int:
     """The lowest offset from `offset` up where rank i misses its obstacles: one
     pass by obstacle offset, stopping at the first one wholly above it."""
@@ -499,12 +589,22 @@ class _CompiledSearch:
             CANDIDATE_ROWS * len(problem.sizes) + 1,
             problem.crowd_weight,
             problem.floors,
+            problem.memo,
         )
         self.solution: list[int] = []
 
     @property
     def nodes(self) -> int:
         return self.search.nodes
+
+    @property
+    def memo_hits(self) -> int:
+        return self.search.memo_hits
+
+    @property
+    def exhaustive(self) -> bool:
+        """Whether a failure proves that nothing fits (as _DecisionSearch's)."""
+        return not self.memo_hits
 
     def run(self) -> bool:
         search = self.search
@@ -622,10 +722,13 @@ def _renumber(
     order: list[int],
     ties: list[int] | None = None,
     obstacles: Sequence[Sequence[tuple[int, int]]] | None = None,
+    memo: bool = False,
 ) -> _Problem:
     """The arrays of `order`; `ties` (from _tie_orders) makes each part of the
     search order its buffers by crowd again, else they keep the rank order.
-    `obstacles` (by buffer index): (offset, end) ranges each buffer must miss."""
+    `obstacles` (by buffer index): (offset, end) ranges each buffer must miss.
+    `memo`: searches keep the failure memo, for which the buffers must keep
+    the rank order (ValueError otherwise)."""
     rank = numpy.empty(len(order), dtype=numpy.int64)
     rank[order] = numpy.arange(len(order))
     tie_rank = numpy.arange(len(order), dtype=numpy.int64)
@@ -642,6 +745,9 @@ def _renumber(
     ]
     first_array = numpy.array(first_section, dtype=numpy.int64)
     by_first = numpy.argsort(first_array, kind="stable")
+    crowd_weight = len(order) if ties is not None and not overflows else 0
+    if memo and crowd_weight:
+        raise ValueError("the failure memo needs static priorities (no ties order)")
     problem = _Problem(
         sizes=numpy.array([buffers[i].size for i in order], dtype=numpy.int64),
         aligned=any(buffers[i].alignment > 1 for i in order),
@@ -673,7 +779,7 @@ def _renumber(
         cuts=numpy.array(structure.cuts, dtype=numpy.int64),
         twin_before=_twins([buffers[i] for i in order]),
         tie_rank=tie_rank,
-        crowd_weight=len(order) if ties is not None and not overflows else 0,
+        crowd_weight=crowd_weight,
         overlap_starts=numpy.cumsum(
             [0] + [len(o) for o in overlaps], dtype=numpy.int64
         ),
@@ -682,6 +788,7 @@ def _renumber(
         first_starts=numpy.searchsorted(
             first_array[by_first], numpy.arange(len(structure.section_totals) + 1)
         ).astype(numpy.int64),
+        memo=memo,
     )
     if obstacles is not None:
         for r, i in enumerate(order):
@@ -780,14 +887,15 @@ class Solver:
         self, problem: _Problem, capacity: int, node_limit: int, mark: int
     ) -> tuple[bool | None, list[int]]:
         """One decision search up to `node_limit` nodes or to `mark` on the budget,
-        whichever comes first: (its answer, None when it used up its round;
-        the offsets by rank when found).  Its nodes go on the budget."""
+        whichever comes first: (its answer, None when it used up its round or
+        failed without proof, cut by its failure memo; the offsets by rank when
+        found).  Its nodes go on the budget."""
         budget = self.budget
         cap = min(node_limit, max(mark - budget.spent, 0))
         search = self._search(problem, capacity, node_limit, cap)
         try:
             try:
-                return search.run(), search.solution
+                found = search.run()
             except (
                 _HeadStartOver
             ):  # its nodes are dropped: the kernel visits them again
@@ -796,11 +904,14 @@ class Solver:
                 search = _CompiledSearch(
                     kernel, problem, capacity, node_limit, budget, cap
                 )
-                return search.run(), search.solution
+                found = search.run()
         except _OutOfNodes:
             return None, []
         finally:
             budget.spent += search.nodes
+        if not found and not search.exhaustive:
+            return None, []
+        return found, search.solution
 
     def fit(self, capacities: list[int], mark: int) -> list[int] | None:
         """Offsets (by buffer index) fitting one of `capacities`, or None when all are
@@ -870,7 +981,7 @@ class Solver:
         offsets by buffer index when found)."""
         if not buffers:
             return True, []
-        problem = _renumber(buffers, structure, order)
+        problem = _renumber(buffers, structure, order, memo=True)
         found, solution = self._run(problem, capacity, node_limit, mark)
         return found, _by_index(order, solution) if found else []
 

@@ -16,6 +16,14 @@ they are the unplaced buffers whose first section lies in its range, as in
 the Python search (placements are undone when a frame returns, found or not).
 A parts frame gives each part's buffers their priorities as the part starts
 and gives the old ones back when it returns (PRIO, PRIO_SAVED).
+
+With the failure memo on (MEMO_ON), a search frame hashes its node's state
+into KEY1/KEY2 when it expands, fails at once if the memo holds that key
+from a failure at or below its last placement, and stores its key when it
+returns failed; a pause stores nothing, so where the caller slices the
+search still changes nothing.  The hashes and the table are those of
+`kernel_state` (memo_slot, memo_covers, memo_write), which the Python
+search uses too.
 """
 
 from __future__ import annotations
@@ -50,15 +58,23 @@ from memplan.planning.kernel_state import (
     FIRST,
     FIRST_STARTS,
     FOUND,
+    GOLDEN,
     GROW,
     HI,
+    KEY1,
+    KEY2,
     KIND,
     LAST,
     LAST_OFFSET,
     LAST_PRIO,
     LO,
     MEMBER_STARTS,
+    MEMO,
+    MEMO_HITS,
+    MEMO_ON,
     MIN_OFFSETS,
+    MIX1,
+    MIX2,
     MODE,
     NEXT_CANDIDATE,
     NEXT_PART,
@@ -91,6 +107,8 @@ from memplan.planning.kernel_state import (
     SCALARS,
     SEARCH_FRAME,
     SECTION_MEMBERS,
+    SEED1,
+    SEED2,
     SIZES,
     SOLUTION,
     SUFFIX,
@@ -98,6 +116,9 @@ from memplan.planning.kernel_state import (
     TOTALS,
     TWIN_BEFORE,
     WITNESS,
+    memo_covers,
+    memo_slot,
+    memo_write,
 )
 
 # Candidate lists up to this long are insertion-sorted, longer ones heapsorted.
@@ -108,6 +129,11 @@ SHORT_LIST = 32
 _OPTIONS: dict[str, Any] = {"cache": True, "_nrt": False}
 _compiled = njit(**_OPTIONS)
 _inlined = njit(inline="always", **_OPTIONS)
+_memo_slot = _inlined(memo_slot)
+_memo_covers = _inlined(memo_covers)
+_memo_write = _inlined(memo_write)
+# Masks that turn the arithmetic right shifts of int64 into logical ones.
+_LOW30, _LOW27, _LOW31 = (1 << 34) - 1, (1 << 37) - 1, (1 << 33) - 1
 
 
 @_compiled
@@ -134,11 +160,15 @@ def run(problem, state, frames, cands, node_cap):
 
 @_inlined
 def _pop(state, frames, result):
-    """Return `result` from the top frame, freeing its candidates or bounds."""
+    """Return `result` from the top frame, freeing its candidates or bounds; a
+    search frame that failed goes in the memo (if on; after a memo hit, that
+    changes nothing)."""
     scalars = state[SCALARS]
     top = scalars[DEPTH] - 1
     if frames[top, KIND] == SEARCH_FRAME:
         scalars[CAND_TOP] = frames[top, CAND_START]
+        if scalars[MEMO_ON] and not result:
+            _memo_store(state, frames, top)
     else:
         scalars[BOUNDS_TOP] = frames[top, BOUNDS_START]
     scalars[DEPTH] = top
@@ -262,6 +292,10 @@ def _expand(problem, state, frames, cands, node_cap):
     if scalars[CAND_TOP] + starts[hi] - starts[lo] > cands.shape[0]:
         return GROW
     scalars[NODES] += 1
+    if scalars[MEMO_ON] and _memo_cuts(problem, state, frames, f):
+        scalars[MEMO_HITS] += 1
+        _pop(state, frames, 0)
+        return RUNNING
     peak = _running_maxima(state, lo, hi)
     bound = min(min_height, scalars[CAPACITY] - peak + max_size + 1)
     stop = _list_candidates(problem, state, frames, f, cands, bound)
@@ -288,6 +322,49 @@ def _member_stats(problem, state, lo, hi):
             min_height = min(min_height, min_offsets[i] + sizes[i])
             max_size = max(max_size, sizes[i])
     return count, min_height, max_size
+
+
+@_inlined
+def _memo_cuts(problem, state, frames, f):
+    """Hash search frame f's node into KEY1/KEY2 (as `decision._memo_key`);
+    whether the memo says it fails."""
+    lo, hi = frames[f, LO], frames[f, HI]
+    by_first, starts = problem[BY_FIRST], problem[FIRST_STARTS]
+    min_offsets = state[MIN_OFFSETS]
+    part = (lo << 32) + hi
+    key1, key2 = _mix(part + SEED1), _mix(part + SEED2)
+    for k in range(starts[lo], starts[hi]):
+        i = by_first[k]
+        offset = min_offsets[i]
+        if offset != PLACED:
+            key1 ^= _mix(_mix(i * GOLDEN + SEED1) ^ offset)
+            key2 ^= _mix(_mix(i * GOLDEN + SEED2) ^ offset)
+    key2 |= 1
+    frames[f, KEY1] = key1
+    frames[f, KEY2] = key2
+    memo = state[MEMO]
+    last_offset, last_prio = frames[f, LAST_OFFSET], frames[f, LAST_PRIO]
+    base = _memo_slot(memo, key1, key2)
+    return _memo_covers(memo, base, key1, key2, last_offset, last_prio)
+
+
+@_inlined
+def _memo_store(state, frames, f):
+    """Remember that search frame f failed (as `decision._DecisionSearch._search`)."""
+    memo = state[MEMO]
+    key1, key2 = frames[f, KEY1], frames[f, KEY2]
+    last_offset, last_prio = frames[f, LAST_OFFSET], frames[f, LAST_PRIO]
+    base = _memo_slot(memo, key1, key2)
+    if not _memo_covers(memo, base, key1, key2, last_offset, last_prio):
+        _memo_write(memo, base, key1, key2, last_offset, last_prio)
+
+
+@_inlined
+def _mix(z):
+    """splitmix64's finalizer on int64 (wrapping, shifts made logical)."""
+    z = (z ^ ((z >> 30) & _LOW30)) * MIX1
+    z = (z ^ ((z >> 27) & _LOW27)) * MIX2
+    return z ^ ((z >> 31) & _LOW31)
 
 
 @_inlined

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -40,6 +41,18 @@ def traces(
         upper = draw(st.integers(lower + 1, max_time))
         alignment = draw(st.sampled_from(alignments))
         buffers.append(Buffer(f"b{index}", lower, upper, draw(sizes), alignment))
+    return buffers
+
+
+def random_trace(rng: random.Random) -> list[Buffer]:
+    """Up to 25 nonzero-size buffers over up to 20 steps, from a seeded `rng`."""
+    count, horizon = rng.randint(1, 25), rng.randint(2, 20)
+    buffers = []
+    for k in range(count):
+        lower = rng.randrange(horizon)
+        upper = rng.randint(lower + 1, min(horizon, lower + 1 + rng.randrange(horizon)))
+        size = rng.choice([1, 2, 3, 4, 4, 5, 8, 16])
+        buffers.append(Buffer(k, lower, upper, size, rng.choice([1, 1, 1, 2, 4, 8])))
     return buffers
 
 

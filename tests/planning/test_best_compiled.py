@@ -9,7 +9,7 @@ import numpy
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from packing_strategies import MINIMALLOC, examples, traces
+from packing_strategies import MINIMALLOC, examples, random_trace, traces
 
 from memplan.planning import (
     Buffer,
@@ -57,13 +57,18 @@ def both_searches(
     capacity: int,
     nodes: int,
     obstacles: list[list[tuple[int, int]]] | None = None,
+    memo: bool = False,
 ):
+    """The pure-Python and the compiled search of order k; with `memo`, both
+    keep the failure memo, and priorities stay static (no ties order)."""
     sized = [b for b in buffers if b.size]
     structure = sweep(sized, best_module.MAX_OVERLAP_PAIRS)
     orders = decision._preorders(sized, structure)
     ties = decision._tie_orders(sized, structure)
     k = order % len(orders)
-    problem = decision._renumber(sized, structure, orders[k], ties[k], obstacles)
+    problem = decision._renumber(
+        sized, structure, orders[k], None if memo else ties[k], obstacles, memo=memo
+    )
     pure = decision._DecisionSearch(problem, capacity, nodes)
     kernel = decision.compiled_kernel()
     assert kernel is not None
@@ -109,15 +114,22 @@ def test_compiled_search_visits_the_same_nodes_as_pure_python(
     assert compiled.nodes == pure.nodes
 
 
-def random_trace(rng: random.Random) -> list[Buffer]:
-    count, horizon = rng.randint(1, 25), rng.randint(2, 20)
-    buffers = []
-    for k in range(count):
-        lower = rng.randrange(horizon)
-        upper = rng.randint(lower + 1, min(horizon, lower + 1 + rng.randrange(horizon)))
-        size = rng.choice([1, 2, 3, 4, 4, 5, 8, 16])
-        buffers.append(Buffer(k, lower, upper, size, rng.choice([1, 1, 1, 2, 4, 8])))
-    return buffers
+@settings(max_examples=examples(60, 1000), deadline=None)
+@given(
+    traces(max_buffers=14, max_time=10),
+    st.integers(0, 5),
+    st.integers(0, 6),
+    st.sampled_from([1, 30, 10_000]),
+)
+def test_with_the_memo_both_searches_visit_the_same_nodes_and_hits(
+    buffers: list[Buffer], order: int, extra: int, nodes: int
+) -> None:
+    if not any(b.size for b in buffers):
+        return
+    capacity = lower_bound(buffers) + extra
+    pure, compiled = both_searches(buffers, order, capacity, nodes, memo=True)
+    assert outcome(pure) == outcome(compiled)
+    assert (compiled.nodes, compiled.memo_hits) == (pure.nodes, pure.memo_hits)
 
 
 def test_the_kernel_compiled_ahead_of_time_visits_the_jit_kernels_nodes() -> None:
@@ -128,8 +140,9 @@ def test_the_kernel_compiled_ahead_of_time_visits_the_jit_kernels_nodes() -> Non
     for _ in range(20):
         buffers = [b for b in random_trace(rng) if b.size]
         structure = sweep(buffers, best_module.MAX_OVERLAP_PAIRS)
-        problem = decision._renumber(buffers, structure, list(range(len(buffers))))
-        for extra in (0, 3):
+        order = list(range(len(buffers)))
+        for extra, memo in ((0, False), (3, False), (0, True)):
+            problem = decision._renumber(buffers, structure, order, memo=memo)
             capacity = lower_bound(buffers) + extra
             runs = [
                 decision._CompiledSearch(run, problem, capacity, 1_000)
@@ -137,6 +150,7 @@ def test_the_kernel_compiled_ahead_of_time_visits_the_jit_kernels_nodes() -> Non
             ]
             assert outcome(runs[0]) == outcome(runs[1])
             assert runs[0].nodes == runs[1].nodes
+            assert runs[0].memo_hits == runs[1].memo_hits
 
 
 def test_a_process_loads_the_kernel_compiled_ahead_of_time_without_numba() -> None:
@@ -176,22 +190,31 @@ def test_compiled_search_matches_pure_python_on_random_traces() -> None:
                 assert compiled.nodes == pure.nodes
 
 
+def obstructed_part(
+    trace: list[Buffer],
+) -> tuple[list[Buffer], list[list[tuple[int, int]]]]:
+    """Every fourth buffer pinned where greedy puts it: the others, and the
+    (offset, end) ranges of the pins each of them meets in time."""
+    pins, buffers = trace[::4], [b for k, b in enumerate(trace) if k % 4]
+    pinned = greedy_offsets(pins)
+    obstacles = [
+        sorted(
+            (pinned[p.id], pinned[p.id] + p.size)
+            for p in pins
+            if p.lower < b.upper and b.lower < p.upper
+        )
+        for b in buffers
+    ]
+    return buffers, obstacles
+
+
 def test_compiled_search_matches_pure_python_around_obstacles() -> None:
     rng = random.Random(11)
     for _ in range(30):
         trace = [b for b in random_trace(rng) if b.size]
-        pins, buffers = trace[::4], [b for k, b in enumerate(trace) if k % 4]
+        buffers, obstacles = obstructed_part(trace)
         if not buffers:
             continue
-        pinned = greedy_offsets(pins)
-        obstacles = [
-            sorted(
-                (pinned[p.id], pinned[p.id] + p.size)
-                for p in pins
-                if p.lower < b.upper and b.lower < p.upper
-            )
-            for b in buffers
-        ]
         for order in range(6):
             for extra in (0, 3, 20):
                 capacity = lower_bound(trace) + extra
@@ -200,6 +223,36 @@ def test_compiled_search_matches_pure_python_around_obstacles() -> None:
                 )
                 assert outcome(pure) == outcome(compiled)
                 assert compiled.nodes == pure.nodes
+
+
+@pytest.mark.parametrize("obstructed", [False, True])
+def test_with_the_memo_compiled_search_matches_pure_python_on_random_traces(
+    monkeypatch: pytest.MonkeyPatch, obstructed: bool
+) -> None:
+    # Slices of one node: the kernel pauses at every node, which must not
+    # change what its memo holds.
+    monkeypatch.setattr(decision, "FIRST_SLICE_NODES", 1)
+    monkeypatch.setattr(decision, "_next_slice", lambda nodes, seconds: 1)
+    rng = random.Random(13)
+    hits = 0
+    for _ in range(30):
+        trace = [b for b in random_trace(rng) if b.size]
+        buffers, obstacles = trace, None
+        if obstructed:
+            buffers, obstacles = obstructed_part(trace)
+        if not buffers:
+            continue
+        for order in range(6):
+            for extra in (0, 1, 3):
+                capacity = lower_bound(trace) + extra
+                pure, compiled = both_searches(
+                    buffers, order, capacity, 2_000, obstacles, memo=True
+                )
+                assert outcome(pure) == outcome(compiled)
+                assert compiled.nodes == pure.nodes
+                assert compiled.memo_hits == pure.memo_hits
+                hits += pure.memo_hits
+    assert hits
 
 
 @pytest.mark.parametrize("seed", range(3))
