@@ -28,6 +28,10 @@ from memplan.planning.sections import TimeStructure, restrict, sweep
 
 # The noise added to a buffer's key grows by capacity / NOISE_STEPS per try.
 NOISE_STEPS = 320
+# A fresh order's noise weighs one of these times capacity / NOISE_STEPS, and
+# one of these shares of a buffer's size is taken off its crowd.
+FRESH_NOISE = (0, 2, 7, 20)
+FRESH_SIZE_SHARES = (0.0, 0.2, 1.0)
 
 
 @dataclass(frozen=True)
@@ -93,7 +97,8 @@ class Ladder:
         self.rungs = rungs(buffers, structure)
         self.rung = 0
         self.tries = 0
-        self.guide: dict[BufferId, int] = {}
+        # The plan of each rung fitted so far, by buffer id; the last is the guide.
+        self.plans: list[dict[BufferId, int]] = []
         self._parts: dict[int, tuple[Excised, TimeStructure]] = {}
 
     def _part(self, rung: int) -> tuple[Excised, TimeStructure]:
@@ -109,26 +114,34 @@ class Ladder:
         """One try: True once the whole trace fits (see `offsets`), False when
         a rung is proved not to fit, else None.
 
-        Tries alternate between the current rung and the whole trace, both
-        guided by the plan of the rung below: a rung's plan may guide the
-        whole trace to a fit even when the next rung is hard (D's whole trace
-        fits from the plan of its 71 fullest sections).
+        Tries take turns: the current rung guided by the plan of the rung
+        below; the whole trace guided by the plan of one of the rungs fitted so
+        far, the newest first (a rung's plan may lead the whole trace to a fit
+        while the rungs above it stay hard: D's whole trace fits from the plan
+        of its 71 fullest sections); and the current rung ordered afresh by
+        crowd with random noise (a plan unlike the guide, when the guide leads
+        nowhere).
         """
         top = len(self.rungs) - 1
-        rung = self.rung if self.tries % 2 == 0 else top
+        turn, round_ = self.tries % 3, self.tries // 3
+        rung = top if turn == 1 else self.rung
         cut, structure = self._part(rung)
         if cut.removed > self.capacity:
             return False
-        order = self._order(cut.kept, structure, rung)
+        guide: dict[BufferId, int] = {}
+        if self.plans and turn != 2:
+            guide = self.plans[-1 - (round_ % len(self.plans) if turn == 1 else 0)]
+        order = self._order(cut.kept, structure, rung, guide)
         found, offsets = search(
             cut.kept, structure, order, self.capacity - cut.removed, node_limit
         )
         if not found:
             self.tries += 1
             return found
-        self.guide = dict(cut.bottom)
+        plan = dict(cut.bottom)
         for buffer, offset in zip(cut.kept, offsets, strict=True):
-            self.guide[buffer.id] = offset + cut.removed
+            plan[buffer.id] = offset + cut.removed
+        self.plans.append(plan)
         self.tries = 0
         self.rung = rung + 1
         self._parts = {k: v for k, v in self._parts.items() if k == top}
@@ -136,28 +149,41 @@ class Ladder:
 
     def offsets(self) -> list[int]:
         """The whole trace's plan, by buffer index, once `step` said it fits."""
-        return [self.guide[b.id] for b in self.buffers]
+        return [self.plans[-1][b.id] for b in self.buffers]
 
     def _order(
-        self, buffers: list[Buffer], structure: TimeStructure, rung: int
+        self,
+        buffers: list[Buffer],
+        structure: TimeStructure,
+        rung: int,
+        guide: dict[BufferId, int],
     ) -> list[int]:
-        """Buffers by their offset in the rung below plus noise (those new on
-        this rung after them, the most crowded first); on the first rung by
-        crowd minus noise."""
+        """Buffers by their offset in the `guide` plus noise growing with the
+        tries (those it does not have after them, the most crowded first);
+        without a guide by crowd minus noise of a randomly chosen weight, and
+        some of their size."""
         rng = random.Random((self.rung * 1_000_003 + rung) * 1_000_003 + self.tries)
-        scale = self.tries * max(self.capacity // NOISE_STEPS, 1)
-        noise = [rng.random() * scale for _ in buffers]
+        unit = max(self.capacity // NOISE_STEPS, 1)
         totals = structure.section_totals
         crowd = [
             max(totals[structure.first_section[i] : structure.last_section[i]])
             for i in range(len(buffers))
         ]
-        guide = self.guide
+        if not guide:
+            weight = rng.choice(FRESH_NOISE) * unit
+            share = rng.choice(FRESH_SIZE_SHARES)
+            key = [
+                -crowd[i] - weight * rng.random() - share * b.size
+                for i, b in enumerate(buffers)
+            ]
+            return sorted(range(len(buffers)), key=lambda i: (key[i], i))
+        scale = self.tries * unit
+        noise = [rng.random() * scale for _ in buffers]
 
-        def key(i: int) -> tuple[int, float, int, int]:
+        def guided(i: int) -> tuple[int, float, int, int]:
             offset = guide.get(buffers[i].id)
             if offset is None:
-                return (1, -crowd[i] - noise[i] * (not guide), -crowd[i], i)
+                return (1, -crowd[i], -crowd[i], i)
             return (0, offset + noise[i], -crowd[i], i)
 
-        return sorted(range(len(buffers)), key=key)
+        return sorted(range(len(buffers)), key=guided)

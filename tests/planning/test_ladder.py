@@ -127,7 +127,7 @@ def test_a_fit_moves_up_a_rung_and_a_failed_try_turns_to_the_whole_trace() -> No
     assert ladder.step(search, NODES) is None
     assert (ladder.rung, ladder.tries) == (1, 0)
     # The guide is the plan of rung 0: every buffer alive in its sections.
-    assert sorted(ladder.guide) == sorted(
+    assert sorted(ladder.plans[-1]) == sorted(
         b.id for b in restrict(buffers, structure, ladder.rungs[0])
     )
     assert ladder.step(search, 1) is None  # one node cannot place seven buffers
