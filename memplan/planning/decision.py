@@ -217,7 +217,7 @@ class _DecisionSearch:
         # Order of the unplaced buffers within the current part (ties of the
         # canonical order); set by _solve_parts as each part starts.
         self.prio = problem.tie_rank.copy()
-        self.memo = numpy.zeros(
+        self.memo_table = numpy.zeros(
             MEMO_SLOTS * MEMO_FIELDS if problem.memo else 0, dtype=numpy.int64
         )
         self.memo_hits = 0
@@ -293,13 +293,13 @@ class _DecisionSearch:
         # higher last placement only leaves fewer candidates.  So a node
         # whose state failed before at or below `last` fails.
         key1, key2 = _memo_key(self.problem, members, lo, hi, self.min_offsets)
-        memo = self.memo
+        memo = self.memo_table
         if memo_covers(memo, memo_slot(memo, key1, key2), key1, key2, *last):
             self.memo_hits += 1
             return False
         if self._branch(members, lo, hi, last):
             return True
-        base = memo_slot(memo, key1, key2)  # placements since then filled slots
+        base = memo_slot(memo, key1, key2)  # the subtree filled slots since
         if not memo_covers(memo, base, key1, key2, *last):
             memo_write(memo, base, key1, key2, *last)
         return False
