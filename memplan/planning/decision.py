@@ -172,6 +172,8 @@ class _Problem:
     # Keep the failure memo (see _DecisionSearch._search): only with
     # crowd_weight 0, where a buffer's priority never changes.
     memo: bool
+    # Each rank's word in the memo's two hashes (kernel_state.RANK_WORDS1/2).
+    rank_words: IntArray
 
 
 class _DecisionSearch:
@@ -220,7 +222,7 @@ class _DecisionSearch:
         # Order of the unplaced buffers within the current part (ties of the
         # canonical order); set by _solve_parts as each part starts.
         self.prio = problem.tie_rank.copy()
-        self.memo = numpy.zeros(
+        self.memo_table = numpy.zeros(
             MEMO_SLOTS * MEMO_FIELDS if problem.memo else 0, dtype=numpy.int64
         )
         self.memo_hits = 0
@@ -295,14 +297,14 @@ class _DecisionSearch:
         # and the members' lowest offsets (priorities never change), and a
         # higher last placement only leaves fewer candidates.  So a node
         # whose state failed before at or below `last` fails.
-        key1, key2 = _memo_key(members, self.min_offsets[members], lo, hi)
-        memo = self.memo
+        key1, key2 = _memo_key(self.problem, members, lo, hi, self.min_offsets)
+        memo = self.memo_table
         if memo_covers(memo, memo_slot(memo, key1, key2), key1, key2, *last):
             self.memo_hits += 1
             return False
         if self._branch(members, lo, hi, last):
             return True
-        base = memo_slot(memo, key1, key2)  # placements since then filled slots
+        base = memo_slot(memo, key1, key2)  # the subtree filled slots since
         if not memo_covers(memo, base, key1, key2, *last):
             memo_write(memo, base, key1, key2, *last)
         return False
@@ -448,15 +450,21 @@ class _DecisionSearch:
 
 
 def _memo_key(
-    members: IntArray, offsets: IntArray, lo: int, hi: int
+    problem: _Problem, members: IntArray, lo: int, hi: int, min_offsets: IntArray
 ) -> tuple[int, int]:
     """The memo key of a node (as `search_kernel._memo_cuts`): per hash, the
     XOR of one mixed word for the part and one per member (rank, offset)."""
-    ranks = members.view(numpy.uint64) * _GOLDEN + _SEEDS[:, None]
-    words = _mix(_mix(ranks) ^ offsets.view(numpy.uint64))
+    ranks = problem.rank_words[:, members].view(numpy.uint64)
+    words = _mix(ranks ^ min_offsets[members].view(numpy.uint64))
     part = _mix(numpy.uint64((lo << 32) + hi) + _SEEDS)
     keys = (numpy.bitwise_xor.reduce(words, axis=1) ^ part).view(numpy.int64)
     return int(keys[0]), int(keys[1]) | 1
+
+
+def _rank_words(count: int) -> IntArray:
+    """Each rank's word in the memo's two hashes: mix(rank * GOLDEN + seed)."""
+    ranks = numpy.arange(count, dtype=numpy.uint64)
+    return _mix(ranks * _GOLDEN + _SEEDS[:, None]).view(numpy.int64)
 
 
 def _mix(z: WordArray) -> WordArray:
@@ -625,7 +633,7 @@ class _CompiledSearch:
 
 
 def _kernel_arrays(problem: _Problem) -> tuple[IntArray, ...]:
-    """The problem arrays in the order of the kernel's SIZES ... OBSTACLE_ENDS."""
+    """The problem arrays in the order of the kernel's SIZES ... RANK_WORDS2."""
     return (
         problem.sizes,
         problem.alignments,
@@ -642,6 +650,8 @@ def _kernel_arrays(problem: _Problem) -> tuple[IntArray, ...]:
         problem.obstacle_starts,
         problem.obstacle_offsets,
         problem.obstacle_ends,
+        problem.rank_words[0],
+        problem.rank_words[1],
     )
 
 
@@ -789,6 +799,7 @@ def _renumber(
             first_array[by_first], numpy.arange(len(structure.section_totals) + 1)
         ).astype(numpy.int64),
         memo=memo,
+        rank_words=_rank_words(len(order)),
     )
     if obstacles is not None:
         for r, i in enumerate(order):

@@ -23,6 +23,8 @@ TIE_RANK = 11
 # Obstacles (byte ranges of buffers pinned outside the problem) of rank i, by
 # offset: OBSTACLE_OFFSETS/ENDS[OBSTACLE_STARTS[i]:OBSTACLE_STARTS[i + 1]].
 OBSTACLE_STARTS, OBSTACLE_OFFSETS, OBSTACLE_ENDS = 12, 13, 14
+# The memo's word of each rank, one per hash (see below).
+RANK_WORDS1, RANK_WORDS2 = 15, 16
 
 # State arrays, in the second tuple.  RAISED/RAISED_OLD: the stack of lifted
 # neighbours and their old lowest offsets; BOUNDS: part bounds of parts
@@ -70,8 +72,10 @@ PLACED = numpy.iinfo(numpy.int64).max // 2
 # The failure memo (`decision._DecisionSearch` and the kernel share it, so
 # both visit the same nodes): a node's key is two 64-bit hashes of its part
 # (lo, hi) and of its unplaced members' (rank, lowest offset), each the XOR of
-# one splitmix64-mixed word per member and one for the part.  Words are int64
-# here, as in the kernel; the arithmetic wraps, and shifts are logical.  The
+# one word for the part, mix((lo << 32) + hi + seed), and one per member,
+# mix(rank word ^ offset), where a rank's word is mix(rank * GOLDEN + seed)
+# (RANK_WORDS1/2) and mix is splitmix64's finalizer.  Words are int64 here,
+# as in the kernel; the arithmetic wraps, and shifts are logical.  The
 # table: MEMO_SLOTS slots of MEMO_FIELDS int64 (key1, key2, the failed node's
 # last placement offset and priority); a key goes to slot key1 mod MEMO_SLOTS
 # or one of the MEMO_PROBES - 1 after it.  key2 is odd, so an empty (zero)

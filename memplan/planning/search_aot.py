@@ -35,7 +35,7 @@ _SOURCES = ("kernel_state.py", "search_kernel.py", "search_aot.py")
 ARRAY = "int64[::1]"
 # The types of `search_kernel.run`'s arguments (KernelSearch passes exactly these).
 SIGNATURE = (
-    f"int64(UniTuple({ARRAY}, 15), UniTuple({ARRAY}, 15),"
+    f"int64(UniTuple({ARRAY}, 17), UniTuple({ARRAY}, 15),"
     " int64[:, ::1], int64[:, ::1], int64)"
 )
 

@@ -58,7 +58,6 @@ from memplan.planning.kernel_state import (
     FIRST,
     FIRST_STARTS,
     FOUND,
-    GOLDEN,
     GROW,
     HI,
     KEY1,
@@ -101,6 +100,8 @@ from memplan.planning.kernel_state import (
     RAISE_TOP,
     RAISED,
     RAISED_OLD,
+    RANK_WORDS1,
+    RANK_WORDS2,
     RESULT,
     RETURN,
     RUNNING,
@@ -330,6 +331,7 @@ def _memo_cuts(problem, state, frames, f):
     whether the memo says it fails."""
     lo, hi = frames[f, LO], frames[f, HI]
     by_first, starts = problem[BY_FIRST], problem[FIRST_STARTS]
+    words1, words2 = problem[RANK_WORDS1], problem[RANK_WORDS2]
     min_offsets = state[MIN_OFFSETS]
     part = (lo << 32) + hi
     key1, key2 = _mix(part + SEED1), _mix(part + SEED2)
@@ -337,8 +339,8 @@ def _memo_cuts(problem, state, frames, f):
         i = by_first[k]
         offset = min_offsets[i]
         if offset != PLACED:
-            key1 ^= _mix(_mix(i * GOLDEN + SEED1) ^ offset)
-            key2 ^= _mix(_mix(i * GOLDEN + SEED2) ^ offset)
+            key1 ^= _mix(words1[i] ^ offset)
+            key2 ^= _mix(words2[i] ^ offset)
     key2 |= 1
     frames[f, KEY1] = key1
     frames[f, KEY2] = key2
