@@ -85,9 +85,9 @@ from memplan.planning.sections import TimeStructure, sweep
 # MiniMalloc suite (A and B run about twice as fast), and costs little on the
 # files that one order solves in a few hundred nodes.
 NODE_BUDGET_GROWTH = 4
-# A try of the relaxation ladder (`ladder`) stops after at most this many
-# nodes: many short tries with more and more noise find plans that long ones
-# miss (D's 71-section relaxation fits on the 14th try of 300,000 nodes).
+# A try of the relaxation ladder (`Solver.climb`) stops after at most this
+# many nodes by default: many short tries with more and more noise find plans
+# that long ones miss.
 LADDER_TRY_NODES = 300_000
 # Pure Python searches for the first PURE_PYTHON_SECONDS of CPU time of every
 # plan's searches (counted from the first one, so importing numpy and building
@@ -846,8 +846,6 @@ class Solver:
         self.problems: dict[int, _Problem] = {}
         # The highest capacity a search has exhausted: nothing at or below it fits.
         self.proved_impossible = -1
-        # The relaxation ladder of each capacity climbed so far (no obstacles only).
-        self.ladders: dict[int, Ladder] = {}
 
     def _compiled(self) -> KernelRun | None:
         """The kernel, loaded on first use (out of the wall-clock cap), or None."""
@@ -947,37 +945,38 @@ class Solver:
                         open_capacities = [c for c in open_capacities if c > capacity]
                         break
                     return _by_index(order, solution)
-            if open_capacities and self.obstacles is None:
-                capacity = open_capacities[0]
-                found = self._climb(capacity, node_limit, mark)
-                if found is False:
-                    self._impossible(capacity)
-                    open_capacities = open_capacities[1:]
-                elif found:
-                    return self.ladders[capacity].offsets()
         return None
 
     def _impossible(self, capacity: int) -> None:
         self.proved_impossible = max(self.proved_impossible, capacity)
 
-    def _climb(self, capacity: int, node_limit: int, mark: int) -> bool | None:
-        """Tries of the relaxation ladder of `capacity` (see `ladder`), about as
-        many nodes in all as one capacity's round of the static orders: True
-        once the whole trace fits, False when a rung is proved not to."""
-        if capacity not in self.ladders:
-            self.ladders[capacity] = Ladder(self.buffers, self.structure, capacity)
-        ladder = self.ladders[capacity]
-        try_limit = min(node_limit, LADDER_TRY_NODES)
-        for _ in range(max(len(self.orders) * node_limit // try_limit, 1)):
-            found = ladder.step(
-                lambda buffers, structure, order, room, limit: self._try_order(
-                    buffers, structure, order, room, limit, mark
-                ),
-                try_limit,
-            )
-            if found is not None:
-                return found
-        return None
+    def climb(
+        self, capacity: int, mark: int, try_limit: int = LADDER_TRY_NODES
+    ) -> tuple[bool | None, Ladder]:
+        """Climb the relaxation ladder of `capacity` (see `ladder`), tries of at
+        most `try_limit` nodes, until the budget reaches `mark`: (True when the
+        whole trace fits, see `Ladder.offsets`; False when a rung is proved not
+        to, and so the capacity; None when the budget ran out), and the ladder.
+
+        Not with obstacles: the ladder's plans would ignore them.
+        """
+        if self.obstacles is not None:
+            raise ValueError("the relaxation ladder cannot keep clear of obstacles")
+        ladder = Ladder(self.buffers, self.structure, capacity)
+        answer = None
+        try:
+            while answer is None:
+                answer = ladder.step(
+                    lambda buffers, structure, order, room, limit: self._try_order(
+                        buffers, structure, order, room, limit, mark
+                    ),
+                    try_limit,
+                )
+        except OutOfBudget:
+            return None, ladder
+        if not answer:
+            self._impossible(capacity)
+        return answer, ladder
 
     def _try_order(
         self,

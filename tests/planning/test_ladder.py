@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from packing_strategies import MINIMALLOC, brute_force_height, examples, traces
 
 from memplan.planning import Buffer, lower_bound, validate
-from memplan.planning.budget import Budget, OutOfBudget
-from memplan.planning.decision import Solver
+from memplan.planning.budget import Budget
+from memplan.planning.decision import Solver, _renumber
 from memplan.planning.ladder import Ladder, Search, excise, rungs
 from memplan.planning.sections import TimeStructure, restrict, sweep
 from memplan.planning.trace_csv import read_trace
@@ -68,10 +68,26 @@ def test_rungs_grow_from_the_fullest_sections_to_all_of_them() -> None:
 
 
 def exhaustive(buffers: list[Buffer]) -> Search:
+    """Searches without the failure memo, so an exhausted rung is a proof."""
     solver = Solver(buffers, sweep(buffers, 10_000), Budget(NODES))
-    return lambda part, structure, order, room, limit: solver._try_order(
-        part, structure, order, room, limit, NODES
-    )
+
+    def search(
+        part: list[Buffer],
+        structure: TimeStructure,
+        order: list[int],
+        room: int,
+        limit: int,
+    ) -> tuple[bool | None, list[int]]:
+        if not part:
+            return True, []
+        problem = _renumber(part, structure, order)
+        found, solution = solver._run(problem, room, limit, NODES)
+        offsets = [0] * len(order)
+        for position, i in enumerate(order):
+            offsets[i] = solution[position] if found else 0
+        return found, offsets
+
+    return search
 
 
 def climb(buffers: list[Buffer], capacity: int) -> tuple[bool, Ladder]:
@@ -138,21 +154,36 @@ def test_a_fit_moves_up_a_rung_and_a_failed_try_turns_to_the_whole_trace() -> No
 
 def d_solver(obstructed: bool) -> Solver:
     buffers = [b for b in read_trace(MINIMALLOC / "challenging" / D).buffers if b.size]
-    # Far above any plan: they change no offset, only whether the ladder runs.
+    # Far above any plan: they change no offset, only whether the ladder may run.
     obstacles = [[(2**40, 2**40 + 1)] for _ in buffers] if obstructed else None
     return Solver(buffers, sweep(buffers, 10**6), Budget(20_000), obstacles)
 
 
-@pytest.mark.parametrize("obstructed", [False, True])
-def test_the_lowest_open_capacity_climbs_its_ladder_unless_obstacles_pin_offsets(
-    obstructed: bool,
-) -> None:
-    solver = d_solver(obstructed)
-    bound = lower_bound(solver.buffers)
-    with pytest.raises(OutOfBudget):
-        solver.fit([bound, bound + 4096], 20_000)
-    if obstructed:  # the ladder's plans would ignore the obstacles
-        assert not solver.ladders
-    else:
-        assert list(solver.ladders) == [bound]
-        assert solver.ladders[bound].rung > 0
+def test_a_climb_stops_at_the_budget_with_the_rungs_it_fitted() -> None:
+    solver = d_solver(obstructed=False)
+    answer, ladder = solver.climb(lower_bound(solver.buffers), 20_000)
+    assert answer is None
+    assert ladder.rung > 0
+    assert len(ladder.plans) == ladder.rung
+    assert solver.budget.spent >= 20_000
+    assert solver.proved_impossible == -1
+
+
+def test_a_climb_refuses_obstacles_its_plans_would_ignore() -> None:
+    solver = d_solver(obstructed=True)
+    with pytest.raises(ValueError, match="obstacles"):
+        solver.climb(lower_bound(solver.buffers), 20_000)
+
+
+@settings(max_examples=examples(30, 300), deadline=None)
+@given(traces(max_buffers=7, max_time=6))
+def test_a_climb_with_the_memo_fits_the_optimum(buffers: list[Buffer]) -> None:
+    buffers = sized(buffers)
+    if not buffers:
+        return
+    optimum = brute_force_height(buffers)
+    solver = Solver(buffers, sweep(buffers, 10_000), Budget(NODES))
+    answer, ladder = solver.climb(optimum, NODES)
+    assert answer
+    offsets = dict(zip((b.id for b in buffers), ladder.offsets(), strict=True))
+    assert validate(buffers, offsets, capacity=optimum) is None
