@@ -37,6 +37,7 @@ lint: $(STAMP)
 bench: $(STAMP)
 	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/python bench/packing.py
 	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/python bench/optimality.py
+	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/python bench/ladder.py
 	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/python bench/fragmentation.py
 	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/python bench/interpreter_speed.py
 	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/python bench/pass_scaling.py

@@ -1,4 +1,4 @@
-"""The relaxation ladder of `best`: fit a capacity by fitting ever more of the
+"""The relaxation ladder: fit a capacity by fitting ever more of the
 trace's fullest sections, each rung's search ordered by the plan of the rung
 below.
 
@@ -8,8 +8,11 @@ capacity fits, every rung fits too, and a rung whose search is exhausted
 proves that the capacity does not fit.  The fullest sections are where a
 tight capacity is decided; their plan says where the crowded buffers go, and
 ordering the next rung's buffers by those offsets (plus noise that grows with
-each failed try) lets a short search extend it.  Plain restarts of the whole
-trace do not find MiniMalloc's D at its max-live height; this ladder does.
+each failed try) lets short searches extend it.  A prototype found
+MiniMalloc's D at its max-live height this way, from the plan of its 71
+fullest sections, where plain restarts of the whole trace found nothing;
+this ladder has not repeated that draw (docs/planning.md, "What is proved").
+`best` does not climb: `Solver.climb` runs it on request (bench/ladder.py).
 
 Every try is a decision search capped at a node limit, its noise drawn from
 a generator seeded by the rung and the try, so the course depends only on the
