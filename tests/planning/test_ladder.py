@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 from packing_strategies import MINIMALLOC, brute_force_height, examples, traces
 
 from memplan.planning import Buffer, lower_bound, validate
@@ -19,6 +20,11 @@ D = "D.1048576.csv"
 
 def sized(buffers: list[Buffer]) -> list[Buffer]:
     return [b for b in buffers if b.size]
+
+
+def sized_traces(max_buffers: int, max_time: int) -> st.SearchStrategy[list[Buffer]]:
+    """Random traces without zero-size buffers, never empty."""
+    return traces(max_buffers=max_buffers, max_time=max_time).map(sized).filter(bool)
 
 
 def test_excise_stacks_the_buffers_meeting_all_others_at_the_bottom() -> None:
@@ -43,13 +49,10 @@ def test_excise_keeps_a_buffer_whose_size_would_misalign_the_rest() -> None:
 
 
 @settings(max_examples=examples(60, 600), deadline=None)
-@given(traces(max_buffers=6, max_time=4))
+@given(sized_traces(6, 4))
 def test_excising_lowers_the_optimum_by_exactly_the_bytes_cut(
     buffers: list[Buffer],
 ) -> None:
-    buffers = sized(buffers)
-    if not buffers:
-        return
     cut = excise(buffers, sweep(buffers, 100))
     assert brute_force_height(buffers) == brute_force_height(cut.kept) + cut.removed
 
@@ -103,13 +106,10 @@ def climb(buffers: list[Buffer], capacity: int) -> tuple[bool, Ladder]:
 
 
 @settings(max_examples=examples(40, 400), deadline=None)
-@given(traces(max_buffers=7, max_time=6))
+@given(sized_traces(7, 6))
 def test_the_ladder_fits_the_optimum_and_proves_one_byte_less_impossible(
     buffers: list[Buffer],
 ) -> None:
-    buffers = sized(buffers)
-    if not buffers:
-        return
     optimum = brute_force_height(buffers)
     fits, ladder = climb(buffers, optimum)
     assert fits
@@ -153,7 +153,7 @@ def test_a_fit_moves_up_a_rung_and_a_failed_try_turns_to_the_whole_trace() -> No
 
 
 def d_solver(obstructed: bool) -> Solver:
-    buffers = [b for b in read_trace(MINIMALLOC / "challenging" / D).buffers if b.size]
+    buffers = sized(read_trace(MINIMALLOC / "challenging" / D).buffers)
     # Far above any plan: they change no offset, only whether the ladder may run.
     obstacles = [[(2**40, 2**40 + 1)] for _ in buffers] if obstructed else None
     return Solver(buffers, sweep(buffers, 10**6), Budget(20_000), obstacles)
@@ -176,11 +176,8 @@ def test_a_climb_refuses_obstacles_its_plans_would_ignore() -> None:
 
 
 @settings(max_examples=examples(30, 300), deadline=None)
-@given(traces(max_buffers=7, max_time=6))
+@given(sized_traces(7, 6))
 def test_a_climb_with_the_memo_fits_the_optimum(buffers: list[Buffer]) -> None:
-    buffers = sized(buffers)
-    if not buffers:
-        return
     optimum = brute_force_height(buffers)
     solver = Solver(buffers, sweep(buffers, 10_000), Budget(NODES))
     answer, ladder = solver.climb(optimum, NODES)
