@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
+from math import prod
 from typing import TypeVar
 
 from xdsl.dialects import func
@@ -43,6 +44,7 @@ from memplan.passes.liveness import (
     aliases,
     forwarded_values,
 )
+from memplan.passes.loops import LOOPS, trip_count
 
 
 def _frees(op: Operation) -> bool:
@@ -225,9 +227,7 @@ def freed_at(liveness: FunctionLiveness, allocation: Operation) -> int | None:
     `memref.alloca` is freed where its automatic allocation scope ends: at
     the terminator of the scope's block, or at the function's last point."""
     if allocation.name == "memref.alloca":
-        scope = allocation.parent_op()
-        while scope is not None and scope.name not in AUTOMATIC_ALLOCATION_SCOPES:
-            scope = scope.parent_op()
+        scope = _allocation_scope(allocation)
         if scope is None or isinstance(scope, func.FuncOp):
             return liveness.last_point
         body = scope.regions[0].blocks.last
@@ -242,6 +242,46 @@ def freed_at(liveness: FunctionLiveness, allocation: Operation) -> int | None:
         ),
         default=None,
     )
+
+
+def _allocation_scope(alloca: Operation) -> Operation | None:
+    """The nearest op around `alloca` that frees it (`AUTOMATIC_ALLOCATION_SCOPES`)."""
+    scope = alloca.parent_op()
+    while scope is not None and scope.name not in AUTOMATIC_ALLOCATION_SCOPES:
+        scope = scope.parent_op()
+    return scope
+
+
+def loops_holding(allocation: Operation) -> list[Operation]:
+    """The loops (`loops.LOOPS`), innermost first, whose every iteration
+    runs a `memref.alloca` that only its automatic allocation scope, around
+    them, frees: a run holds a new buffer of it per iteration of each, all
+    at once.  Empty for any other allocation."""
+    if allocation.name != "memref.alloca":
+        return []
+    scope = _allocation_scope(allocation)
+    loops: list[Operation] = []
+    parent = allocation.parent_op()
+    while parent is not None and parent is not scope:
+        if parent.name in LOOPS:
+            loops.append(parent)
+        parent = parent.parent_op()
+    return loops
+
+
+def held_copies(allocation: Operation) -> tuple[int, Operation | None]:
+    """How many buffers of `allocation` a run holds at once: the product of
+    the constant trip counts of `loops_holding` it (0 when one runs zero
+    times), and the first of those loops whose trip count is not known
+    (counted as one iteration), or None."""
+    loops = loops_holding(allocation)
+    trips = [trip_count(loop) for loop in loops]
+    if 0 in trips:
+        return 0, None
+    unknown = next(
+        (loop for loop, t in zip(loops, trips, strict=True) if t is None), None
+    )
+    return prod(t for t in trips if t is not None), unknown
 
 
 def use_after_free(liveness: FunctionLiveness, free: Operation) -> Use | None:

@@ -30,6 +30,7 @@ from memplan.passes.options import (
     check_power_of_two,
     resolve_target,
 )
+from memplan.passes.ownership import held_copies
 from memplan.passes.place_model import (
     FunctionModel,
     PinnedDynamic,
@@ -264,7 +265,7 @@ class _Placer:
                         f"cannot move to DDR ({group.fixed}): expected a static size"
                     )
                 alignment = self.target.alignment(VTCM_SCOPE)
-                total += align_up(size, alignment)
+                total += align_up(size, alignment) * held_copies(allocation)[0]
         callees = [
             self.peaks.get(op.callee.string_value(), 0)
             for op in function.walk()
@@ -292,7 +293,7 @@ class _Placer:
                 and group.scope == VTCM_SCOPE
                 and size is not None
             ):
-                pinned[op] = align_up(size, alignment)
+                pinned[op] = align_up(size, alignment) * held_copies(op)[0]
         name = function.sym_name.data
         sure = surely_held(function, pinned.get)
         largest = max(pinned, key=lambda op: pinned[op], default=None)

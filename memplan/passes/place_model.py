@@ -25,8 +25,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from xdsl.dialects import arith, func, scf
-from xdsl.dialects.builtin import IntegerAttr, MemRefType, i8
+from xdsl.dialects import func, scf
+from xdsl.dialects.builtin import MemRefType, i8
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.ir import Block, Operation, SSAValue
 
@@ -47,7 +47,8 @@ from memplan.passes.liveness import (
     LiveRange,
     is_unit_block,
 )
-from memplan.passes.ownership import freed_at
+from memplan.passes.loops import trip_count
+from memplan.passes.ownership import freed_at, held_copies
 from memplan.passes.retype import (
     ALLOCATING_OPS,
     ScopeGroup,
@@ -130,13 +131,6 @@ def anchor_in(op: Operation, block: Block) -> Operation | None:
     return current
 
 
-def _constant(value: SSAValue) -> int | None:
-    owner = value.owner
-    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
-        return owner.value.value.data
-    return None
-
-
 @dataclass(frozen=True)
 class Frequency:
     """How often an op runs per run of its function, and whether surely."""
@@ -153,13 +147,10 @@ def frequency(op: Operation) -> Frequency:
     parent = op.parent_op()
     while parent is not None and not isinstance(parent, func.FuncOp):
         if isinstance(parent, scf.ForOp):
-            bounds = [_constant(v) for v in (parent.lb, parent.ub, parent.step)]
-            if None in bounds:
+            trips = trip_count(parent)
+            if trips is None:
                 certain = False
             else:
-                lower, upper, step = bounds
-                assert lower is not None and upper is not None and step is not None
-                trips = max(0, -(-(upper - lower) // step)) if step > 0 else 0
                 count *= trips
                 certain &= trips > 0
         else:
@@ -462,8 +453,11 @@ class _Builder:
                     "capacity can be checked"
                 )
             start = self.liveness.index[allocation]
+            copies, _ = held_copies(allocation)
             self.reserved.append(
-                Reserved(start, self._held_until(allocation), _aligned(self, size))
+                Reserved(
+                    start, self._held_until(allocation), _aligned(self, size) * copies
+                )
             )
             self.pinned.append((allocation, size, reason))
 

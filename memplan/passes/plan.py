@@ -609,8 +609,9 @@ def _room_around(
         ):
             size = align_up(storage.size, max(alignment, storage.alignment))
             room = room.holding(
-                size,
-                f"{storage.at} ({storage.size} bytes, {size} with its alignment padding)",
+                size * storage.copies,
+                f"{storage.at} ({storage.listed_bytes}, {size * storage.copies} "
+                "with its alignment padding)",
             )
     return room
 

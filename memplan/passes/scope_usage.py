@@ -6,7 +6,11 @@ A storage (`memory.alloc_storage`, or a `memref.alloc`, `memref.alloca`,
 `memplan-run` allocates in the same window) is held from its allocation to
 the op that frees it (`ownership.freed_at`: a `memref.alloca` to the end of
 its automatic allocation scope, a buffer a `memref.realloc` replaces up to
-the realloc, which allocates the new one first); a `func.call` holds, for an
+the realloc, which allocates the new one first).  A `memref.alloca` in a
+loop inside its automatic allocation scope allocates a new buffer in every
+iteration, all held to that scope's end: it counts once per iteration (the
+product of the constant trip counts of such loops; a loop whose trip count
+is not known cannot be bounded and is reported).  A `func.call` holds, for an
 instant, what its callee (and the callee's own callees) holds at its peak.
 Functions that call each other in a cycle (recursion) hold storages once per
 level: that is unbounded unless no storage is held across the calls that
@@ -20,6 +24,7 @@ block, calls made there to functions of the same kind), the check replays
 them on the interpreter's own first-fit window: it refuses exactly what the
 run refuses.  Elsewhere (storages in branches or loops, kills in branches,
 dynamic sizes, `memref.alloc`s, `memref.realloc`s and clones of the scope,
+the copies of an alloca in a loop,
 which aliases may free, recursion) it uses the planning library's
 alignment-aware lower bound on the storages held at once: it refuses only
 what no address assignment fits.
@@ -39,7 +44,7 @@ from memplan.dialects.memory import AllocStorageOp, scope_of, static_byte_size
 from memplan.interpreter.model import AddressSpace, address_space
 from memplan.passes.diagnostics import describe, named_op
 from memplan.passes.liveness import REALLOCS, FunctionLiveness
-from memplan.passes.ownership import freed_at, frees_of
+from memplan.passes.ownership import freed_at, frees_of, held_copies
 from memplan.planning.buffers import Buffer, lower_bound
 from memplan.targets import Target
 
@@ -59,6 +64,13 @@ class Holding:
     origin: Operation | str
     peak: int = 0
     """For a call: the bytes its callee holds at its peak, as listed."""
+    copies: int = 1
+    """How many buffers of `size` bytes it holds at once: a `memref.alloca`
+    holds one per iteration of the loops around it (`ownership.held_copies`)."""
+
+    @property
+    def bytes(self) -> int:
+        return self.size * self.copies
 
     @property
     def at(self) -> str:
@@ -74,7 +86,18 @@ class Holding:
         """How a diagnostic lists it among others: "%arena"."""
         if isinstance(self.origin, AllocStorageOp):
             return describe(self.origin.result)
-        return f"{self.at} ({self.peak or self.size} bytes)"
+        if self.peak:
+            return f"{self.at} ({self.peak} bytes)"
+        return f"{self.at} ({self.listed_bytes})"
+
+    @property
+    def listed_bytes(self) -> str:
+        """ "4096 bytes", or the copies a loop holds."""
+        if self.copies == 1:
+            return f"{self.size} bytes"
+        return (
+            f"{self.copies} copies of {self.size} bytes, one per iteration of its loops"
+        )
 
 
 @dataclass(frozen=True)
@@ -108,6 +131,11 @@ class FunctionUsage:
     the entry block, in program order: what a run of it allocates."""
     inexact: set[str] = field(default_factory=set[str])
     """Scopes whose allocations the steps miss (nested, dynamic, heap buffers)."""
+    unbounded: list[tuple[Holding, Operation]] = field(
+        default_factory=list[tuple[Holding, Operation]]
+    )
+    """Each `memref.alloca` held once per iteration of a loop whose trip count
+    is not known (counted once in `storages`), with that loop."""
 
 
 def function_usage(liveness: FunctionLiveness) -> FunctionUsage:
@@ -115,7 +143,11 @@ def function_usage(liveness: FunctionLiveness) -> FunctionUsage:
     points from their allocation to the op that frees them, and its calls.
     Only a free in the allocation's own block frees it on every path
     (`ownership.freed_at`); one freed only inside a branch or a loop is held
-    to the end of the function.  Dynamic sizes count as zero."""
+    to the end of the function.  A `memref.alloca` in loops its automatic
+    allocation scope is around holds a copy per iteration
+    (`ownership.held_copies`): the product of their constant trip counts,
+    once where one is not known (`FunctionUsage.unbounded`), none for a loop
+    that runs zero times.  Dynamic sizes count as zero."""
     entry = liveness.function.body.blocks.first
     usage = FunctionUsage(liveness.function.sym_name.data, [], [])
     for op, point in liveness.index.items():
@@ -132,12 +164,18 @@ def function_usage(liveness: FunctionLiveness) -> FunctionUsage:
             usage.inexact.add(scope)
         if size is None:
             continue
+        copies, unknown = held_copies(op)
+        if not copies:
+            continue
         freed = freed_at(liveness, op)
         usage.steps.append((point, ALLOC, len(usage.storages)))
         if freed is not None:
             usage.steps.append((freed, FREE, len(usage.storages)))
         end = liveness.last_point if freed is None else freed
-        usage.storages.append(Holding(scope, point, end, size, alignment, op))
+        holding = Holding(scope, point, end, size, alignment, op, copies=copies)
+        usage.storages.append(holding)
+        if unknown is not None:
+            usage.unbounded.append((holding, unknown))
     usage.steps = sorted(
         s for s in usage.steps if s[1] != CALL or not usage.calls[s[2]].nested
     )
@@ -203,6 +241,8 @@ class ModuleUsage:
             shared: dict[str, list[Holding]] = {}
             for name in members:
                 for scope, holdings in _by_scope(self.holdings(name)).items():
+                    if target.capacity(scope) is None:
+                        continue
                     peak = max((live for _, live in _sweep(holdings)), key=self._weight)
                     if self._weight(peak) > self._weight(shared.get(scope, [])):
                         shared[scope] = peak
@@ -210,20 +250,26 @@ class ModuleUsage:
                 self.peaks[name] = shared
 
     def _weight(self, live: Sequence[Holding]) -> tuple[int, int]:
-        return self.needed(live), sum(h.size for h in live)
+        return self.needed(live), sum(h.bytes for h in live)
 
     def needed(self, live: Sequence[Holding]) -> int:
         """Bytes of the window that storages held at once need at least, each
         at an address of its alignment (`memplan.planning`'s lower bound)."""
         if not live:
             return 0
-        base = address_space(live[0].scope, self.target).base
+        window = address_space(live[0].scope, self.target)
         # An offset from the base is aligned no better than the base is.
-        most = base & -base
+        most = window.base & -window.base
+        # Copies past those that fill the window change no verdict.
+        buffers = [
+            (h.size, min(self._storage_alignment(h), most))
+            for h in live
+            for _ in range(min(h.copies, window.window // max(h.size, 1) + 1))
+        ]
         return lower_bound(
             [
-                Buffer(index, 0, 1, h.size, min(self._storage_alignment(h), most))
-                for index, h in enumerate(live)
+                Buffer(index, 0, 1, size, alignment)
+                for index, (size, alignment) in enumerate(buffers)
             ]
         )
 
@@ -250,7 +296,7 @@ class ModuleUsage:
             if call.callee not in self.usages or self.in_cycle(name, call.callee):
                 continue
             for peak in self.peaks[call.callee].values():
-                total = sum(h.size for h in peak)
+                total = sum(h.bytes for h in peak)
                 held.extend(
                     Holding(
                         h.scope,
@@ -260,6 +306,7 @@ class ModuleUsage:
                         h.alignment,
                         call.call,
                         total,
+                        h.copies,
                     )
                     for h in peak
                     if total
@@ -323,6 +370,15 @@ class ModuleUsage:
         """The first point where each bounded scope holds more than its
         window takes, counting `held` (memory there all through the
         function), and storages held across a call that recurses."""
+        for holding, loop in self.usages[name].unbounded:
+            if self.target.capacity(holding.scope) is not None:
+                yield (
+                    f"{holding.at} allocates {holding.size} bytes of scope "
+                    f'"{holding.scope}" in each iteration of an {loop.name}, whose '
+                    "trip count is not known: the scope's use cannot be bounded; "
+                    "expected the alloca outside the loop or in a "
+                    "memref.alloca_scope inside it"
+                )
         held_by_scope = _by_scope(held)
         for scope, holdings in _by_scope(self.holdings(name)).items():
             if self.target.capacity(scope) is None:
@@ -360,7 +416,7 @@ class ModuleUsage:
         """Why storages held at once cannot fit, or None."""
         capacity = self.target.capacity(scope)
         assert capacity is not None
-        total = sum(h.size for h in live)
+        total = sum(h.bytes for h in live)
         if total > capacity:
             return (
                 f'scope "{scope}" holds {total} bytes {when} (held: '
@@ -390,7 +446,7 @@ class ModuleUsage:
         if failed is None:
             return None
         at = failed.at + _elsewhere(failed, name)
-        if sum(h.size for h in live) > window.window:
+        if sum(h.bytes for h in live) > window.window:
             return self._over(scope, live, f"at {at}", name)
         alignment = self._storage_alignment(failed)
         return (
@@ -411,7 +467,7 @@ class ModuleUsage:
                 continue
             live = [h for h in holdings if h.start <= call.point <= h.end]
             if live:
-                total = sum(h.size for h in live)
+                total = sum(h.bytes for h in live)
                 yield (
                     f"func.call @{call.callee} recurses while {total} bytes of "
                     f'scope "{scope}" are held (held: {_held_list(live)}): every '

@@ -261,6 +261,48 @@ VTCM_ALLOCATIONS = {
         ),
         True,
     ),
+    "an alloca in each iteration of a loop": (
+        _vtcm_program(
+            "  scf.for %i = %c0 to %c2 step %c1 {\n"
+            + _filled("a", 1024, "memref.alloca()")
+            + "  }\n"
+        ),
+        False,
+    ),
+    "allocas of nested loops past the window": (
+        _vtcm_program(
+            "  scf.for %i = %c0 to %c2 step %c1 {\n  affine.for %j = 0 to 2 {\n"
+            + _filled("a", 256, "memref.alloca()")
+            + "  }\n  }\n"
+        ),
+        False,
+    ),
+    "allocas of a loop within the window": (
+        _vtcm_program(
+            "  affine.for %i = 0 to 3 {\n"
+            + _filled("a", 256, "memref.alloca()")
+            + "  }\n"
+        ),
+        True,
+    ),
+    "an alloca of a loop that runs zero times": (
+        _vtcm_program(
+            "  scf.for %i = %c0 to %c0 step %c1 {\n"
+            + _filled("a", 1024, "memref.alloca()")
+            + "  }\n"
+            + _storage("s", 6144)
+        ),
+        True,
+    ),
+    "an alloca freed in each iteration by its alloca_scope": (
+        _vtcm_program(
+            "  scf.for %i = %c0 to %c2 step %c1 {\n  memref.alloca_scope {\n"
+            + _filled("a", 1024, "memref.alloca()")
+            + "  }\n  }\n"
+            + _storage("s", 4096)
+        ),
+        True,
+    ),
     "a realloc holding both buffers beside a storage": (
         _vtcm_program(
             f"  %s = memory.alloc_storage [2048] : {STORAGE}\n"
@@ -308,7 +350,7 @@ def test_verify_refuses_exactly_the_vtcm_allocations_the_run_cannot_fit(
     source: str, fits: bool
 ):
     """memory-verify counts a VTCM memref.alloca (to the end of its automatic
-    allocation scope), both buffers of a memref.realloc (the new one
+    allocation scope, once per iteration of the loops inside it), both buffers of a memref.realloc (the new one
     allocated before the old one is freed) and a bufferization.clone as
     memplan-run allocates them."""
     module = Parser(memplan_context(), source).parse_module()

@@ -539,3 +539,26 @@ func.func @branch_operand_and_block_argument() -> f32 {
 // 2048, which memory-manifest gave it, would keep memory-plan from nesting
 // its arena into an enclosing one.
 // TODDR:     %a_storage = memory.alloc_storage [16384] : !memory.storage<"global">
+
+// -----
+
+// A pinned alloca in a loop holds a copy per iteration until the return:
+// two copies of 8192 bytes do not fit.
+// CHECK: memory-place: in @pinned_copies, memory that must stay in "global.vtcm" needs 16384 bytes at scf.for, over the capacity of 12288 bytes: memref.alloca %p of 8192 bytes (it is an argument of @use, which is public)
+
+func.func @use(%p: memref<2048xf32, "global.vtcm">) {
+  %one = arith.constant 1.0 : f32
+  linalg.fill ins(%one : f32) outs(%p : memref<2048xf32, "global.vtcm">)
+  func.return
+}
+
+func.func @pinned_copies() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  scf.for %i = %c0 to %c2 step %c1 {
+    %p = memref.alloca() : memref<2048xf32, "global.vtcm">
+    func.call @use(%p) : (memref<2048xf32, "global.vtcm">) -> ()
+  }
+  func.return
+}

@@ -190,3 +190,125 @@ func.func @clone_held() {
   memref.dealloc %b : memref<1024xf32, "global.vtcm">
   func.return
 }
+
+// -----
+
+// An alloca in a loop, with no memref.alloca_scope between them, allocates
+// a new buffer in every iteration, all held until the function returns (as
+// memplan-run holds them): two iterations hold two copies of %a.
+// CHECK: memory-verify: in @alloca_per_iteration, scope "global.vtcm" holds 8192 bytes at memref.alloca %a (held: memref.alloca %a (2 copies of 4096 bytes, one per iteration of its loops)), over its capacity of 6144 bytes
+
+func.func @alloca_per_iteration() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  scf.for %i = %c0 to %c2 step %c1 {
+    %a = memref.alloca() : memref<1024xf32, "global.vtcm">
+    "test.op"(%a) : (memref<1024xf32, "global.vtcm">) -> ()
+  }
+  func.return
+}
+
+// -----
+
+// Three 1024-byte copies, each from a 2048-byte boundary, fit the window.
+// CHECK-LABEL: func.func @alloca_copies_fit()
+// CHECK-NOT: memory-verify
+// CHECK: // -----
+
+func.func @alloca_copies_fit() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  scf.for %i = %c0 to %c3 step %c1 {
+    %a = memref.alloca() : memref<256xf32, "global.vtcm">
+    "test.op"(%a) : (memref<256xf32, "global.vtcm">) -> ()
+  }
+  func.return
+}
+
+// -----
+
+// Nested loops multiply: 2 * 2 copies of 1024 bytes hold 4096 bytes but
+// need 3 * 2048 + 1024 of the window.
+// CHECK: memory-verify: in @alloca_nested_loops, scope "global.vtcm" needs at least 7168 bytes of its window at memref.alloca %a (held: memref.alloca %a (4 copies of 1024 bytes, one per iteration of its loops)): 4096 bytes, each starting at an address of its alignment, over its capacity of 6144 bytes
+
+func.func @alloca_nested_loops() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  scf.for %i = %c0 to %c2 step %c1 {
+    affine.for %j = 0 to 2 {
+      %a = memref.alloca() : memref<256xf32, "global.vtcm">
+      "test.op"(%a) : (memref<256xf32, "global.vtcm">) -> ()
+    }
+  }
+  func.return
+}
+
+// -----
+
+// A loop that runs zero times holds nothing: %s has the whole window.
+// CHECK-LABEL: func.func @alloca_zero_trips()
+// CHECK-NOT: memory-verify
+// CHECK: // -----
+
+func.func @alloca_zero_trips() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %c0 step %c1 {
+    %a = memref.alloca() : memref<1024xf32, "global.vtcm">
+    "test.op"(%a) : (memref<1024xf32, "global.vtcm">) -> ()
+  }
+  %s = memory.alloc_storage [6144] : !memory.storage<"global.vtcm">
+  memory.kill %s : !memory.storage<"global.vtcm">
+  func.return
+}
+
+// -----
+
+// A memref.alloca_scope in the loop frees its alloca in every iteration:
+// one copy at a time.
+// CHECK-LABEL: func.func @alloca_scope_per_iteration()
+// CHECK-NOT: memory-verify
+// CHECK: // -----
+
+func.func @alloca_scope_per_iteration() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.for %i = %c0 to %c4 step %c1 {
+    memref.alloca_scope {
+      %a = memref.alloca() : memref<1024xf32, "global.vtcm">
+      "test.op"(%a) : (memref<1024xf32, "global.vtcm">) -> ()
+    }
+  }
+  func.return
+}
+
+// -----
+
+// An scf.while, or an scf.for with bounds known only at run time, runs its
+// alloca an unknown number of times: no capacity bounds the copies.
+// CHECK: memory-verify: in @alloca_unknown_trips, memref.alloca %a allocates 64 bytes of scope "global.vtcm" in each iteration of an scf.while, whose trip count is not known: the scope's use cannot be bounded; expected the alloca outside the loop or in a memref.alloca_scope inside it
+// CHECK-NEXT: memory-verify: in @alloca_unknown_trips, memref.alloca %b allocates 64 bytes of scope "global.vtcm" in each iteration of an scf.for, whose trip count is not known: the scope's use cannot be bounded; expected the alloca outside the loop or in a memref.alloca_scope inside it
+
+func.func @alloca_unknown_trips(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.while (%x = %c0) : (index) -> index {
+    %more = arith.cmpi slt, %x, %n : index
+    scf.condition(%more) %x : index
+  } do {
+  ^bb0(%y: index):
+    %a = memref.alloca() : memref<16xf32, "global.vtcm">
+    "test.op"(%a) : (memref<16xf32, "global.vtcm">) -> ()
+    %next = arith.addi %y, %c1 : index
+    scf.yield %next : index
+  }
+  scf.for %i = %c0 to %n step %c1 {
+    %b = memref.alloca() : memref<16xf32, "global.vtcm">
+    "test.op"(%b) : (memref<16xf32, "global.vtcm">) -> ()
+  }
+  func.return
+}
