@@ -459,7 +459,7 @@ class _Builder:
                     start, self._held_until(allocation), _aligned(self, size) * copies
                 )
             )
-            self.pinned.append((allocation, size, reason))
+            self.pinned.append((allocation, size * copies, reason))
 
     def _held_until(self, allocation: Operation) -> int:
         """The last point memory left alone by `memory-plan` holds its bytes:
