@@ -33,7 +33,7 @@ from typing import TypeVar
 from xdsl.dialects import func
 from xdsl.dialects.builtin import MemRefType, ModuleOp, UnregisteredOp
 from xdsl.ir import BlockArgument, Operation, SSAValue, Use
-from xdsl.traits import MemoryEffectKind, SymbolTable, get_effects
+from xdsl.traits import IsTerminator, MemoryEffectKind, SymbolTable, get_effects
 
 from memplan.dialects import memref
 from memplan.dialects.memory import AllocStorageOp, KillOp
@@ -211,6 +211,9 @@ def frees_of(allocation: Operation) -> list[Operation]:
     ]
 
 
+HEAP_ALLOCATIONS = frozenset({"memref.alloc", "bufferization.clone", *REALLOCS})
+"""Ops that allocate a memref buffer only a free (`frees_of`) frees."""
+
 AUTOMATIC_ALLOCATION_SCOPES = frozenset(
     {"func.func", "scf.parallel", "memref.alloca_scope"}
 )
@@ -254,19 +257,50 @@ def _allocation_scope(alloca: Operation) -> Operation | None:
 
 def loops_holding(allocation: Operation) -> list[Operation]:
     """The loops (`loops.LOOPS`), innermost first, whose every iteration
-    runs a `memref.alloca` that only its automatic allocation scope, around
-    them, frees: a run holds a new buffer of it per iteration of each, all
-    at once.  Empty for any other allocation."""
-    if allocation.name != "memref.alloca":
+    allocates a new buffer of `allocation` that none of them frees, so a run
+    holds one per iteration of each, all at once: for a `memref.alloca`,
+    the loops inside its automatic allocation scope; for a `memref.alloc`,
+    `memref.realloc` or `bufferization.clone` that no op of its own block
+    frees (`freed_at`: held to the end of the function), the loops around it
+    up to the first that may free it or an alias of it, or yields one to its
+    next iteration (`_may_free_in`; counting fewer copies where a free may
+    run).  `memplan-run` allocates a buffer in every iteration of those
+    loops, and a free after them frees only the last: all are held.
+    Empty for any other allocation."""
+    if allocation.name == "memref.alloca":
+        scope = _allocation_scope(allocation)
+    elif allocation.name in HEAP_ALLOCATIONS and not any(
+        free.parent_block() is allocation.parent_block()
+        for free in frees_of(allocation)
+    ):
+        scope = None
+    else:
         return []
-    scope = _allocation_scope(allocation)
     loops: list[Operation] = []
     parent = allocation.parent_op()
     while parent is not None and parent is not scope:
         if parent.name in LOOPS:
+            if scope is None and _may_free_in(parent, allocation.results[0]):
+                break
             loops.append(parent)
         parent = parent.parent_op()
     return loops
+
+
+def _may_free_in(loop: Operation, value: SSAValue) -> bool:
+    """An op inside `loop` may free `value` or an alias of it (`_frees`),
+    pass one to a function (which may free it), or yield one to the loop's
+    next iteration (which may free it: a `memref.realloc` of an iter_arg)."""
+    return any(
+        loop.is_ancestor(user)
+        and (
+            _frees(user)
+            or isinstance(user, func.CallOp)
+            or (user.parent_op() is loop and user.has_trait(IsTerminator))
+        )
+        for alias in aliases(value)
+        for user in (use.operation for use in alias.uses)
+    )
 
 
 def held_copies(allocation: Operation) -> tuple[int, Operation | None]:

@@ -8,9 +8,12 @@ the op that frees it (`ownership.freed_at`: a `memref.alloca` to the end of
 its automatic allocation scope, a buffer a `memref.realloc` replaces up to
 the realloc, which allocates the new one first).  A `memref.alloca` in a
 loop inside its automatic allocation scope allocates a new buffer in every
-iteration, all held to that scope's end: it counts once per iteration (the
-product of the constant trip counts of such loops; a loop whose trip count
-is not known cannot be bounded and is reported).  A `func.call` holds, for an
+iteration, all held to that scope's end, and so does a `memref.alloc`,
+`memref.realloc` or `bufferization.clone` in a loop that does not free it,
+all held to the end of the function (a free after the loop frees only the
+last): it counts once per iteration (the product of the constant trip
+counts of such loops; a loop whose trip count is not known cannot be
+bounded and is reported).  A `func.call` holds, for an
 instant, what its callee (and the callee's own callees) holds at its peak.
 Functions that call each other in a cycle (recursion) hold storages once per
 level: that is unbounded unless no storage is held across the calls that
@@ -24,7 +27,7 @@ block, calls made there to functions of the same kind), the check replays
 them on the interpreter's own first-fit window: it refuses exactly what the
 run refuses.  Elsewhere (storages in branches or loops, kills in branches,
 dynamic sizes, `memref.alloc`s, `memref.realloc`s and clones of the scope,
-the copies of an alloca in a loop,
+the copies of an allocation in a loop,
 which aliases may free, recursion) it uses the planning library's
 alignment-aware lower bound on the storages held at once: it refuses only
 what no address assignment fits.
@@ -43,8 +46,13 @@ from xdsl.ir import Operation
 from memplan.dialects.memory import AllocStorageOp, scope_of, static_byte_size
 from memplan.interpreter.model import AddressSpace, address_space
 from memplan.passes.diagnostics import describe, named_op
-from memplan.passes.liveness import REALLOCS, FunctionLiveness
-from memplan.passes.ownership import freed_at, frees_of, held_copies
+from memplan.passes.liveness import FunctionLiveness
+from memplan.passes.ownership import (
+    HEAP_ALLOCATIONS,
+    freed_at,
+    frees_of,
+    held_copies,
+)
 from memplan.planning.buffers import Buffer, lower_bound
 from memplan.targets import Target
 
@@ -65,8 +73,9 @@ class Holding:
     peak: int = 0
     """For a call: the bytes its callee holds at its peak, as listed."""
     copies: int = 1
-    """How many buffers of `size` bytes it holds at once: a `memref.alloca`
-    holds one per iteration of the loops around it (`ownership.held_copies`)."""
+    """How many buffers of `size` bytes it holds at once: a `memref.alloca`,
+    or a heap buffer its loop does not free, holds one per iteration of the
+    loops around it (`ownership.held_copies`)."""
 
     @property
     def bytes(self) -> int:
@@ -111,11 +120,6 @@ class CallSite:
 
 ALLOC, FREE, CALL = range(3)
 
-HEAP_BUFFERS = frozenset({"memref.alloc", "bufferization.clone", *REALLOCS})
-"""Memref allocations that may be freed through an alias `ownership.frees_of`
-does not follow (the base buffer of a view, an `scf.if` result, a caller's
-result): their scope is bounded, not replayed."""
-
 
 @dataclass
 class FunctionUsage:
@@ -134,8 +138,8 @@ class FunctionUsage:
     unbounded: list[tuple[Holding, Operation]] = field(
         default_factory=list[tuple[Holding, Operation]]
     )
-    """Each `memref.alloca` held once per iteration of a loop whose trip count
-    is not known (counted once in `storages`), with that loop."""
+    """Each allocation held once per iteration of a loop whose trip count is
+    not known (counted once in `storages`), with that loop."""
 
 
 def function_usage(liveness: FunctionLiveness) -> FunctionUsage:
@@ -144,7 +148,8 @@ def function_usage(liveness: FunctionLiveness) -> FunctionUsage:
     Only a free in the allocation's own block frees it on every path
     (`ownership.freed_at`); one freed only inside a branch or a loop is held
     to the end of the function.  A `memref.alloca` in loops its automatic
-    allocation scope is around holds a copy per iteration
+    allocation scope is around, or a heap buffer in loops that do not free
+    it, holds a copy per iteration
     (`ownership.held_copies`): the product of their constant trip counts,
     once where one is not known (`FunctionUsage.unbounded`), none for a loop
     that runs zero times.  Dynamic sizes count as zero."""
@@ -160,7 +165,10 @@ def function_usage(liveness: FunctionLiveness) -> FunctionUsage:
             continue
         scope, size, alignment = held
         elsewhere = any(f.parent_block() is not op.parent_block() for f in frees_of(op))
-        if size is None or nested or elsewhere or op.name in HEAP_BUFFERS:
+        # A heap buffer may be freed through an alias `frees_of` does not
+        # follow (the base buffer of a view, an scf.if result, a caller's
+        # result): its scope is bounded, not replayed.
+        if size is None or nested or elsewhere or op.name in HEAP_ALLOCATIONS:
             usage.inexact.add(scope)
         if size is None:
             continue
@@ -191,7 +199,7 @@ def _allocated(op: Operation) -> tuple[str, int | None, int] | None:
     `memplan-run` does not run)."""
     if isinstance(op, AllocStorageOp):
         return op.scope, op.static_size_bytes(), op.alignment.value.data
-    if op.name not in (*HEAP_BUFFERS, "memref.alloca"):
+    if op.name not in (*HEAP_ALLOCATIONS, "memref.alloca"):
         return None
     type_ = op.results[0].type
     if not isinstance(type_, MemRefType):
@@ -372,12 +380,22 @@ class ModuleUsage:
         function), and storages held across a call that recurses."""
         for holding, loop in self.usages[name].unbounded:
             if self.target.capacity(holding.scope) is not None:
+                alloca = (
+                    not isinstance(holding.origin, str)
+                    and holding.origin.name == "memref.alloca"
+                )
                 yield (
                     f"{holding.at} allocates {holding.size} bytes of scope "
                     f'"{holding.scope}" in each iteration of an {loop.name}, whose '
-                    "trip count is not known: the scope's use cannot be bounded; "
-                    "expected the alloca outside the loop or in a "
-                    "memref.alloca_scope inside it"
+                    "trip count is not known"
+                    + ("" if alloca else ", and the loop does not free it")
+                    + ": the scope's use cannot be bounded; expected "
+                    + (
+                        "the alloca outside the loop or in a memref.alloca_scope "
+                        "inside it"
+                        if alloca
+                        else "a memref.dealloc of it in the loop body"
+                    )
                 )
         held_by_scope = _by_scope(held)
         for scope, holdings in _by_scope(self.holdings(name)).items():

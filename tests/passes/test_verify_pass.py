@@ -303,6 +303,42 @@ VTCM_ALLOCATIONS = {
         ),
         True,
     ),
+    "an alloc its loop does not free, in each iteration": (
+        _vtcm_program(
+            "  scf.for %i = %c0 to %c2 step %c1 {\n"
+            + _filled("a", 1024, "memref.alloc()")
+            + "  }\n"
+        ),
+        False,
+    ),
+    "allocs of nested loops that do not free them": (
+        _vtcm_program(
+            "  scf.for %i = %c0 to %c2 step %c1 {\n  affine.for %j = 0 to 2 {\n"
+            + _filled("a", 256, "memref.alloc()")
+            + "  }\n  }\n"
+        ),
+        False,
+    ),
+    "an alloc freed in each iteration of its loop": (
+        _vtcm_program(
+            "  scf.for %i = %c0 to %c2 step %c1 {\n"
+            + _filled("a", 1024, "memref.alloc()")
+            + _dealloc("a", 1024)
+            + "  }\n"
+            + _storage("s", 4096)
+        ),
+        True,
+    ),
+    "a realloc of the buffer its loop yields, freeing it": (
+        _vtcm_program(
+            _filled("a", 256, "memref.alloc()")
+            + f"  %r = affine.for %i = 0 to 3 iter_args(%buf = %a) -> ({_vtcm(256)}) {{\n"
+            + _realloc("buf", "b", 256, 256)
+            + f"  affine.yield %b : {_vtcm(256)}\n  }}\n"
+            + _dealloc("r", 256)
+        ),
+        True,
+    ),
     "a realloc holding both buffers beside a storage": (
         _vtcm_program(
             f"  %s = memory.alloc_storage [2048] : {STORAGE}\n"
@@ -350,9 +386,10 @@ def test_verify_refuses_exactly_the_vtcm_allocations_the_run_cannot_fit(
     source: str, fits: bool
 ):
     """memory-verify counts a VTCM memref.alloca (to the end of its automatic
-    allocation scope, once per iteration of the loops inside it), both buffers of a memref.realloc (the new one
-    allocated before the old one is freed) and a bufferization.clone as
-    memplan-run allocates them."""
+    allocation scope, once per iteration of the loops inside it), a
+    memref.alloc once per iteration of the loops that do not free it, both
+    buffers of a memref.realloc (the new one allocated before the old one is
+    freed) and a bufferization.clone as memplan-run allocates them."""
     module = Parser(memplan_context(), source).parse_module()
     try:
         run_function(module.clone(), target=get_target().with_vtcm_size(6144))

@@ -312,3 +312,85 @@ func.func @alloca_unknown_trips(%n: index) {
   }
   func.return
 }
+
+// -----
+
+// A memref.alloc in a loop that does not free it allocates a new buffer in
+// every iteration, none freed: memplan-run holds both copies of %a at once.
+// CHECK: memory-verify: in @alloc_per_iteration, scope "global.vtcm" holds 8192 bytes at memref.alloc %a (held: memref.alloc %a (2 copies of 4096 bytes, one per iteration of its loops)), over its capacity of 6144 bytes
+
+func.func @alloc_per_iteration() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  scf.for %i = %c0 to %c2 step %c1 {
+    %a = memref.alloc() : memref<1024xf32, "global.vtcm">
+    "test.op"(%a) : (memref<1024xf32, "global.vtcm">) -> ()
+  }
+  func.return
+}
+
+// -----
+
+// A memref.dealloc in the loop body frees %a in every iteration: one copy
+// at a time, beside %s.
+// CHECK-LABEL: func.func @alloc_freed_per_iteration()
+// CHECK-NOT: memory-verify
+// CHECK: // -----
+
+func.func @alloc_freed_per_iteration() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  scf.for %i = %c0 to %c2 step %c1 {
+    %a = memref.alloc() : memref<1024xf32, "global.vtcm">
+    "test.op"(%a) : (memref<1024xf32, "global.vtcm">) -> ()
+    memref.dealloc %a : memref<1024xf32, "global.vtcm">
+  }
+  %s = memory.alloc_storage [4096] : !memory.storage<"global.vtcm">
+  memory.kill %s : !memory.storage<"global.vtcm">
+  func.return
+}
+
+// -----
+
+// Each iteration reallocs the buffer the previous one yielded, freeing it:
+// one copy of %b at a time (three would not fit beside %a).
+// CHECK-LABEL: func.func @realloc_of_iter_arg()
+// CHECK-NOT: memory-verify
+// CHECK: // -----
+
+func.func @realloc_of_iter_arg() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %a = memref.alloc() : memref<256xf32, "global.vtcm">
+  %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%buf = %a) -> (memref<256xf32, "global.vtcm">) {
+    %b = memref.realloc %buf : memref<256xf32, "global.vtcm"> to memref<256xf32, "global.vtcm">
+    scf.yield %b : memref<256xf32, "global.vtcm">
+  }
+  memref.dealloc %r : memref<256xf32, "global.vtcm">
+  func.return
+}
+
+// -----
+
+// An scf.while runs a memref.alloc it does not free an unknown number of
+// times: no capacity bounds the copies.
+// CHECK: memory-verify: in @alloc_unknown_trips, memref.alloc %a allocates 64 bytes of scope "global.vtcm" in each iteration of an scf.while, whose trip count is not known, and the loop does not free it: the scope's use cannot be bounded; expected a memref.dealloc of it in the loop body
+
+func.func @alloc_unknown_trips(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.while (%x = %c0) : (index) -> index {
+    %more = arith.cmpi slt, %x, %n : index
+    scf.condition(%more) %x : index
+  } do {
+  ^bb0(%y: index):
+    %a = memref.alloc() : memref<16xf32, "global.vtcm">
+    "test.op"(%a) : (memref<16xf32, "global.vtcm">) -> ()
+    %next = arith.addi %y, %c1 : index
+    scf.yield %next : index
+  }
+  func.return
+}
