@@ -36,7 +36,7 @@ from xdsl.ir import BlockArgument, Operation, SSAValue, Use
 from xdsl.traits import IsTerminator, MemoryEffectKind, SymbolTable, get_effects
 
 from memplan.dialects import memref
-from memplan.dialects.memory import AllocStorageOp, KillOp
+from memplan.dialects.memory import AllocStorageOp, KillOp, StorageType
 from memplan.passes.liveness import (
     REALLOCS,
     VIEW_OPS,
@@ -48,10 +48,13 @@ from memplan.passes.loops import LOOPS, trip_count
 
 
 def _frees(op: Operation) -> bool:
-    """`op` may free memory it is given: a `memref.dealloc`, an op without
-    regions that declares a free effect, or one memplan does not know."""
+    """`op` may free memory it is given: a `memref.dealloc`, a `memory.kill`
+    of a storage, an op without regions that declares a free effect, or one
+    memplan does not know."""
     if op.name in REALLOCS or isinstance(op, UnregisteredOp):
         return True
+    if isinstance(op, KillOp):
+        return isinstance(op.value.type, StorageType)
     if op.regions:
         # A region op's effects are those of its body, not of its operands.
         return False
@@ -259,17 +262,20 @@ def loops_holding(allocation: Operation) -> list[Operation]:
     """The loops (`loops.LOOPS`), innermost first, whose every iteration
     allocates a new buffer of `allocation` that none of them frees, so a run
     holds one per iteration of each, all at once: for a `memref.alloca`,
-    the loops inside its automatic allocation scope; for a `memref.alloc`,
-    `memref.realloc` or `bufferization.clone` that no op of its own block
-    frees (`freed_at`: held to the end of the function), the loops around it
-    up to the first that may free it or an alias of it, or yields one to its
-    next iteration (`_may_free_in`; counting fewer copies where a free may
-    run).  `memplan-run` allocates a buffer in every iteration of those
+    the loops inside its automatic allocation scope; for a
+    `memory.alloc_storage`, `memref.alloc`, `memref.realloc` or
+    `bufferization.clone` that no op of its own block frees (`freed_at`:
+    held to the end of the function), the loops around it up to the first
+    that may free it or an alias of it (a `memory.kill` of a storage), or
+    yields one to its next iteration (`_may_free_in`; counting fewer copies
+    where a free may run).  `memplan-run` allocates a buffer in every iteration of those
     loops, and a free after them frees only the last: all are held.
     Empty for any other allocation."""
     if allocation.name == "memref.alloca":
         scope = _allocation_scope(allocation)
-    elif allocation.name in HEAP_ALLOCATIONS and not any(
+    elif (
+        isinstance(allocation, AllocStorageOp) or allocation.name in HEAP_ALLOCATIONS
+    ) and not any(
         free.parent_block() is allocation.parent_block()
         for free in frees_of(allocation)
     ):

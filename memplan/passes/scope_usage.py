@@ -8,8 +8,9 @@ the op that frees it (`ownership.freed_at`: a `memref.alloca` to the end of
 its automatic allocation scope, a buffer a `memref.realloc` replaces up to
 the realloc, which allocates the new one first).  A `memref.alloca` in a
 loop inside its automatic allocation scope allocates a new buffer in every
-iteration, all held to that scope's end, and so does a `memref.alloc`,
-`memref.realloc` or `bufferization.clone` in a loop that does not free it,
+iteration, all held to that scope's end, and so does a
+`memory.alloc_storage`, `memref.alloc`, `memref.realloc` or
+`bufferization.clone` in a loop that does not free (kill) it,
 all held to the end of the function (a free after the loop frees only the
 last): it counts once per iteration (the product of the constant trip
 counts of such loops; a loop whose trip count is not known cannot be
@@ -74,8 +75,8 @@ class Holding:
     """For a call: the bytes its callee holds at its peak, as listed."""
     copies: int = 1
     """How many buffers of `size` bytes it holds at once: a `memref.alloca`,
-    or a heap buffer its loop does not free, holds one per iteration of the
-    loops around it (`ownership.held_copies`)."""
+    or a storage or heap buffer its loop does not free, holds one per
+    iteration of the loops around it (`ownership.held_copies`)."""
 
     @property
     def bytes(self) -> int:
@@ -94,7 +95,8 @@ class Holding:
     def listed(self) -> str:
         """How a diagnostic lists it among others: "%arena"."""
         if isinstance(self.origin, AllocStorageOp):
-            return describe(self.origin.result)
+            name = describe(self.origin.result)
+            return name if self.copies == 1 else f"{name} ({self.listed_bytes})"
         if self.peak:
             return f"{self.at} ({self.peak} bytes)"
         return f"{self.at} ({self.listed_bytes})"
@@ -148,8 +150,8 @@ def function_usage(liveness: FunctionLiveness) -> FunctionUsage:
     Only a free in the allocation's own block frees it on every path
     (`ownership.freed_at`); one freed only inside a branch or a loop is held
     to the end of the function.  A `memref.alloca` in loops its automatic
-    allocation scope is around, or a heap buffer in loops that do not free
-    it, holds a copy per iteration
+    allocation scope is around, or a storage or heap buffer in loops that
+    do not free it, holds a copy per iteration
     (`ownership.held_copies`): the product of their constant trip counts,
     once where one is not known (`FunctionUsage.unbounded`), none for a loop
     that runs zero times.  Dynamic sizes count as zero."""
@@ -384,6 +386,11 @@ class ModuleUsage:
                     not isinstance(holding.origin, str)
                     and holding.origin.name == "memref.alloca"
                 )
+                free = (
+                    "memory.kill"
+                    if isinstance(holding.origin, AllocStorageOp)
+                    else "memref.dealloc"
+                )
                 yield (
                     f"{holding.at} allocates {holding.size} bytes of scope "
                     f'"{holding.scope}" in each iteration of an {loop.name}, whose '
@@ -394,7 +401,7 @@ class ModuleUsage:
                         "the alloca outside the loop or in a memref.alloca_scope "
                         "inside it"
                         if alloca
-                        else "a memref.dealloc of it in the loop body"
+                        else f"a {free} of it in the loop body"
                     )
                 )
         held_by_scope = _by_scope(held)

@@ -18,7 +18,8 @@ Per function, using the live ranges of `memplan.passes.liveness`:
   allocation to the op of its block that frees it (or the end of the
   function; an alloca to the end of its automatic allocation scope:
   `ownership.freed_at`, a copy per iteration of the loops inside that scope,
-  an alloc a copy per iteration of the loops that do not free it:
+  a storage or an alloc a copy per iteration of the loops that do not
+  free it:
   `ownership.held_copies`), do not fit its address window
   at some point, with their alignment padding (and, in straight-line code,
   the fragmentation the run's first fit leaves), a call holding its
@@ -26,8 +27,9 @@ Per function, using the live ranges of `memplan.passes.liveness`:
   zero bytes;
 * a storage of a bounded scope held across a recursive call;
 * a `memref.alloca` of a bounded scope in a loop whose trip count is not
-  known inside its automatic allocation scope, or a heap buffer in such a
-  loop that does not free it: its copies cannot be counted.
+  known inside its automatic allocation scope, or a storage or heap
+  buffer in such a loop that does not free it: its copies cannot be
+  counted.
 
 Only static offsets are checked.  A clean module is left unchanged; otherwise
 the pass fails with one line per problem, naming the ops.

@@ -203,6 +203,17 @@ def _filled(name: str, elements: int, allocation: str) -> str:
     )
 
 
+def _filled_tensor(name: str, elements: int) -> str:
+    """%name in its own storage %name_storage, as memory-manifest makes a
+    memref.alloc, then a fill of it."""
+    return (
+        f"  %{name}_storage = memory.alloc_storage [{4 * elements}] : {STORAGE}\n"
+        f"  %{name} = memory.alloc_tensor %{name}_storage[0] : {STORAGE} to "
+        f"{_vtcm(elements)}\n"
+        f"  linalg.fill ins(%one : f32) outs(%{name} : {_vtcm(elements)})\n"
+    )
+
+
 def _realloc(source: str, name: str, old: int, new: int) -> str:
     return f"  %{name} = memref.realloc %{source} : {_vtcm(old)} to {_vtcm(new)}\n"
 
@@ -319,6 +330,24 @@ VTCM_ALLOCATIONS = {
         ),
         False,
     ),
+    "a storage its loop does not kill, in each iteration": (
+        _vtcm_program(
+            "  scf.for %i = %c0 to %c2 step %c1 {\n"
+            + _filled_tensor("a", 1024)
+            + "  }\n"
+        ),
+        False,
+    ),
+    "a storage killed in each iteration of its loop": (
+        _vtcm_program(
+            "  scf.for %i = %c0 to %c2 step %c1 {\n"
+            + _filled_tensor("a", 1024)
+            + f"  memory.kill %a_storage : {STORAGE}\n"
+            + "  }\n"
+            + _storage("s", 4096)
+        ),
+        True,
+    ),
     "an alloc freed in each iteration of its loop": (
         _vtcm_program(
             "  scf.for %i = %c0 to %c2 step %c1 {\n"
@@ -387,7 +416,8 @@ def test_verify_refuses_exactly_the_vtcm_allocations_the_run_cannot_fit(
 ):
     """memory-verify counts a VTCM memref.alloca (to the end of its automatic
     allocation scope, once per iteration of the loops inside it), a
-    memref.alloc once per iteration of the loops that do not free it, both
+    memref.alloc or a memory.alloc_storage once per iteration of the loops
+    that do not free it, both
     buffers of a memref.realloc (the new one allocated before the old one is
     freed) and a bufferization.clone as memplan-run allocates them."""
     module = Parser(memplan_context(), source).parse_module()

@@ -394,3 +394,85 @@ func.func @alloc_unknown_trips(%n: index) {
   }
   func.return
 }
+
+// -----
+
+// A storage in a loop that does not kill it (what memory-manifest makes of
+// an alloc its loop does not free) is allocated in every iteration, none
+// freed: memplan-run holds both copies of %s at once.
+// CHECK: memory-verify: in @storage_per_iteration, scope "global.vtcm" holds 8192 bytes at memory.alloc_storage %s (held: %s (2 copies of 4096 bytes, one per iteration of its loops)), over its capacity of 6144 bytes
+
+func.func @storage_per_iteration() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  scf.for %i = %c0 to %c2 step %c1 {
+    %s = memory.alloc_storage [4096] : !memory.storage<"global.vtcm">
+    %t = memory.alloc_tensor %s[0] : !memory.storage<"global.vtcm"> to memref<1024xf32, "global.vtcm">
+    "test.op"(%t) : (memref<1024xf32, "global.vtcm">) -> ()
+  }
+  func.return
+}
+
+// -----
+
+// A memory.kill of the storage in the loop body frees it in every
+// iteration: one copy at a time, beside %u (a kill of its tensor alone
+// would free nothing).
+// CHECK-LABEL: func.func @storage_killed_per_iteration()
+// CHECK-NOT: memory-verify
+// CHECK: // -----
+
+func.func @storage_killed_per_iteration() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  scf.for %i = %c0 to %c2 step %c1 {
+    %s = memory.alloc_storage [4096] : !memory.storage<"global.vtcm">
+    %t = memory.alloc_tensor %s[0] : !memory.storage<"global.vtcm"> to memref<1024xf32, "global.vtcm">
+    "test.op"(%t) : (memref<1024xf32, "global.vtcm">) -> ()
+    memory.kill %t : memref<1024xf32, "global.vtcm">
+    memory.kill %s : !memory.storage<"global.vtcm">
+  }
+  %u = memory.alloc_storage [4096] : !memory.storage<"global.vtcm">
+  memory.kill %u : !memory.storage<"global.vtcm">
+  func.return
+}
+
+// -----
+
+// A storage in a loop of unknown trip count that does not kill it: its
+// copies cannot be counted.
+// CHECK: memory-verify: in @storage_unknown_trips, memory.alloc_storage %s allocates 64 bytes of scope "global.vtcm" in each iteration of an scf.for, whose trip count is not known, and the loop does not free it: the scope's use cannot be bounded; expected a memory.kill of it in the loop body
+
+func.func @storage_unknown_trips(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %s = memory.alloc_storage [64] : !memory.storage<"global.vtcm">
+    "test.op"(%s) : (!memory.storage<"global.vtcm">) -> ()
+  }
+  func.return
+}
+
+// -----
+
+// A memory.kill of the storage in a branch of the loop body may free it in
+// every iteration: counted once (a lower bound, as for a conditional
+// memref.dealloc), held to the end of the function.
+// CHECK-LABEL: func.func @storage_maybe_killed_per_iteration(%cond: i1)
+// CHECK-NOT: memory-verify
+
+func.func @storage_maybe_killed_per_iteration(%cond: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  scf.for %i = %c0 to %c2 step %c1 {
+    %s = memory.alloc_storage [4096] : !memory.storage<"global.vtcm">
+    "test.op"(%s) : (!memory.storage<"global.vtcm">) -> ()
+    scf.if %cond {
+      memory.kill %s : !memory.storage<"global.vtcm">
+    }
+  }
+  func.return
+}
