@@ -986,12 +986,14 @@ class Solver:
         capacity: int,
         node_limit: int,
         mark: int,
+        memo: bool = True,
     ) -> tuple[bool | None, list[int]]:
-        """One search of `buffers` in a fixed priority `order`: (its answer, the
-        offsets by buffer index when found)."""
+        """One search of `buffers` in a fixed priority `order`, with the failure
+        memo unless told otherwise: (its answer, the offsets by buffer index
+        when found)."""
         if not buffers:
             return True, []
-        problem = _renumber(buffers, structure, order, memo=True)
+        problem = _renumber(buffers, structure, order, memo=memo)
         found, solution = self._run(problem, capacity, node_limit, mark)
         return found, _by_index(order, solution) if found else []
 

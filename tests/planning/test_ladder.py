@@ -9,7 +9,7 @@ from packing_strategies import MINIMALLOC, brute_force_height, examples, traces
 
 from memplan.planning import Buffer, lower_bound, validate
 from memplan.planning.budget import Budget
-from memplan.planning.decision import Solver, _renumber
+from memplan.planning.decision import Solver
 from memplan.planning.ladder import Ladder, Search, excise, rungs
 from memplan.planning.sections import TimeStructure, restrict, sweep
 from memplan.planning.trace_csv import read_trace
@@ -73,24 +73,9 @@ def test_rungs_grow_from_the_fullest_sections_to_all_of_them() -> None:
 def exhaustive(buffers: list[Buffer]) -> Search:
     """Searches without the failure memo, so an exhausted rung is a proof."""
     solver = Solver(buffers, sweep(buffers, 10_000), Budget(NODES))
-
-    def search(
-        part: list[Buffer],
-        structure: TimeStructure,
-        order: list[int],
-        room: int,
-        limit: int,
-    ) -> tuple[bool | None, list[int]]:
-        if not part:
-            return True, []
-        problem = _renumber(part, structure, order)
-        found, solution = solver._run(problem, room, limit, NODES)
-        offsets = [0] * len(order)
-        for position, i in enumerate(order):
-            offsets[i] = solution[position] if found else 0
-        return found, offsets
-
-    return search
+    return lambda part, structure, order, room, limit: solver._try_order(
+        part, structure, order, room, limit, NODES, memo=False
+    )
 
 
 def climb(buffers: list[Buffer], capacity: int) -> tuple[bool, Ladder]:
