@@ -14,9 +14,10 @@ MLIR) keeps xDSL's reading, the value 1.0.
 
 It also rejects, as MLIR does, what xDSL 0.74 reads without a word: a use its
 definition does not dominate (`memplan.dominance`), an `index` attribute
-outside 64 bits (`99999999999999999999 : index`), and a custom-form
+outside 64 bits (`99999999999999999999 : index`), a custom-form
 `func.func` with empty braces (`func.func @f() {}`, which xDSL reads as a
-declaration).  A `%`, `^`, `#` or `!` followed by no name is reported with
+declaration), and a public declaration (`func.func @f()` without a body:
+MLIR's "symbol declaration cannot have public visibility").  A `%`, `^`, `#` or `!` followed by no name is reported with
 what was expected, not xDSL's unformatted "Expected suffix identifier after
 {first_char}".
 """
@@ -260,6 +261,15 @@ class MemplanParser(MemoizingParser):
                     "body: a block ending in func.return (a declaration has no "
                     "braces)",
                     braces,
+                )
+        if isinstance(op, func.FuncOp) and not op.body.blocks:
+            visibility = op.sym_visibility
+            if visibility is None or visibility.data == "public":
+                self.raise_error(
+                    f"func.func @{op.sym_name.data}: a declaration (a function "
+                    "without a body) cannot be public: expected `func.func "
+                    f"private @{op.sym_name.data}`, or a body",
+                    start,
                 )
         return op
 

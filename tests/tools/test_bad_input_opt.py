@@ -254,6 +254,26 @@ IR_CASES = {
         (),
         ("in.mlir:1:16:", "func.func @f: expected a non-empty function body"),
     ),
+    # MLIR: "symbol declaration cannot have public visibility"; xDSL reads it.
+    "public declaration": Case(
+        "func.func @f(i32)\n",
+        (),
+        (
+            "in.mlir:1:1:",
+            "func.func @f: a declaration (a function without a body) cannot be "
+            "public: expected `func.func private @f`, or a body",
+        ),
+    ),
+    "declaration marked public": Case(
+        "func.func public @f(i32)\n",
+        (),
+        ("in.mlir:1:1:", "func.func @f: a declaration", "cannot be public"),
+    ),
+    "generic declaration without visibility": Case(
+        '"func.func"() ({}) {sym_name = "f", function_type = () -> ()} : () -> ()\n',
+        (),
+        ("in.mlir:1:1:", "func.func @f: a declaration", "cannot be public"),
+    ),
     # xDSL 0.74's message shows `{first_char}` literally.
     "% without a name": Case(
         function("  %c = arith.constant 1.0 : f32", "  %d = arith.addf %c, % : f32"),
