@@ -50,8 +50,15 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from xdsl.dialects import affine, func, scf
-from xdsl.dialects.builtin import MemRefType
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    ComplexType,
+    IndexType,
+    IntegerType,
+    NoneType,
+    VectorType,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.traits import IsTerminator
 
 from memplan.dialects import memref
@@ -151,6 +158,18 @@ VIEW_OPS = frozenset(
 a dialect redefining one of them still counts)."""
 
 
+DATA_TYPES = IntegerType | IndexType | AnyFloat | ComplexType | VectorType | NoneType
+"""Types whose values are data, never a way to reach memory."""
+
+
+def may_reach_memory(type_: Attribute) -> bool:
+    """Whether a value of `type_` made from a memref may still refer to its
+    memory: a memref, but also a `bufferization.to_tensor` result (a tensor
+    reading the memref's bytes), a pointer from a
+    `builtin.unrealized_conversion_cast`, or any type not known to be data."""
+    return not isinstance(type_, DATA_TYPES)
+
+
 def viewed_value(value: SSAValue) -> SSAValue:
     """What `value` is a view of, through any chain of view ops; `value`
     itself when no view op made it.  A kill of a view ends what it views."""
@@ -181,12 +200,10 @@ def forwarded_values(user: Operation, index: int) -> list[SSAValue]:
         return [user.body.block.args[position + 1], user.res[position]]
     if isinstance(user, scf.WhileOp):
         return [user.before_region.block.args[index]]
-    forwarded: list[SSAValue] = [
-        r for r in user.results if isinstance(r.type, MemRefType)
-    ]
+    forwarded: list[SSAValue] = [r for r in user.results if may_reach_memory(r.type)]
     blocks = [block for region in user.regions for block in region.blocks]
     for block in [*blocks, *user.successors]:
-        forwarded.extend(a for a in block.args if isinstance(a.type, MemRefType))
+        forwarded.extend(a for a in block.args if may_reach_memory(a.type))
     return forwarded
 
 

@@ -462,6 +462,47 @@ func.func @calls_and_views() {
 
 // -----
 
+// A value made from a tensor that may still reach its memory keeps the tensor
+// alive: a bufferization.to_tensor result (a tensor reading the same bytes),
+// a pointer cast from it. A memref.dim result (an index, data) does not.
+// CHECK-LABEL: func.func @non_memref_aliases() -> tensor<16xf32> {
+// CHECK-NEXT:    %s0 = memory.alloc_storage [64] : !memory.storage<"global">
+// CHECK-NEXT:    %a = memory.alloc_tensor %s0[0] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:    %t = bufferization.to_tensor %a restrict : memref<16xf32> to tensor<16xf32>
+// CHECK-NEXT:    %arena = memory.alloc_storage [128] : !memory.storage<"global">
+// CHECK-NEXT:    %b = memory.alloc_tensor %arena[0] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:    %p = builtin.unrealized_conversion_cast %b : memref<16xf32> to !llvm.ptr
+// CHECK-NEXT:    %c = memory.alloc_tensor %arena[64] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:    %c0 = arith.constant 0 : index
+// CHECK-NEXT:    %n = memref.dim %c, %c0 : memref<16xf32>
+// CHECK-NEXT:    memory.kill %c : memref<16xf32>
+// CHECK-NEXT:    %d = memory.alloc_tensor %arena[64] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:    "test.op"(%d, %p, %n) : (memref<16xf32>, !llvm.ptr, index) -> ()
+// CHECK-NEXT:    memory.kill %b : memref<16xf32>
+// CHECK-NEXT:    memory.kill %d : memref<16xf32>
+// CHECK-NEXT:    memory.kill %arena : !memory.storage<"global">
+// CHECK-NEXT:    func.return %t : tensor<16xf32>
+// CHECK-NEXT:  }
+
+func.func @non_memref_aliases() -> tensor<16xf32> {
+  %s0 = memory.alloc_storage [64] : !memory.storage<"global">
+  %a = memory.alloc_tensor %s0[0] : !memory.storage<"global"> to memref<16xf32>
+  %t = bufferization.to_tensor %a restrict : memref<16xf32> to tensor<16xf32>
+  %s1 = memory.alloc_storage [64] : !memory.storage<"global">
+  %b = memory.alloc_tensor %s1[0] : !memory.storage<"global"> to memref<16xf32>
+  %p = builtin.unrealized_conversion_cast %b : memref<16xf32> to !llvm.ptr
+  %s2 = memory.alloc_storage [64] : !memory.storage<"global">
+  %c = memory.alloc_tensor %s2[0] : !memory.storage<"global"> to memref<16xf32>
+  %c0 = arith.constant 0 : index
+  %n = memref.dim %c, %c0 : memref<16xf32>
+  %s3 = memory.alloc_storage [64] : !memory.storage<"global">
+  %d = memory.alloc_tensor %s3[0] : !memory.storage<"global"> to memref<16xf32>
+  "test.op"(%d, %p, %n) : (memref<16xf32>, !llvm.ptr, index) -> ()
+  func.return %t : tensor<16xf32>
+}
+
+// -----
+
 // Returned tensors (also through a cast) and dynamic sizes are left alone.
 // CHECK-LABEL: func.func @escaping_and_dynamic(%n: index) -> memref<?xf32> {
 // CHECK-NEXT:    %s0 = memory.alloc_storage [64] : !memory.storage<"global">
