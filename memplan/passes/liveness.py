@@ -12,9 +12,13 @@ in it.  A tensor lives from its allocation to its last real use, where:
   arguments; not a `memref.realloc`'s, which is new memory), the memref
   block arguments of regions of an op that takes it and of the blocks a
   branch (`cf.br`) that takes it jumps to, and what `scf.yield` /
-  `scf.condition` / `memref.alloca_scope.return` forward (loop iter_args and
-  results, `scf.if` and `memref.alloca_scope` results).  What a callee does
-  with a tensor after it returns (capturing it in memory) is not modelled;
+  `affine.yield` / `scf.condition` / `memref.alloca_scope.return` forward
+  (`scf.for`, `affine.for` and `scf.while` iter_args and results, `scf.if`,
+  `affine.if`, `affine.parallel` and `memref.alloca_scope` results).  Any
+  other terminator that leaves a region (not `func.return`) may forward to
+  every memref result of its parent op and block argument of its parent's
+  regions.  What a callee does with a tensor after it returns (capturing it
+  in memory) is not modelled;
 * a use nested in an op with regions counts at that op's end, taken in the
   innermost block that holds both the allocation and the use: a tensor used
   inside a loop or a branch lives to the end of that loop or branch;
@@ -46,7 +50,7 @@ belongs to the unit around them.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects import affine, func, scf
@@ -86,9 +90,10 @@ ESCAPES = frozenset({"func.return", "memref.extract_aligned_pointer_as_index"})
 """Uses after which the memory is out of sight: returned from the function,
 or its address turned into an integer that may reach it later."""
 
-YIELDS = frozenset({"scf.yield", "memref.alloca_scope.return"})
-"""Terminators whose operands become their parent's results (or, in a loop,
-the next iteration's block arguments)."""
+YIELDS = frozenset({"scf.yield", "affine.yield", "memref.alloca_scope.return"})
+"""Terminators whose operand i becomes their parent's result i (and, in an
+`scf.for` or `affine.for`, the next iteration's block argument i + 1; in an
+`scf.while`, the `before` block's argument i)."""
 
 SEQUENTIAL_LOOPS = (scf.ForOp, scf.WhileOp, affine.ForOp)
 """Loops whose iterations run one after another; every other loop may run
@@ -188,34 +193,82 @@ def forwarded_values(user: Operation, index: int) -> list[SSAValue]:
         # The shape operand of a `memref.reshape`: read for its sizes, not
         # viewed.
         return []
-    if user.name in YIELDS:
-        return _yielded_values(user, index)
     if isinstance(user, scf.ConditionOp):
         loop = user.parent_op()
         assert isinstance(loop, scf.WhileOp)
         position = index - 1
         return [loop.after_region.block.args[position], loop.res[position]]
-    if isinstance(user, scf.ForOp):
-        position = index - len(user.operands) + len(user.iter_args)
-        return [user.body.block.args[position + 1], user.res[position]]
+    if exits_region(user):
+        return _yielded_values(user, index)
+    iteration = _iteration(user)
+    if iteration is not None:
+        inits, args, results = iteration
+        position = index - len(user.operands) + len(inits)
+        return [args[position], results[position]]
     if isinstance(user, scf.WhileOp):
         return [user.before_region.block.args[index]]
-    forwarded: list[SSAValue] = [r for r in user.results if may_reach_memory(r.type)]
-    blocks = [block for region in user.regions for block in region.blocks]
-    for block in [*blocks, *user.successors]:
-        forwarded.extend(a for a in block.args if may_reach_memory(a.type))
-    return forwarded
+    return _outputs(user)
 
 
-def _yielded_values(yield_op: Operation, index: int) -> list[SSAValue]:
-    parent = yield_op.parent_op()
-    if isinstance(parent, scf.ForOp):
-        return [parent.body.block.args[index + 1], parent.res[index]]
+def exits_region(op: Operation) -> bool:
+    """`op` ends a block of a region of an op other than a function and hands
+    its operands to that op: a terminator without successors (`func.return`
+    hands them to the caller).  An unregistered op ending a block may be one."""
+    block = op.parent_block()
+    return (
+        block is not None
+        and op is block.last_op
+        and op.has_trait(IsTerminator)
+        and not op.successors
+        and not isinstance(block.parent_op(), func.FuncOp)
+    )
+
+
+def _yielded_values(terminator: Operation, index: int) -> list[SSAValue]:
+    parent = terminator.parent_op()
+    if parent is None:
+        return []
+    if terminator.name not in YIELDS:
+        # A terminator memplan does not know (`scf.reduce.return`, a custom
+        # dialect's) may hand its operand to any result of its parent and to
+        # any block argument of its parent's regions or its own.
+        return [*_outputs(terminator), *_outputs(parent)]
+    iteration = _iteration(parent)
+    if iteration is not None:
+        _, args, results = iteration
+        return [args[index], results[index]]
     if isinstance(parent, scf.WhileOp):
         return [parent.before_region.block.args[index]]
-    if parent is not None and index < len(parent.results):
+    if index < len(parent.results):
         return [parent.results[index]]
     return []
+
+
+def _iteration(
+    loop: Operation,
+) -> tuple[Sequence[SSAValue], Sequence[SSAValue], Sequence[SSAValue]] | None:
+    """The iter_args of an `scf.for` or `affine.for`: their init operands, the
+    body's block arguments (after the induction variable) that they and the
+    yield of each iteration pass to the next one, and the loop's results;
+    None for another op."""
+    if isinstance(loop, scf.ForOp):
+        inits = loop.iter_args
+    elif isinstance(loop, affine.ForOp):
+        inits = loop.inits
+    else:
+        return None
+    return inits, loop.body.block.args[1:], loop.res
+
+
+def _outputs(op: Operation) -> list[SSAValue]:
+    """The results of `op` and block arguments of its regions and of the
+    blocks it branches to that may reach memory: where it may forward an
+    operand."""
+    blocks = [block for region in op.regions for block in region.blocks]
+    values: list[SSAValue] = [*op.results]
+    for block in [*blocks, *op.successors]:
+        values.extend(block.args)
+    return [value for value in values if may_reach_memory(value.type)]
 
 
 def aliases(

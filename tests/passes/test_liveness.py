@@ -240,22 +240,64 @@ def test_use_in_loop_lives_through_whole_loop():
     assert not inner.carried
 
 
-def test_loop_carried_tensor_lives_over_the_whole_loop():
+CARRYING_LOOPS = {
+    "scf.for": ("scf.for %i = %c0 to %n step %c1", "scf.yield"),
+    "affine.for": ("affine.for %i = 0 to 4", "affine.yield"),
+}
+
+
+@pytest.mark.parametrize(
+    ("loop", "yield_"), CARRYING_LOOPS.values(), ids=CARRYING_LOOPS.keys()
+)
+def test_loop_carried_tensor_lives_over_the_whole_loop_and_its_result_uses(
+    loop: str, yield_: str
+):
     a = Analysed(
         f"""
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %r = scf.for %i = %c0 to %n step %c1 iter_args(%prev = %init) -> ({T}) {{
+  %r = {loop} iter_args(%prev = %init) -> ({T}) {{
     "test.op"(%prev) : ({T}) -> ()
     %t = memref.alloc() : {T}
-    scf.yield %t : {T}
+    {yield_} %t : {T}
   }} {{tag = "loop"}}
-  "test.op"() : () -> ()""",
+  "test.op"() : () -> ()
+  "test.op"(%r) {{tag = "use_result"}} : ({T}) -> ()""",
         f"(%n: index, %init: {T})",
     )
     live = a.range("t")
-    assert (live.start, live.end) == (a.point("loop"), a.end_of("loop"))
+    assert (live.start, live.end) == (a.point("loop"), a.point("use_result"))
     assert live.carried and live.last_user is None
+    assert live.needs_own_storage
+
+
+def test_affine_if_result_is_an_alias_of_what_it_yields():
+    a = Analysed(
+        f"""
+  %r = "affine.if"(%n) <{{condition = affine_set<(d0) : (d0 >= 0)>}}> ({{
+    %t = memref.alloc() : {T}
+    affine.yield %t : {T}
+  }}, {{
+    affine.yield %init : {T}
+  }}) : (index) -> {T}
+  "test.op"() : () -> ()
+  "test.op"(%r) {{tag = "use_result"}} : ({T}) -> ()""",
+        f"(%n: index, %init: {T})",
+    )
+    assert a.range("t").end == a.point("use_result")
+
+
+def test_a_terminator_memplan_does_not_know_forwards_to_its_parents_results():
+    a = Analysed(
+        f"""
+  %r = "test.region"() ({{
+    %t = memref.alloc() : {T}
+    "test.yield"(%t) : ({T}) -> ()
+  }}) : () -> {T}
+  "test.op"() : () -> ()
+  "test.op"(%r) {{tag = "use_result"}} : ({T}) -> ()""",
+    )
+    assert a.range("t").end == a.point("use_result")
 
 
 PARALLEL = (

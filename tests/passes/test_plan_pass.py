@@ -224,3 +224,46 @@ def test_each_branch_has_its_own_arena_and_untaken_ones_cost_nothing(algorithm: 
         after = run_function(module.clone(), args=[take], target=V73)
         assert after.results == before.results
         assert after.stats.peak_bytes[VTCM_SCOPE] == peak
+
+
+CARRIED = """
+func.func @main() -> f32 {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %one = arith.constant 1.0 : f32
+  %x = memref.alloc() : memref<16xf32>
+  linalg.fill ins(%one : f32) outs(%x : memref<16xf32>)
+  %r = {loop} iter_args(%acc = %x) -> (memref<16xf32>) {{
+    %t = memref.alloc() : memref<16xf32>
+    linalg.add ins(%acc, %acc : memref<16xf32>, memref<16xf32>) outs(%t : memref<16xf32>)
+    {yield_} %t : memref<16xf32>
+  }}
+  %u = memref.alloc() : memref<16xf32>
+  linalg.fill ins(%one : f32) outs(%u : memref<16xf32>)
+  %v = memref.alloc() : memref<16xf32>
+  linalg.add ins(%u, %r : memref<16xf32>, memref<16xf32>) outs(%v : memref<16xf32>)
+  %e = memref.load %v[%c0] : memref<16xf32>
+  func.return %e : f32
+}}
+"""
+
+
+@pytest.mark.parametrize(
+    ("loop", "yield_"),
+    [
+        ("scf.for %i = %c0 to %c2 step %c1", "scf.yield"),
+        ("affine.for %i = 0 to 2", "affine.yield"),
+    ],
+)
+def test_a_tensor_yielded_out_of_a_loop_keeps_its_bytes_while_the_result_is_read(
+    loop: str, yield_: str
+):
+    """%t leaves its loop as %r, read after %u is allocated and filled: a plan
+    giving %u the bytes of %t changes %v (or trips the interpreter)."""
+    source = CARRIED.format(loop=loop, yield_=yield_)
+    before = run_function(parse(source), target=V73)
+    module = planned(source)
+    MemoryVerifyPass().apply(CONTEXT, module)
+    after = run_function(module, target=V73)
+    assert after.results == before.results == (5.0,)

@@ -562,3 +562,25 @@ func.func @pinned_copies() {
   }
   func.return
 }
+
+// -----
+
+// What affine.yield passes on has the type of the loop's iter_arg and
+// result: %t moves only with %r, %acc and %x, the argument of a public
+// function, so it stays in DDR (not in VTCM under a DDR-typed result).
+// CHECK-LABEL: func.func @affine_carried(%x: memref<1024xf32>, %out: memref<1024xf32>) {
+// CHECK:         %t_storage = memory.alloc_storage [4096] : !memory.storage<"global">
+// CHECK-NEXT:    %t = memory.alloc_tensor %t_storage[0] : !memory.storage<"global"> to memref<1024xf32>
+// CHECK:         affine.yield %t : memref<1024xf32>
+
+func.func @affine_carried(%x: memref<1024xf32>, %out: memref<1024xf32>) {
+  %r = affine.for %i = 0 to 4 iter_args(%acc = %x) -> (memref<1024xf32>) {
+    %t = memref.alloc() : memref<1024xf32>
+    linalg.add ins(%acc, %x : memref<1024xf32>, memref<1024xf32>) outs(%t : memref<1024xf32>)
+    linalg.mul ins(%t, %t : memref<1024xf32>, memref<1024xf32>) outs(%t : memref<1024xf32>)
+    linalg.add ins(%t, %t : memref<1024xf32>, memref<1024xf32>) outs(%t : memref<1024xf32>)
+    affine.yield %t : memref<1024xf32>
+  }
+  linalg.add ins(%r, %r : memref<1024xf32>, memref<1024xf32>) outs(%out : memref<1024xf32>)
+  func.return
+}

@@ -362,6 +362,49 @@ func.func @loop_carried(%n: index, %init: memref<16xf32>) {
 
 // -----
 
+// The same through affine.yield: %t is carried to the next iteration and
+// out of the loop as %r, read after it, so it keeps its storage (in the
+// arena, killed after the loop, %r would be read after its bytes were freed).
+// CHECK-LABEL: func.func @affine_loop_carried(%init: memref<16xf32>) {
+// CHECK-NEXT:    %arena = memory.alloc_storage [64] : !memory.storage<"global">
+// CHECK-NEXT:    %r = affine.for %i = 0 to 2 iter_args(%prev = %init) -> (memref<16xf32>) {
+// CHECK-NEXT:      "test.op"(%prev) : (memref<16xf32>) -> ()
+// CHECK-NEXT:      %s0 = memory.alloc_storage [64] : !memory.storage<"global">
+// CHECK-NEXT:      %t = memory.alloc_tensor %s0[0] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:      "test.op"(%t) : (memref<16xf32>) -> ()
+// CHECK-NEXT:      %u = memory.alloc_tensor %arena[0] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:      "test.op"(%u) : (memref<16xf32>) -> ()
+// CHECK-NEXT:      memory.kill %u : memref<16xf32>
+// CHECK-NEXT:      affine.yield %t : memref<16xf32>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    memory.kill %arena : !memory.storage<"global">
+// CHECK-NEXT:    %arena_1 = memory.alloc_storage [64] : !memory.storage<"global">
+// CHECK-NEXT:    %v = memory.alloc_tensor %arena_1[0] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:    "test.op"(%r, %v) : (memref<16xf32>, memref<16xf32>) -> ()
+// CHECK-NEXT:    memory.kill %v : memref<16xf32>
+// CHECK-NEXT:    memory.kill %arena_1 : !memory.storage<"global">
+// CHECK-NEXT:    func.return
+// CHECK-NEXT:  }
+
+func.func @affine_loop_carried(%init: memref<16xf32>) {
+  %r = affine.for %i = 0 to 2 iter_args(%prev = %init) -> (memref<16xf32>) {
+    "test.op"(%prev) : (memref<16xf32>) -> ()
+    %s0 = memory.alloc_storage [64] : !memory.storage<"global">
+    %t = memory.alloc_tensor %s0[0] : !memory.storage<"global"> to memref<16xf32>
+    "test.op"(%t) : (memref<16xf32>) -> ()
+    %s1 = memory.alloc_storage [64] : !memory.storage<"global">
+    %u = memory.alloc_tensor %s1[0] : !memory.storage<"global"> to memref<16xf32>
+    "test.op"(%u) : (memref<16xf32>) -> ()
+    affine.yield %t : memref<16xf32>
+  }
+  %s2 = memory.alloc_storage [64] : !memory.storage<"global">
+  %v = memory.alloc_tensor %s2[0] : !memory.storage<"global"> to memref<16xf32>
+  "test.op"(%r, %v) : (memref<16xf32>, memref<16xf32>) -> ()
+  func.return
+}
+
+// -----
+
 // The iterations of an scf.parallel may run at once, so a tensor allocated in
 // its body needs bytes of its own in each: its storage stays in the body.
 // CHECK-LABEL: func.func @parallel_loop(%n: index) {

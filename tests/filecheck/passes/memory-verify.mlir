@@ -103,6 +103,25 @@ func.func @loop(%n: index) {
 
 // -----
 
+// affine.yield passes t out of the loop as r, which is read after u is
+// placed on t's bytes: t lives to that read.
+// CHECK: memory-verify: in @affine_yield, memory.alloc_tensor %u (bytes [0, 64) of %s) overlaps %t (bytes [0, 64) of %s) while both are live: expected disjoint bytes or disjoint live ranges
+
+func.func @affine_yield(%init: memref<16xf32>) {
+  %s = memory.alloc_storage [64] : !memory.storage<"global">
+  %r = affine.for %i = 0 to 2 iter_args(%prev = %init) -> (memref<16xf32>) {
+    %t = memory.alloc_tensor %s[0] : !memory.storage<"global"> to memref<16xf32>
+    "test.op"(%prev, %t) : (memref<16xf32>, memref<16xf32>) -> ()
+    affine.yield %t : memref<16xf32>
+  }
+  %u = memory.alloc_tensor %s[0] : !memory.storage<"global"> to memref<16xf32>
+  "test.op"(%u) : (memref<16xf32>) -> ()
+  "test.op"(%r) : (memref<16xf32>) -> ()
+  func.return
+}
+
+// -----
+
 // The iterations of an scf.parallel may run at once: a tensor allocated in
 // the body from a storage outside it would be shared by all of them.  One
 // from a storage allocated in the body (u) is each iteration's own.
