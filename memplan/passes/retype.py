@@ -2,9 +2,9 @@
 
 A memref's scope is its memory space, so moving a storage from DDR to VTCM
 changes the type of the storage, of its tensors and of every value that
-refers to the same memory: views, subviews, reshapes and casts, `scf`
-results and block arguments that forward it, arguments of functions it is
-passed to and results of calls that may return it.  Verifiers tie these
+refers to the same memory: views, subviews, reshapes and casts, `scf` and
+`affine` results and block arguments that forward it, arguments of
+functions it is passed to and results of calls that may return it.  Verifiers tie these
 types together (a call's operand types are its callee's argument types, an
 `scf.if` result has the type of both yields), so they form one *scope group*
 that moves as a whole.
@@ -15,7 +15,8 @@ module may pass or receive it) or of one nothing in the module calls (an
 entry point), a `memref.get_global`, a call to a declaration, memory whose
 address `memref.extract_aligned_pointer_as_index` takes (the integer may
 reach it later, wherever the memory was), or the result of an op this module
-does not know (its verifier might tie types in ways we cannot see).
+does not know or what a terminator it does not know yields (its verifier
+might tie types in ways we cannot see).
 `memref.memory_space_cast` is a boundary: its operand and result are in
 groups of their own.
 """
@@ -43,7 +44,13 @@ from memplan.dialects.memory import (
     StorageType,
     scope_of,
 )
-from memplan.passes.liveness import REALLOCS, VIEW_OPS, forwarded_values
+from memplan.interpreter.source import op_name
+from memplan.passes.liveness import (
+    REALLOCS,
+    VIEW_OPS,
+    exits_region,
+    forwarded_values,
+)
 from memplan.targets import GLOBAL_SCOPE
 
 FORWARDING_OPS = frozenset(
@@ -57,6 +64,10 @@ FORWARDING_OPS = frozenset(
         "scf.execute_region",
         "memref.alloca_scope",
         "memref.alloca_scope.return",
+        "affine.yield",
+        "affine.for",
+        "affine.if",
+        "affine.parallel",
     }
 )
 """Ops whose memref results and block arguments carry their operands along
@@ -248,9 +259,12 @@ class ScopeGroups:
             self._link_call(op, functions)
         elif op.name == "memref.extract_aligned_pointer_as_index":
             self._fix(op.operands[0], f"{op.name} takes its address")
-        elif _makes_memory_views(op) and op.name not in NEW_MEMORY_OPS:
+        elif (
+            _makes_memory_views(op) or exits_region(op)
+        ) and op.name not in NEW_MEMORY_OPS:
             reason = (
-                f"{op.name} uses it (an op whose types memory-place does not change)"
+                f"{op_name(op)} uses it "
+                "(an op whose types memory-place does not change)"
             )
             for _, value in memory_operands:
                 self._fix(value, reason)

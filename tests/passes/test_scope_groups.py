@@ -8,7 +8,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 
 from memplan.context import memplan_context
-from memplan.passes.retype import ScopeGroups
+from memplan.passes.retype import ScopeGroup, ScopeGroups
 from memplan.targets import GLOBAL_SCOPE, VTCM_SCOPE
 
 CONTEXT = memplan_context()
@@ -63,3 +63,44 @@ def test_values_a_retype_makes_stay_in_their_group():
     assert [str(t) for t in signature] == ['memref<4xf32, "global.vtcm">']
     groups.retype(group.values, GLOBAL_SCOPE)
     assert groups.group_of(functions["private_use"].args[0]) is group
+
+
+def _allocated_groups(source: str) -> dict[str, ScopeGroup]:
+    module = Parser(memplan_context(allow_unregistered=True), source).parse_module()
+    groups = ScopeGroups(module)
+    return {
+        op.results[0].name_hint or "": groups.group_of(op.results[0])
+        for op in module.walk()
+        if op.name == "memref.alloc"
+    }
+
+
+def test_an_affine_for_moves_with_its_inits_and_what_it_yields():
+    groups = _allocated_groups("""
+func.func @main() {
+  %x = memref.alloc() : memref<4xf32>
+  %r = affine.for %i = 0 to 2 iter_args(%acc = %x) -> (memref<4xf32>) {
+    %t = memref.alloc() : memref<4xf32>
+    affine.yield %t : memref<4xf32>
+  }
+  func.return
+}
+""")
+    assert groups["x"] is groups["t"]
+    assert groups["t"].fixed is None
+    assert len(groups["t"].values) == 4
+
+
+def test_what_a_terminator_memplan_does_not_know_yields_is_fixed():
+    groups = _allocated_groups("""
+func.func @main() {
+  %r = "test.region"() ({
+    %t = memref.alloc() : memref<4xf32>
+    "test.yield"(%t) : (memref<4xf32>) -> ()
+  }) : () -> memref<4xf32>
+  func.return
+}
+""")
+    assert groups["t"].fixed == (
+        "test.yield uses it (an op whose types memory-place does not change)"
+    )
