@@ -7,17 +7,18 @@ in it.  A tensor lives from its allocation to its last real use, where:
 * a use is any use of the tensor or of an alias of it; `memory.kill` and
   `memref.dealloc` are not uses (naive code frees everything at the end);
   `memref.realloc` is the last use: it reads the tensor and frees it;
-* aliases are the memref results of any op that takes the tensor (views,
-  subviews, casts, reshapes, calls: a call's memref results may be its
-  arguments; not a `memref.realloc`'s, which is new memory), the memref
-  block arguments of regions of an op that takes it and of the blocks a
-  branch (`cf.br`) that takes it jumps to, and what `scf.yield` /
+* aliases are the results of any op that takes the tensor whose type is
+  not data (`may_reach_memory`: views, subviews, casts, reshapes, calls, whose
+  memref results may be their arguments, a `bufferization.to_tensor`; not a
+  `memref.realloc`'s, which is new memory), such block arguments of regions
+  of an op that takes it and of the blocks a branch (`cf.br`) that takes it
+  jumps to, and what `scf.yield` /
   `affine.yield` / `scf.condition` / `memref.alloca_scope.return` forward
   (`scf.for`, `affine.for` and `scf.while` iter_args and results, `scf.if`,
   `affine.if`, `affine.parallel` and `memref.alloca_scope` results).  Any
   other terminator that leaves a region (not `func.return`) may forward to
-  every memref result of its parent op and block argument of its parent's
-  regions.  What a callee does with a tensor after it returns (capturing it
+  every result of its parent op and block argument of its parent's regions
+  whose type is not data.  What a callee does with a tensor after it returns (capturing it
   in memory) is not modelled;
 * a use nested in an op with regions counts at that op's end, taken in the
   innermost block that holds both the allocation and the use: a tensor used
