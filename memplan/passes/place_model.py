@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from xdsl.dialects import func, scf
+from xdsl.dialects import affine, func, scf
 from xdsl.dialects.builtin import MemRefType, i8
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.ir import Block, Operation, SSAValue
@@ -140,13 +140,13 @@ class Frequency:
 
 
 def frequency(op: Operation) -> Frequency:
-    """Product of the trip counts of the `scf.for` loops around `op` (1 for
-    loops whose bounds are not constants); not certain inside branches,
-    `scf.while` and loops that may run zero times."""
+    """Product of the trip counts of the `scf.for` and `affine.for` loops
+    around `op` (1 for loops whose bounds are not constants); not certain
+    inside branches, `scf.while` and loops that may run zero times."""
     count, certain = 1.0, True
     parent = op.parent_op()
     while parent is not None and not isinstance(parent, func.FuncOp):
-        if isinstance(parent, scf.ForOp):
+        if isinstance(parent, scf.ForOp | affine.ForOp):
             trips = trip_count(parent)
             if trips is None:
                 certain = False
