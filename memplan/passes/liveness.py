@@ -33,7 +33,9 @@ in it.  A tensor lives from its allocation to its last real use, where:
   leave it alone;
 * a tensor returned by `func.return` (directly or through an alias) escapes,
   and so does one whose address `memref.extract_aligned_pointer_as_index`
-  turns into an integer (what the integer reaches is not followed);
+  turns into an integer (what the integer reaches is not followed) or that a
+  store writes to memory (a `memref<1xmemref<16xf32>>`: a load may read it
+  back);
 * a tensor allocated in a loop whose iterations may run at once (any loop but
   `scf.for`, `scf.while` and `affine.for`: `scf.parallel`, `scf.forall`,
   `affine.parallel` or a region op memplan does not know) is `concurrent`:
@@ -90,6 +92,17 @@ Ops are told apart by name here and below, so that a dialect redefining one
 ESCAPES = frozenset({"func.return", "memref.extract_aligned_pointer_as_index"})
 """Uses after which the memory is out of sight: returned from the function,
 or its address turned into an integer that may reach it later."""
+
+STORES = frozenset({"memref.store", "affine.store", "llvm.store"})
+"""Ops that write their operand 0 to memory: a memref (or pointer) written
+there can be loaded back later, out of sight."""
+
+
+def escapes_at(user: Operation, index: int) -> bool:
+    """Operand `index` of `user` leaves what memplan follows: `ESCAPES`, or
+    the value a store writes to memory."""
+    return user.name in ESCAPES or (user.name in STORES and index == 0)
+
 
 YIELDS = frozenset({"scf.yield", "affine.yield", "memref.alloca_scope.return"})
 """Terminators whose operand i becomes their parent's result i (and, in an
@@ -359,7 +372,7 @@ class FunctionLiveness:
                     continue
                 if user.name in REALLOCS:
                     ends.append(user)
-                escapes |= user.name in ESCAPES
+                escapes |= escapes_at(user, use.index)
                 anchor = _anchor(user, enclosing)
                 local &= anchor.parent_block() is allocation.parent_block() and not (
                     anchor.has_trait(IsTerminator)

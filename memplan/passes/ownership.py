@@ -39,6 +39,7 @@ from memplan.dialects import memref
 from memplan.dialects.memory import AllocStorageOp, KillOp, StorageType
 from memplan.passes.liveness import (
     REALLOCS,
+    STORES,
     VIEW_OPS,
     FunctionLiveness,
     aliases,
@@ -138,10 +139,13 @@ class Ownership:
     def _freed_elsewhere(self, value: SSAValue, owner: SSAValue | None) -> bool:
         """Something frees `value`'s memory other than a `memref.dealloc` of
         `owner`: an op freeing an alias, a call to a function that frees it,
-        or a caller of the function that returns it."""
+        a caller of the function that returns it, or (as far as memplan can
+        tell) whoever loads an alias a store wrote to memory."""
         for alias in self._aliases(value):
             for use in alias.uses:
                 user = use.operation
+                if user.name in STORES and use.index == 0:
+                    return True
                 if _frees(user) and not (
                     alias is owner and isinstance(user, memref.DeallocOp)
                 ):

@@ -560,3 +560,26 @@ func.func @freed_twice() {
   func.return
 }
 
+
+// -----
+
+// An alloc that a store writes to memory (a memref of memrefs) can be loaded
+// back and freed through the loaded value: memplan cannot see who frees it,
+// so it stays as it is.
+// CHECK-LABEL: func.func @stored_to_memory(%box: memref<1xmemref<16xf32>>) {
+// CHECK-NEXT:    %c0 = arith.constant 0 : index
+// CHECK-NEXT:    %a = memref.alloc() : memref<16xf32>
+// CHECK-NEXT:    memref.store %a, %box[%c0] : memref<1xmemref<16xf32>>
+// CHECK-NEXT:    %l = memref.load %box[%c0] : memref<1xmemref<16xf32>>
+// CHECK-NEXT:    "test.op"(%l) : (memref<16xf32>) -> ()
+// CHECK-NEXT:    memref.dealloc %l : memref<16xf32>
+
+func.func @stored_to_memory(%box: memref<1xmemref<16xf32>>) {
+  %c0 = arith.constant 0 : index
+  %a = memref.alloc() : memref<16xf32>
+  memref.store %a, %box[%c0] : memref<1xmemref<16xf32>>
+  %l = memref.load %box[%c0] : memref<1xmemref<16xf32>>
+  "test.op"(%l) : (memref<16xf32>) -> ()
+  memref.dealloc %l : memref<16xf32>
+  func.return
+}

@@ -546,6 +546,32 @@ func.func @non_memref_aliases() -> tensor<16xf32> {
 
 // -----
 
+// A tensor a store writes to memory (a memref of memrefs) escapes: a load may
+// read it back at any later point, so memory-plan leaves it alone.
+// CHECK-LABEL: func.func @stored_to_memory(%box: memref<1xmemref<16xf32>>) {
+// CHECK-NEXT:    %c0 = arith.constant 0 : index
+// CHECK-NEXT:    %s0 = memory.alloc_storage [64] : !memory.storage<"global">
+// CHECK-NEXT:    %a = memory.alloc_tensor %s0[0] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:    memref.store %a, %box[%c0] : memref<1xmemref<16xf32>>
+// CHECK-NEXT:    %arena = memory.alloc_storage [64] : !memory.storage<"global">
+// CHECK-NEXT:    %b = memory.alloc_tensor %arena[0] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:    %l = memref.load %box[%c0] : memref<1xmemref<16xf32>>
+// CHECK-NEXT:    "test.op"(%b, %l) : (memref<16xf32>, memref<16xf32>) -> ()
+
+func.func @stored_to_memory(%box: memref<1xmemref<16xf32>>) {
+  %c0 = arith.constant 0 : index
+  %s0 = memory.alloc_storage [64] : !memory.storage<"global">
+  %a = memory.alloc_tensor %s0[0] : !memory.storage<"global"> to memref<16xf32>
+  memref.store %a, %box[%c0] : memref<1xmemref<16xf32>>
+  %s1 = memory.alloc_storage [64] : !memory.storage<"global">
+  %b = memory.alloc_tensor %s1[0] : !memory.storage<"global"> to memref<16xf32>
+  %l = memref.load %box[%c0] : memref<1xmemref<16xf32>>
+  "test.op"(%b, %l) : (memref<16xf32>, memref<16xf32>) -> ()
+  func.return
+}
+
+// -----
+
 // Returned tensors (also through a cast) and dynamic sizes are left alone.
 // CHECK-LABEL: func.func @escaping_and_dynamic(%n: index) -> memref<?xf32> {
 // CHECK-NEXT:    %s0 = memory.alloc_storage [64] : !memory.storage<"global">
