@@ -1,5 +1,5 @@
 """bufferization for memplan: xDSL 0.74's dialect with MLIR's
-`bufferization.clone`.
+`bufferization.clone`, `to_buffer` and `to_tensor`.
 
 xDSL's clone requires the result type to be the operand's.  MLIR's verifies
 only that both are memrefs (ranked or unranked): its deallocation pipeline
@@ -7,16 +7,28 @@ clones a view into a buffer of another layout
 (`memref<6xf32, strided<[1]>> to memref<6xf32>`).  What a clone means, an
 allocation of the result type and a copy into it, is in `clone_allocation`,
 which everything that runs or rewrites a clone uses.
+
+xDSL's `to_buffer` and `to_tensor` require the memref to have the identity
+layout and no memory space.  MLIR asks only for the same shape and element
+type: `one-shot-bufferize` without function-boundary bufferization turns a
+tensor argument into `to_buffer %arg : tensor<16xf32> to memref<16xf32,
+strided<[?], offset: ?>>`, and `memory-place` may move the memref of a
+`to_tensor` to VTCM.
 """
 
 from __future__ import annotations
 
 from xdsl.dialects.bufferization import Bufferization
 from xdsl.dialects.bufferization import CloneOp as XdslCloneOp
+from xdsl.dialects.bufferization import ToBufferOp as XdslToBufferOp
+from xdsl.dialects.bufferization import ToTensorOp as XdslToTensorOp
 from xdsl.dialects.builtin import (
     MemRefType,
     NoneAttr,
+    TensorType,
+    UnitAttr,
     UnrankedMemRefType,
+    UnrankedTensorType,
 )
 from xdsl.ir import Attribute, Dialect, Operation, SSAValue
 from xdsl.irdl import (
@@ -24,6 +36,7 @@ from xdsl.irdl import (
     base,
     irdl_op_definition,
     operand_def,
+    opt_prop_def,
     result_def,
 )
 from xdsl.utils.exceptions import VerifyException
@@ -85,9 +98,82 @@ def clone_allocation(source: Attribute, result: Attribute) -> MemRefType:
     return allocation
 
 
+ANY_TENSOR = base(TensorType) | base(UnrankedTensorType)
+ANY_MEMREF = base(MemRefType) | base(UnrankedMemRefType)
+
+
+def verify_same_shape_and_element_type(tensor: Attribute, buffer: Attribute) -> None:
+    """MLIR's rule between the tensor and the memref of `to_buffer` and
+    `to_tensor`: both ranked with equal shapes (a dynamic size only against a
+    dynamic size) or both unranked, and one element type; the memref's
+    layout and memory space are free."""
+    assert isinstance(tensor, TensorType | UnrankedTensorType)
+    assert isinstance(buffer, MemRefType | UnrankedMemRefType)
+    tensor_shape = tensor.get_shape() if isinstance(tensor, TensorType) else None
+    buffer_shape = buffer.get_shape() if isinstance(buffer, MemRefType) else None
+    if tensor_shape != buffer_shape:
+        raise VerifyException(
+            f"shapes do not match: {tensor} and {buffer}; expected the same "
+            "shape (both unranked, or the same sizes, dynamic where dynamic)"
+        )
+    if tensor.get_element_type() != buffer.get_element_type():
+        raise VerifyException(
+            f"element types do not match: {tensor} and {buffer}; expected the "
+            "same element type"
+        )
+
+
+@irdl_op_definition
+class ToTensorOp(IRDLOperation):
+    """MLIR's `bufferization.to_tensor`: the tensor a memref holds, of the
+    same shape and element type, whatever the memref's layout and space."""
+
+    name = "bufferization.to_tensor"
+
+    memref = operand_def(ANY_MEMREF)
+    tensor = result_def(ANY_TENSOR)
+    writable = opt_prop_def(UnitAttr)
+    restrict = opt_prop_def(UnitAttr)
+
+    assembly_format = (
+        "$memref (`restrict` $restrict^)? (`writable` $writable^)? attr-dict "
+        "`:` type($memref) `to` type($tensor)"
+    )
+
+    def verify_(self) -> None:
+        verify_same_shape_and_element_type(self.tensor.type, self.memref.type)
+
+
+@irdl_op_definition
+class ToBufferOp(IRDLOperation):
+    """MLIR's `bufferization.to_buffer`: a memref holding a tensor, of the
+    same shape and element type, in any layout and memory space."""
+
+    name = "bufferization.to_buffer"
+
+    tensor = operand_def(ANY_TENSOR)
+    memref = result_def(ANY_MEMREF)
+    read_only = opt_prop_def(UnitAttr)
+
+    assembly_format = (
+        "$tensor (`read_only` $read_only^)? attr-dict `:` type($tensor) `to` "
+        "type($memref)"
+    )
+
+    def verify_(self) -> None:
+        verify_same_shape_and_element_type(self.tensor.type, self.memref.type)
+
+
+_REPLACED: dict[type[Operation], type[Operation]] = {
+    XdslCloneOp: CloneOp,
+    XdslToBufferOp: ToBufferOp,
+    XdslToTensorOp: ToTensorOp,
+}
+
 BUFFERIZATION = Dialect(
     "bufferization",
-    [CloneOp if op is XdslCloneOp else op for op in Bufferization.operations],
+    [_REPLACED.get(op, op) for op in Bufferization.operations],
     list(Bufferization.attributes),
 )
-"""bufferization for memplan: xDSL's ops with `clone` replaced."""
+"""bufferization for memplan: xDSL's ops with `clone`, `to_buffer` and
+`to_tensor` replaced."""

@@ -33,6 +33,7 @@ INPUTS = sorted(
     [
         *(TESTS / "fixtures" / "torch").glob("*.mlir"),
         TESTS / "filecheck" / "dialects" / "bufferization" / "clone.mlir",
+        TESTS / "filecheck" / "dialects" / "bufferization" / "conversions.mlir",
         TESTS / "filecheck" / "dialects" / "linalg" / "ops.mlir",
         TESTS / "filecheck" / "dialects" / "memref" / "ops.mlir",
         TESTS / "filecheck" / "dialects" / "memref" / "mlir-syntax.mlir",
@@ -186,6 +187,14 @@ def _clone(source: str, result: str) -> str:
     return _function(f"%r = bufferization.clone %a : {source} to {result}", source)
 
 
+def _to_buffer(tensor: str, buffer: str) -> str:
+    return _function(f"%r = bufferization.to_buffer %a : {tensor} to {buffer}", tensor)
+
+
+def _to_tensor(buffer: str, tensor: str) -> str:
+    return _function(f"%r = bufferization.to_tensor %a : {buffer} to {tensor}", buffer)
+
+
 SAME_VERDICT = {
     "cast-unit-dim-stride": (
         _cast("memref<1x8xf32, strided<[40, 1]>>", "memref<1x8xf32>"),
@@ -212,6 +221,35 @@ SAME_VERDICT = {
         True,
     ),
     "clone-any-memrefs": (_clone("memref<6xf32>", "memref<2x3xi32>"), True),
+    "to-buffer-strided": (
+        _to_buffer("tensor<16xf32>", "memref<16xf32, strided<[?], offset: ?>>"),
+        True,
+    ),
+    "to-buffer-memory-space": (
+        _to_buffer("tensor<16xf32>", 'memref<16xf32, "global.vtcm">'),
+        True,
+    ),
+    "to-buffer-unranked": (_to_buffer("tensor<*xf32>", "memref<*xf32>"), True),
+    "to-buffer-other-shape": (_to_buffer("tensor<16xf32>", "memref<8xf32>"), False),
+    "to-buffer-dynamic-for-static": (
+        _to_buffer("tensor<16xf32>", "memref<?xf32>"),
+        False,
+    ),
+    "to-buffer-unranked-for-ranked": (
+        _to_buffer("tensor<?xf32>", "memref<*xf32>"),
+        False,
+    ),
+    "to-buffer-element-type": (_to_buffer("tensor<16xf32>", "memref<16xi32>"), False),
+    "to-tensor-strided": (
+        _to_tensor("memref<16xf32, strided<[?], offset: ?>>", "tensor<16xf32>"),
+        True,
+    ),
+    "to-tensor-memory-space": (
+        _to_tensor('memref<16xf32, "global.vtcm">', "tensor<16xf32>"),
+        True,
+    ),
+    "to-tensor-other-shape": (_to_tensor("memref<16xf32>", "tensor<?xf32>"), False),
+    "to-tensor-element-type": (_to_tensor("memref<16xf32>", "tensor<16xi32>"), False),
     "reshape": (
         _reshape("memref<?x?x4xf32>", "memref<3xi64>", "memref<?x?x4xf32>"),
         True,
@@ -292,9 +330,9 @@ def _memplan_verifies(text: str) -> str | None:
 def test_memplan_verifies_the_cast_clone_and_reshape_mlir_verifies(
     text: str, valid: bool
 ):
-    """memref.cast, bufferization.clone and memref.reshape: memplan accepts
-    what MLIR's verifier accepts and refuses what it refuses (with MLIR's
-    message for reshape)."""
+    """memref.cast, bufferization.clone, to_buffer, to_tensor and
+    memref.reshape: memplan accepts what MLIR's verifier accepts and refuses
+    what it refuses (with MLIR's message for reshape)."""
     done = _run_mlir(MLIR_CHECK, text)
     assert (done.returncode == 0) == valid, done.stderr[-2000:]
     error = _memplan_verifies(text)
