@@ -29,8 +29,9 @@ in it.  A tensor lives from its allocation to its last real use, where:
   enough for a function-level arena: the next iteration allocates it again
   at the same offset, after every tensor that shared the slot in this
   iteration died.  A carried tensor has no single slot: the next iteration
-  allocates a new one while the old one is still live, so planners must
-  leave it alone;
+  allocates a new one while the old one may still be live
+  (`FunctionLiveness.reallocated_while_carried` tells when it is), so
+  planners must leave it alone;
 * a tensor returned by `func.return` (directly or through an alias) escapes,
   and so does one whose address `memref.extract_aligned_pointer_as_index`
   turns into an integer (what the integer reaches is not followed) or that a
@@ -65,7 +66,7 @@ from xdsl.dialects.builtin import (
     NoneType,
     VectorType,
 )
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.traits import IsTerminator
 
 from memplan.dialects import memref
@@ -397,6 +398,85 @@ class FunctionLiveness:
         return LiveRange(
             start, end, escapes, carried, last_user, tuple(ends), concurrent
         )
+
+    def reallocated_while_carried(
+        self, allocation: Operation, value: SSAValue
+    ) -> Operation | None:
+        """The innermost sequential loop around `allocation`, not holding the
+        definition of `value`, that carries the tensor to its next iteration
+        (a block argument of the loop aliases it) where the carried tensor is
+        still live when the tensor is allocated again: an alias of the
+        argument is used at or after the allocation in the iteration (or
+        anywhere in a loop inside it around both).  A tensor at a fixed place
+        in `value` would then be placed over the carried one."""
+        (tensor,) = allocation.results
+        values = aliases(tensor)
+        enclosing = _enclosing_ops(allocation)
+        definition = _defining_op(value)
+
+        def entering(user: Operation, index: int) -> list[SSAValue]:
+            # A loop around the allocation returns its init only when it
+            # allocated nothing (ran no iteration) or passed the init through
+            # its block arguments, whose uses count.
+            forwarded = forwarded_values(user, index)
+            if isinstance(user, SEQUENTIAL_LOOPS) and user.is_ancestor(allocation):
+                return [alias for alias in forwarded if alias.owner is not user]
+            return forwarded
+
+        for loop in _loops_left_by(values, enclosing):
+            if not isinstance(loop, SEQUENTIAL_LOOPS) or (
+                definition is not None and loop.is_ancestor(definition)
+            ):
+                continue
+            arguments = [
+                alias
+                for alias in values
+                if isinstance(alias, BlockArgument) and alias.owner.parent_op() is loop
+            ]
+            carried = set[SSAValue]().union(
+                *(aliases(argument, entering) for argument in arguments)
+            )
+            if any(
+                self._runs_after(use.operation, alias, allocation, enclosing, loop)
+                for alias in carried
+                for use in alias.uses
+                if not isinstance(use.operation, NOT_USES)
+                and use.operation is not loop
+                and loop.is_ancestor(use.operation)
+            ):
+                return loop
+        return None
+
+    def _runs_after(
+        self,
+        user: Operation,
+        value: SSAValue,
+        allocation: Operation,
+        enclosing: dict[Block, Operation],
+        loop: Operation,
+    ) -> bool:
+        """Whether `user` of `value`, inside `loop`, may come at or after `allocation` in
+        one iteration of `loop`: after it in the innermost block that holds
+        both, or in a loop around both (inside `loop`) whose every iteration
+        sees the same value.  A sequential loop around the allocation that
+        takes the value as an init hands it to its block arguments (whose uses
+        count) before it runs."""
+        if isinstance(user, SEQUENTIAL_LOOPS) and user.is_ancestor(allocation):
+            return False
+        anchor = _anchor(user, enclosing)
+        if anchor is loop:
+            # In another region of the loop (`scf.while`): regions run in
+            # order, as they are numbered.
+            return self.index[user] > self.index[allocation]
+        definition = _defining_op(value)
+        around = anchor.parent_op()
+        while around is not None and around is not loop:
+            if is_loop(around) and not (
+                definition is not None and around.is_ancestor(definition)
+            ):
+                return True
+            around = around.parent_op()
+        return self.end[anchor] >= self.index[allocation]
 
     def _points_of(self, region: Region) -> tuple[int, int]:
         """The first and last program points of the ops of `region`."""

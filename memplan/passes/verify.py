@@ -8,10 +8,14 @@ Per function, using the live ranges of `memplan.passes.liveness`:
 * a tensor at a static offset, allocated in a loop whose iterations may run
   at once (`scf.parallel`, `scf.forall`, ...) from a storage allocated outside
   that loop: the iterations running together would share its bytes;
+* a tensor at a static offset, allocated in a sequential loop from a
+  storage allocated outside it and carried to the next iteration, which
+  places its own on the same bytes while the carried one is still used;
 * a tensor (or a block or pointer table of a discontiguous tensor) past the
   end of its static-size storage, or at an address less aligned than its
   elements (or than the `alignment` option);
-* a value used (or killed again) after its `memory.kill` in the same block;
+* a value (or an alias of it: a loop or branch result it may be) used, or
+  killed again, after its `memory.kill` in the same block;
 * a scope whose static storages and memref allocations (`memref.alloc`,
   `memref.alloca`, `bufferization.clone`, the new buffer of
   `memref.realloc`), each held from its
@@ -64,6 +68,7 @@ from memplan.passes.liveness import (
     REALLOCS,
     FunctionLiveness,
     LiveRange,
+    aliases,
     concurrent_loop_between,
     viewed_value,
 )
@@ -107,6 +112,27 @@ def _shared_by_iterations(placement: Placement) -> Iterator[str]:
     )
 
 
+def _carried_problems(
+    liveness: FunctionLiveness, placements: list[tuple[Placement, LiveRange]]
+) -> Iterator[str]:
+    """Tensors carried to the next iteration of a sequential loop that
+    allocates them again, at the same bytes of a storage allocated outside
+    it, while the carried one is still live."""
+    for placement, live in placements:
+        if not live.carried:
+            continue
+        loop = liveness.reallocated_while_carried(placement.tensor, placement.storage)
+        if loop is None:
+            continue
+        yield (
+            f"{placement.tensor_name()} ({placement.describe()}) is carried to the "
+            f"next iteration of an {loop.name}, which allocates it again on the same "
+            "bytes of a storage allocated outside the loop while the carried one is "
+            f"still used: expected a storage allocated inside the {loop.name}, or no "
+            "use of the carried tensor from the allocation on"
+        )
+
+
 def _overlap_problems(
     placements: list[tuple[Placement, LiveRange]],
 ) -> Iterator[str]:
@@ -140,24 +166,37 @@ def _overlap(placement: Placement, other: Placement) -> str:
 
 def _use_after_kill_problems(function: func.FuncOp) -> Iterator[str]:
     """Uses of a value after its kill (or its storage's kill) in the same
-    block, in one walk per block.  A view (cast, subview, ...) stands for the
-    value it views: killing either ends both.  A `memref.dealloc` or
-    `memref.realloc` ends what it frees as a kill does."""
+    block, in one walk per block.  Every alias of the value (a view, or a
+    loop, branch or call result it may be: `liveness.aliases`) stands for it
+    in a use, and a kill of a view ends what it views.  A `memref.dealloc` or
+    `memref.realloc` ends what it frees as a kill does; one of a value that
+    only may be a killed one (not a view of it) is not a second kill: a call
+    or a loop may return another buffer."""
     for region_op in function.walk():
         for region in region_op.regions:
             for block in region.blocks:
-                killed: dict[SSAValue, Operation] = {}
+                killed: dict[SSAValue, tuple[Operation, SSAValue]] = {}
                 for op in block.ops:
                     for inner in op.walk():
                         for operand in inner.operands:
-                            viewed = viewed_value(operand)
-                            if viewed in killed and not _frees_killed(
-                                inner, killed[viewed]
-                            ):
-                                yield _use_after_kill(
-                                    inner, operand, viewed, killed[viewed]
-                                )
-                    killed.update(dict.fromkeys(_values_ended_by(op), op))
+                            if operand not in killed:
+                                continue
+                            killer, ended = killed[operand]
+                            if _ends_life(inner) and viewed_value(operand) is not ended:
+                                continue
+                            if not _frees_killed(inner, killer):
+                                yield _use_after_kill(inner, operand, ended, killer)
+                    killed.update(_aliases_ended_by(op))
+
+
+def _aliases_ended_by(op: Operation) -> dict[SSAValue, tuple[Operation, SSAValue]]:
+    """Every alias of what `op` ends, with `op` and the ended value it
+    aliases (a tensor rather than its storage, when both)."""
+    ended: dict[SSAValue, tuple[Operation, SSAValue]] = {}
+    for value in reversed(_values_ended_by(op)):
+        for alias in aliases(value):
+            ended.setdefault(alias, (op, value))
+    return ended
 
 
 def _frees_killed(user: Operation, killer: Operation) -> bool:
@@ -172,17 +211,23 @@ def _frees_killed(user: Operation, killer: Operation) -> bool:
 
 
 def _use_after_kill(
-    user: Operation, operand: SSAValue, viewed: SSAValue, killer: Operation
+    user: Operation, operand: SSAValue, ended: SSAValue, killer: Operation
 ) -> str:
-    again = isinstance(user, KillOp | memref.DeallocOp) or user.name in REALLOCS
-    what = "killed again" if again else f"used by {user.name}"
+    what = "killed again" if _ends_life(user) else f"used by {user.name}"
     name = describe(operand)
-    if viewed is not operand:
-        name += f" (a view of {describe(viewed)})"
+    if viewed_value(operand) is ended and ended is not operand:
+        name += f" (a view of {describe(ended)})"
+    elif ended is not operand:
+        name += f" (which may be {describe(ended)})"
     return (
         f"{name} is {what} after the {killer.name} that ended its life: expected "
         "no use after a kill"
     )
+
+
+def _ends_life(op: Operation) -> bool:
+    """A kill, dealloc or realloc: it ends its first operand's life."""
+    return isinstance(op, KillOp | memref.DeallocOp) or op.name in REALLOCS
 
 
 def _values_ended_by(op: Operation) -> list[SSAValue]:
@@ -190,7 +235,7 @@ def _values_ended_by(op: Operation) -> list[SSAValue]:
     views) and, for a storage, every tensor placed in it.  A dealloc of a
     tensor placed in a storage frees the storage (the dealloc of the
     `memref.view` the tensor lowers to frees its base buffer)."""
-    if not (isinstance(op, KillOp | memref.DeallocOp) or op.name in REALLOCS):
+    if not _ends_life(op):
         return []
     ended = viewed_value(op.operands[0])
     if isinstance(op, memref.DeallocOp) and isinstance(ended.owner, AllocTensorOp):
@@ -270,6 +315,7 @@ class MemoryVerifyPass(MemplanPass):
                 f"memory-verify: in @{name}, {problem}"
                 for problem in chain(
                     _function_problems(placements[name]),
+                    _carried_problems(liveness, placements[name]),
                     call_overlap_problems(liveness, placements[name], footprints),
                     usage.capacity_problems(
                         name, _held(op, liveness.function, callers[name], target)

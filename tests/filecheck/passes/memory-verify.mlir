@@ -391,6 +391,140 @@ func.func @use_after_dealloc() {
 
 // -----
 
+// A loop or branch result may be the tensor it carries: using it after the
+// kill of that tensor, or of its storage, uses the tensor.
+// CHECK: memory-verify: in @results_used_after_kill, %r (which may be %t) is used by test.op after the memory.kill that ended its life: expected no use after a kill
+// CHECK-NEXT: memory-verify: in @results_used_after_kill, %l (which may be %u) is used by test.op after the memory.kill that ended its life: expected no use after a kill
+// CHECK-NEXT: memory-verify: in @results_used_after_kill, %f (which may be %v) is used by test.op after the memory.kill that ended its life: expected no use after a kill
+
+func.func @results_used_after_kill(%x: memref<16xf32>, %c: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %s = memory.alloc_storage [192] : !memory.storage<"global">
+  %t = memory.alloc_tensor %s[128] : !memory.storage<"global"> to memref<16xf32>
+  %r = scf.if %c -> (memref<16xf32>) {
+    scf.yield %t : memref<16xf32>
+  } else {
+    scf.yield %x : memref<16xf32>
+  }
+  memory.kill %t : memref<16xf32>
+  "test.op"(%r) : (memref<16xf32>) -> ()
+  %l = affine.for %i = 0 to 2 iter_args(%acc = %x) -> (memref<16xf32>) {
+    "test.op"(%acc) : (memref<16xf32>) -> ()
+    %u = memory.alloc_tensor %s[0] : !memory.storage<"global"> to memref<16xf32>
+    "test.op"(%u) : (memref<16xf32>) -> ()
+    affine.yield %u : memref<16xf32>
+  }
+  %f = scf.for %i = %c0 to %c2 step %c1 iter_args(%acc = %x) -> (memref<16xf32>) {
+    "test.op"(%acc) : (memref<16xf32>) -> ()
+    %v = memory.alloc_tensor %s[64] : !memory.storage<"global"> to memref<16xf32>
+    "test.op"(%v) : (memref<16xf32>) -> ()
+    scf.yield %v : memref<16xf32>
+  }
+  memory.kill %s : !memory.storage<"global">
+  "test.op"(%l) : (memref<16xf32>) -> ()
+  "test.op"(%f) : (memref<16xf32>) -> ()
+  func.return
+}
+
+// -----
+
+// t is carried to the next iteration through the iter_arg, which that
+// iteration reads after placing its own t on the same bytes of s, allocated
+// outside the loop: the new t overwrites the one still read.  Also when t is
+// allocated in an inner loop (any of its iterations but the first comes
+// after the read) or read in the next iteration only through a result of an
+// scf.if.
+// CHECK: memory-verify: in @carried_over_its_own_bytes, memory.alloc_tensor %t (bytes [0, 64) of %s) is carried to the next iteration of an scf.for, which allocates it again on the same bytes of a storage allocated outside the loop while the carried one is still used: expected a storage allocated inside the scf.for, or no use of the carried tensor from the allocation on
+// CHECK-NEXT: memory-verify: in @carried_over_its_own_bytes, memory.alloc_tensor %n (bytes [64, 128) of %s) is carried to the next iteration of an affine.for, which allocates it again on the same bytes of a storage allocated outside the loop while the carried one is still used: expected a storage allocated inside the affine.for, or no use of the carried tensor from the allocation on
+// CHECK-NEXT: memory-verify: in @carried_over_its_own_bytes, memory.alloc_tensor %b (bytes [128, 192) of %s) is carried to the next iteration of an scf.for, which allocates it again on the same bytes of a storage allocated outside the loop while the carried one is still used: expected a storage allocated inside the scf.for, or no use of the carried tensor from the allocation on
+
+func.func @carried_over_its_own_bytes(%x: memref<16xf32>, %c: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %s = memory.alloc_storage [192] : !memory.storage<"global">
+  %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %x) -> (memref<16xf32>) {
+    %t = memory.alloc_tensor %s[0] : !memory.storage<"global"> to memref<16xf32>
+    "test.op"(%acc, %t) : (memref<16xf32>, memref<16xf32>) -> ()
+    scf.yield %t : memref<16xf32>
+  }
+  %o = affine.for %i = 0 to 4 iter_args(%prev = %x) -> (memref<16xf32>) {
+    %in = affine.for %j = 0 to 2 iter_args(%last = %x) -> (memref<16xf32>) {
+      "test.op"(%prev) : (memref<16xf32>) -> ()
+      %n = memory.alloc_tensor %s[64] : !memory.storage<"global"> to memref<16xf32>
+      "test.op"(%n) : (memref<16xf32>) -> ()
+      affine.yield %n : memref<16xf32>
+    }
+    affine.yield %in : memref<16xf32>
+  }
+  %w = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %x) -> (memref<16xf32>) {
+    %b = memory.alloc_tensor %s[128] : !memory.storage<"global"> to memref<16xf32>
+    %pick = scf.if %c -> (memref<16xf32>) {
+      scf.yield %b : memref<16xf32>
+    } else {
+      scf.yield %acc : memref<16xf32>
+    }
+    "test.op"(%pick) : (memref<16xf32>) -> ()
+    scf.yield %pick : memref<16xf32>
+  }
+  "test.op"(%r, %o, %w) : (memref<16xf32>, memref<16xf32>, memref<16xf32>) -> ()
+  func.return
+}
+
+// -----
+
+// Correct loop-carried tensors: the iteration is done with the carried one
+// before it places its own on the same bytes (also across the regions of an
+// scf.while, and through an inner loop's iter_arg), or each iteration has a
+// storage of its own.
+// CHECK-LABEL: func.func @carried_correctly
+// CHECK:         func.return %r, %own, %wh, %nest
+
+func.func @carried_correctly(%x: memref<16xf32>, %c: i1) -> (memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %s = memory.alloc_storage [64] : !memory.storage<"global">
+  %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %x) -> (memref<16xf32>) {
+    "test.op"(%acc) : (memref<16xf32>) -> ()
+    %t = memory.alloc_tensor %s[0] : !memory.storage<"global"> to memref<16xf32>
+    "test.op"(%t) : (memref<16xf32>) -> ()
+    scf.yield %t : memref<16xf32>
+  }
+  %own = affine.for %i = 0 to 4 iter_args(%acc = %x) -> (memref<16xf32>) {
+    %mine = memory.alloc_storage [64] : !memory.storage<"global">
+    %t = memory.alloc_tensor %mine[0] : !memory.storage<"global"> to memref<16xf32>
+    "test.op"(%acc, %t) : (memref<16xf32>, memref<16xf32>) -> ()
+    affine.yield %t : memref<16xf32>
+  }
+  %p = memory.alloc_storage [64] : !memory.storage<"global">
+  %wh = scf.while (%a = %x) : (memref<16xf32>) -> memref<16xf32> {
+    "test.op"(%a) : (memref<16xf32>) -> ()
+    scf.condition(%c) %a : memref<16xf32>
+  } do {
+  ^bb0(%b: memref<16xf32>):
+    "test.op"(%b) : (memref<16xf32>) -> ()
+    %t = memory.alloc_tensor %p[0] : !memory.storage<"global"> to memref<16xf32>
+    "test.op"(%t) : (memref<16xf32>) -> ()
+    scf.yield %t : memref<16xf32>
+  }
+  %q = memory.alloc_storage [64] : !memory.storage<"global">
+  %nest = affine.for %i = 0 to 4 iter_args(%prev = %x) -> (memref<16xf32>) {
+    %in = affine.for %j = 0 to 2 iter_args(%last = %prev) -> (memref<16xf32>) {
+      "test.op"(%last) : (memref<16xf32>) -> ()
+      %n = memory.alloc_tensor %q[0] : !memory.storage<"global"> to memref<16xf32>
+      "test.op"(%n) : (memref<16xf32>) -> ()
+      affine.yield %n : memref<16xf32>
+    }
+    affine.yield %in : memref<16xf32>
+  }
+  func.return %r, %own, %wh, %nest : memref<16xf32>, memref<16xf32>, memref<16xf32>, memref<16xf32>
+}
+
+// -----
+
 // The pointer table of a discontiguous tensor on its own block 0.
 // CHECK: memory-verify: in @table_on_its_own_block, memory.alloc_discontiguous_tensor %t (block 0, bytes [0, 16) of %v) overlaps its own pointer table (bytes [0, 8) of %v): expected its pointer table and blocks on disjoint bytes
 
