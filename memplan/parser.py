@@ -20,6 +20,10 @@ declaration), and a public declaration (`func.func @f()` without a body:
 MLIR's "symbol declaration cannot have public visibility").  A `%`, `^`, `#` or `!` followed by no name is reported with
 what was expected, not xDSL's unformatted "Expected suffix identifier after
 {first_char}".
+
+Regions may nest `MAX_REGION_NESTING` levels deep: every memplan tool
+follows that deep on its large stack (`memplan.deep_stack`); the region
+beyond is a parse error, before the recursion that follows it runs out.
 """
 
 from __future__ import annotations
@@ -51,6 +55,23 @@ from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken
 
 from memplan.dominance import undominated_use
 from memplan.parse_memo import MemoizingParser
+
+MAX_REGION_NESTING = 10_000
+"""Levels of regions one inside another (a function body is the first):
+xDSL's parser, verifier and printer and memplan's passes take some 10
+Python frames per level, the interpreter 10 to 35, and
+`memplan.deep_stack.RECURSION_LIMIT` allows 250,000."""
+
+
+def too_deep(name: str) -> str:
+    """What a tool says when the input `name` ran memplan out of recursion:
+    brackets nested tens of thousands deep (or regions, with the small stack
+    `memplan.deep_stack` falls back to under a memory limit)."""
+    return (
+        f"{name}: brackets or regions nest deeper than memplan can follow "
+        f"(regions at most {MAX_REGION_NESTING:,} levels, some 100 when a memory "
+        "limit such as ulimit -v leaves memplan no room for its stack)"
+    )
 
 
 def _byte_width(type_: AnyFloat) -> int | None:
@@ -220,6 +241,9 @@ class MemplanParser(MemoizingParser):
     _empty_regions: dict[Region, Span]
     """The `{` of each region parsed from braces holding no block."""
 
+    _region_depth = 0
+    """Regions open around the parser's position."""
+
     def __init__(self, ctx: Context, input: str | bytes, name: str = "<unknown>"):
         try:
             super().__init__(ctx, input, name)
@@ -277,7 +301,17 @@ class MemplanParser(MemoizingParser):
         self, arguments: Iterable[Parser.Argument] | None = None
     ) -> Region | None:
         start = self._current_token.span
-        region = super().parse_optional_region(arguments)
+        if self._region_depth == MAX_REGION_NESTING and start.text == "{":
+            self.raise_error(
+                "regions nest deeper than memplan can follow: expected at most "
+                f"{MAX_REGION_NESTING:,} levels",
+                start,
+            )
+        self._region_depth += 1
+        try:
+            region = super().parse_optional_region(arguments)
+        finally:
+            self._region_depth -= 1
         if region is not None and not region.blocks:
             self._empty_regions[region] = start
         return region

@@ -18,13 +18,13 @@ from xdsl.interpreters.scf import ScfFunctions
 from xdsl.ir import Attribute, Operation
 from xdsl.traits import CallableOpInterface
 
+from memplan.deep_stack import call_with_deep_stack
 from memplan.dialects import memory, memref
 from memplan.interpreter.affine_impl import AffineFunctions
 from memplan.interpreter.arguments import check_argument
 from memplan.interpreter.arith_extended import ExtendedArithFunctions
 from memplan.interpreter.arith_scalar import NumpyArithFunctions
 from memplan.interpreter.cost import CostModel, profile
-from memplan.interpreter.deep_stack import call_with_deep_stack
 from memplan.interpreter.element_types import is_scalar_type
 from memplan.interpreter.errors import InterpretationError, ModelError, plain_message
 from memplan.interpreter.linalg_impl import LinalgFunctions

@@ -166,18 +166,20 @@ def _overlap(placement: Placement, other: Placement) -> str:
 
 def _use_after_kill_problems(function: func.FuncOp) -> Iterator[str]:
     """Uses of a value after its kill (or its storage's kill) in the same
-    block, in one walk per block.  Every alias of the value (a view, or a
-    loop, branch or call result it may be: `liveness.aliases`) stands for it
-    in a use, and a kill of a view ends what it views.  A `memref.dealloc` or
-    `memref.realloc` ends what it frees as a kill does; one of a value that
-    only may be a killed one (not a view of it) is not a second kill: a call
-    or a loop may return another buffer."""
+    block, in one walk per block from its first kill on (a walk per block
+    from its start would take time cubic in the nesting depth).  Every alias
+    of the value (a view, or a loop, branch or call result it may be:
+    `liveness.aliases`) stands for it in a use, and a kill of a view ends
+    what it views.  A `memref.dealloc` or `memref.realloc` ends what it frees
+    as a kill does; one of a value that only may be a killed one (not a view
+    of it) is not a second kill: a call or a loop may return another
+    buffer."""
     for region_op in function.walk():
         for region in region_op.regions:
             for block in region.blocks:
                 killed: dict[SSAValue, tuple[Operation, SSAValue]] = {}
                 for op in block.ops:
-                    for inner in op.walk():
+                    for inner in op.walk() if killed else ():
                         for operand in inner.operands:
                             if operand not in killed:
                                 continue

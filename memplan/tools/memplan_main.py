@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from functools import partial
 
+from memplan.deep_stack import call_with_deep_stack
 from memplan.tools import plan_cmd, plot_cmd
 from memplan.tools.internal_error import report_internal_error
 
@@ -19,6 +21,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """The whole command on a deep stack: reading a .mlir module follows its
+    nested regions by recursion."""
+    return call_with_deep_stack(partial(_main, argv))
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.run(args)

@@ -16,6 +16,10 @@ an op that fails its verifier named by where its text starts in the input;
 anything else is a bug, reported as one `internal error` line (exit 1).
 `-o FILE` is written once the whole run succeeds, so a failure leaves FILE
 as it was.  With `--verify-diagnostics` it behaves as `xdsl-opt`.
+The whole run takes place on a thread with a large stack
+(`memplan.deep_stack`): regions nested `MAX_REGION_NESTING` deep (10,000)
+are parsed, verified, transformed and printed, and input nested deeper
+is an error, not a crash.
 """
 
 from __future__ import annotations
@@ -35,8 +39,9 @@ from xdsl.utils.lexer import Span
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from memplan.context import memplan_dialects
+from memplan.deep_stack import call_with_deep_stack
 from memplan.dialects.memref import blob_store
-from memplan.parser import MemplanParser
+from memplan.parser import MemplanParser, too_deep
 from memplan.text import not_utf8, only_comments
 from memplan.tools.internal_error import report_internal_error
 
@@ -143,6 +148,12 @@ class MemplanOptMain(xDSLOptMain):
 
 
 def main() -> int:
+    """The whole run (arguments, parsing, passes, printing) on a deep stack:
+    xDSL and the passes follow nested regions by recursion."""
+    return call_with_deep_stack(_main)
+
+
+def _main() -> int:
     warnings.filterwarnings("default", category=DeprecationWarning)
     opt: MemplanOptMain | None = None
     try:
@@ -158,6 +169,10 @@ def main() -> int:
             f"memplan-opt: error: bad pass pipeline given to -p: {where.strip()}",
             file=sys.stderr,
         )
+        return EXIT_ERROR
+    except RecursionError:
+        name = "the input" if opt is None else opt.get_input_name()
+        print(f"memplan-opt: error: {too_deep(name)}", file=sys.stderr)
         return EXIT_ERROR
     except Exception as error:
         report_internal_error("memplan-opt", error)

@@ -24,13 +24,14 @@ from xdsl.tools.command_line_tool import CommandLineTool
 from xdsl.utils.exceptions import ParseError, VerifyException
 
 from memplan.context import run_context
+from memplan.deep_stack import call_with_deep_stack
 from memplan.interpreter import InterpretationError
 from memplan.interpreter.arguments import argument_from_attribute, arguments_from_npz
 from memplan.interpreter.cost import CostModelError, program_scopes, with_cost_file
 from memplan.interpreter.errors import ModelError, plain_message
 from memplan.interpreter.runner import Runner
 from memplan.interpreter.source import locate, parse_with_locations
-from memplan.parser import MemplanParser
+from memplan.parser import MemplanParser, too_deep
 from memplan.targets import (
     DEFAULT_TARGET,
     TARGETS,
@@ -91,6 +92,8 @@ def _verified(module: ModuleOp) -> None:
     """Verify `module`; a failure names the op that does not verify."""
     try:
         module.verify()
+    except RecursionError:
+        raise
     except Exception as error:
         for op in module.walk():
             try:
@@ -104,6 +107,9 @@ def _verified(module: ModuleOp) -> None:
 
 class MemplanRunMain(CommandLineTool):
     """xDSL's command-line tool, running a function on memplan's memory model."""
+
+    input_name = "the input"
+    """The module's file, once known."""
 
     def __init__(self, args: Sequence[str] | None = None):
         self.available_frontends = {}
@@ -190,6 +196,9 @@ class MemplanRunMain(CommandLineTool):
             return 1
         except (InterpretationError, ParseError) as error:
             return _report(str(error))
+        except RecursionError:
+            # The run reports its own (InterpretationError): this is the module's.
+            return _report(too_deep(self.input_name))
         except Exception as error:
             return _report(plain_message(error))
         return 0
@@ -222,6 +231,7 @@ class MemplanRunMain(CommandLineTool):
             raise InterpretationError(f"cannot read {name}: {error.strerror}") from None
         except NotText as error:
             raise InterpretationError(f"cannot read {name}: {error}") from None
+        self.input_name = name
         if not text.strip():
             raise InterpretationError(f"{name} is empty: there is no function to run")
         if only_comments(text):
@@ -296,6 +306,8 @@ class MemplanRunMain(CommandLineTool):
         except (ParseError, VerifyException) as error:
             # VerifyException: a literal out of its type's range (`300 : i8`).
             raise InterpretationError(f"--args: {error}") from None
+        except RecursionError:
+            raise InterpretationError(too_deep("--args")) from None
         if parser.pos < len(text):
             raise InterpretationError(
                 f"--args: cannot read {text!r} as comma-separated attributes "
@@ -329,7 +341,9 @@ class MemplanRunMain(CommandLineTool):
 
 
 def main(args: Sequence[str] | None = None) -> int:
-    return MemplanRunMain(args).execute()
+    """The whole run (arguments, parsing, the call) on a deep stack: xDSL
+    and the interpreter follow nested regions and calls by recursion."""
+    return call_with_deep_stack(lambda: MemplanRunMain(args).execute())
 
 
 if __name__ == "__main__":

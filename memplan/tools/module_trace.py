@@ -31,7 +31,7 @@ from memplan.dialects.memory import (
     scope_of,
     static_byte_size,
 )
-from memplan.parser import MemplanParser
+from memplan.parser import MemplanParser, too_deep
 from memplan.passes.liveness import FunctionLiveness
 from memplan.planning import Buffer, BufferId, plan
 from memplan.text import NotText, decode_text
@@ -65,6 +65,8 @@ def read_module(path: Path) -> ModuleOp:
         raise ModuleTraceError(str(error).strip()) from None
     except VerifyException as error:
         raise ModuleTraceError(f"{path}: {error}") from None
+    except RecursionError:
+        raise ModuleTraceError(too_deep(str(path))) from None
     return module
 
 

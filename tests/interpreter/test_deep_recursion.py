@@ -1,5 +1,5 @@
 """Recursive programs run thousands of calls deep (on a thread with a large
-stack, `memplan/interpreter/deep_stack.py`), and a runaway recursion ends
+stack, `memplan/deep_stack.py`), and a runaway recursion ends
 with the clear error, not a crash."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from interpreter_helpers import SUM_TO, parse
 
-import memplan.interpreter.deep_stack as deep_stack
+import memplan.deep_stack as deep_stack
 from memplan.interpreter import InterpretationError, run_function
 from memplan.tools.memplan_run import main
 

@@ -1,19 +1,25 @@
-"""Running the interpreter where deep recursion fits: a thread with a large stack.
+"""Running memplan where deep recursion fits: a thread with a large stack.
 
-Each interpreted call nests 10 to 35 Python frames (the call, its body's
-blocks, the regions of the `scf.if`s and loops around the next call), so
-Python's default recursion limit of 1000 stops a recursive program after
-some 60 levels, and a higher limit on the main thread overflows its 8 MiB C
-stack (a segmentation fault) before it stops anything.
-`call_with_deep_stack` runs a function on a worker thread whose stack is
-`STACK_BYTES` (address space, used only as deep as the recursion goes) with
-the recursion limit raised to `RECURSION_LIMIT` while it runs: some 15,000
-levels of calls fit, and a runaway recursion still ends with a
-`RecursionError`, long before the stack runs out.
+xDSL parses, verifies, walks and prints nested regions by recursion (a
+region nested in an op some 10 Python frames deeper than the op), memplan's
+passes recurse over regions too, and each interpreted call nests 10 to 35
+frames (the call, its body's blocks, the regions of the `scf.if`s and loops
+around the next call).  Python's default recursion limit of 1000 stops at
+some 100 levels of nested regions or 60 of calls, and a higher limit on the
+main thread overflows its 8 MiB C stack (a segmentation fault) before it
+stops anything.  `call_with_deep_stack` runs a function on a worker thread
+whose stack is `STACK_BYTES` (address space, used only as deep as the
+recursion goes) with the recursion limit raised to `RECURSION_LIMIT` while
+it runs: some 15,000 levels of calls fit, and the 10,000 levels of nested
+regions `memplan.parser.MAX_REGION_NESTING` allows with room to spare; a
+runaway recursion still ends with a `RecursionError`, long before the stack
+runs out.  Each memplan tool runs its whole `main` so; the interpreter does
+too when it is called as a library.
 
 The calling thread waits for the worker: the worker's result is returned
 and its exception raised, as if the call had run in place (context
-variables, such as numpy's error state, are the caller's).  A Ctrl-C while
+variables, such as numpy's error state, are the caller's).  A call from the
+worker itself runs in place, on the stack it already has.  A Ctrl-C while
 waiting raises `KeyboardInterrupt` in the caller at once, and in the worker
 too, so that the call does not run on in the background.
 """
@@ -49,6 +55,8 @@ every platform)."""
 _lock = threading.Lock()
 _running = 0
 _caller_limit = 0
+_on_worker = threading.local()
+"""`deep` is set on a worker's thread while it runs its function."""
 
 
 @contextmanager
@@ -74,7 +82,7 @@ def _deep_recursion() -> Iterator[None]:
 def _started(work: Callable[[], None]) -> threading.Thread | None:
     """A daemon thread running `work` on a stack of `STACK_BYTES`, or None
     when the system does not give one (a tight `ulimit -v`)."""
-    worker = threading.Thread(target=work, name="memplan interpreter", daemon=True)
+    worker = threading.Thread(target=work, name="memplan deep stack", daemon=True)
     with _lock:
         default = threading.stack_size(STACK_BYTES)
         try:
@@ -105,12 +113,17 @@ def _wait_for(worker: threading.Thread) -> None:
 
 def call_with_deep_stack(function: Callable[[], T]) -> T:
     """`function()`, run where a recursion of some 15,000 interpreted calls
-    fits; in place, with Python's limits, if no such thread can be started."""
+    or 10,000 nested regions fits: in place on a worker, else on a new
+    worker, else (no such thread can be started) in place with Python's
+    limits."""
+    if getattr(_on_worker, "deep", False):
+        return function()
     outcome: list[T] = []
     failure: list[BaseException] = []
     context = contextvars.copy_context()
 
     def work() -> None:
+        _on_worker.deep = True
         try:
             outcome.append(context.run(function))
         except BaseException as error:
