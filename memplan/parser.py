@@ -57,10 +57,14 @@ from memplan.dominance import undominated_use
 from memplan.parse_memo import MemoizingParser
 
 MAX_REGION_NESTING = 10_000
-"""Levels of regions one inside another (a function body is the first):
-xDSL's parser, verifier and printer and memplan's passes take some 10
-Python frames per level, the interpreter 10 to 35, and
+"""Levels of regions one inside another (a function body is the first; the
+body of a `builtin.module` is no level, so that a tool reads back what it
+printed): xDSL's parser, verifier and printer and memplan's passes take
+some 10 Python frames per level, the interpreter 10 to 35, and
 `memplan.deep_stack.RECURSION_LIMIT` allows 250,000."""
+
+_MODULE_SPELLINGS = ("builtin.module", "module", '"builtin.module"')
+"""How the first token of a `builtin.module` op is written."""
 
 
 def too_deep(name: str) -> str:
@@ -242,7 +246,10 @@ class MemplanParser(MemoizingParser):
     """The `{` of each region parsed from braces holding no block."""
 
     _region_depth = 0
-    """Regions open around the parser's position."""
+    """Regions open around the parser's position, module bodies left out."""
+
+    _parsing_module: list[bool]
+    """For each op being parsed, outermost first: whether it is a module."""
 
     def __init__(self, ctx: Context, input: str | bytes, name: str = "<unknown>"):
         try:
@@ -254,6 +261,7 @@ class MemplanParser(MemoizingParser):
         self._parser_state.lexer = lexer
         self.op_spans = {}
         self._empty_regions = {}
+        self._parsing_module = []
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
         """The module, once every use is dominated by its definition."""
@@ -273,7 +281,11 @@ class MemplanParser(MemoizingParser):
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span
-        op = super().parse_operation()
+        self._parsing_module.append(start.text in _MODULE_SPELLINGS)
+        try:
+            op = super().parse_operation()
+        finally:
+            self._parsing_module.pop()
         self.op_spans[op] = start
         # In custom form (the op's first token is its bare name), braces
         # holding nothing are an error, not a declaration.
@@ -301,17 +313,18 @@ class MemplanParser(MemoizingParser):
         self, arguments: Iterable[Parser.Argument] | None = None
     ) -> Region | None:
         start = self._current_token.span
-        if self._region_depth == MAX_REGION_NESTING and start.text == "{":
+        level = 0 if self._parsing_module[-1:] == [True] else 1
+        if self._region_depth + level > MAX_REGION_NESTING and start.text == "{":
             self.raise_error(
                 "regions nest deeper than memplan can follow: expected at most "
                 f"{MAX_REGION_NESTING:,} levels",
                 start,
             )
-        self._region_depth += 1
+        self._region_depth += level
         try:
             region = super().parse_optional_region(arguments)
         finally:
-            self._region_depth -= 1
+            self._region_depth -= level
         if region is not None and not region.blocks:
             self._empty_regions[region] = start
         return region

@@ -9,8 +9,11 @@ import threading
 from pathlib import Path
 
 import pytest
+from xdsl.utils.exceptions import ParseError
 
 import memplan.deep_stack as deep_stack
+import memplan.parser as parser
+from memplan.context import parse_module
 from memplan.deep_stack import call_with_deep_stack
 from memplan.tools import memplan_main, memplan_opt, memplan_run
 
@@ -89,3 +92,22 @@ def test_memplan_run_names_args_nested_deeper_than_it_can_follow(
         "memplan-run: error: --args: brackets or regions nest deeper than memplan "
         "can follow"
     )
+
+
+@pytest.mark.parametrize(
+    "module",
+    [
+        "{}",
+        "builtin.module {{\n{}\n}}",
+        "module {{\n{}\n}}",
+        '"builtin.module"() ({{\n{}\n}}) : () -> ()',
+    ],
+)
+def test_a_module_body_is_no_level_of_the_region_limit(
+    module: str, monkeypatch: pytest.MonkeyPatch
+):
+    """What a tool prints (in an explicit module) it reads back."""
+    monkeypatch.setattr(parser, "MAX_REGION_NESTING", 3)
+    parse_module(module.format(nested(2)))
+    with pytest.raises(ParseError, match="regions nest deeper than memplan"):
+        parse_module(module.format(nested(3)))
