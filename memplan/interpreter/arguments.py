@@ -24,6 +24,7 @@ from xdsl.dialects.builtin import (
     Signedness,
     TensorType,
     UnrankedMemRefType,
+    UnrankedTensorType,
 )
 from xdsl.ir import Attribute
 
@@ -37,14 +38,20 @@ def check_argument(
     """The interpreter's value for argument `position` of type `type_`.
 
     Memrefs take a numpy array of exactly the element dtype and shape (used in
-    place), or for a signless integer element type an unsigned array of its
-    width, whose bits it holds (torch-mlir passes a uint8 image as `i8`);
+    place; ranked tensors take the same arrays and get read-only views of
+    them: a tensor is a value, which the call must not change), or for a
+    signless integer element type an unsigned array of its width, whose bits
+    it holds (torch-mlir passes a uint8 image as `i8`);
     bf16 also takes the 2-byte void array `np.load` gives for a saved
     `ml_dtypes.bfloat16` array (.npz has no bf16 type); integers take Python or numpy integers within the type's range;
     floats take integers or floats.
     """
     if isinstance(type_, MemRefType):
         return _memref_argument(value, type_, index_bitwidth, position)
+    if isinstance(type_, TensorType):
+        array = _memref_argument(value, type_, index_bitwidth, position).view()
+        array.flags.writeable = False
+        return array
     _check_supported(type_, position)
     try:
         dtype = numpy_dtype(type_, index_bitwidth)
@@ -79,15 +86,10 @@ def check_argument(
 
 
 def _check_supported(type_: Attribute, position: int) -> None:
-    if isinstance(type_, TensorType):
-        raise ModelError(
-            f"argument {position} is a {type_}: the interpreter runs memrefs, so "
-            "bufferize the function first (one-shot-bufferize)"
-        )
-    if isinstance(type_, UnrankedMemRefType):
+    if isinstance(type_, UnrankedMemRefType | UnrankedTensorType):
         raise ModelError(
             f"argument {position} is an unranked {type_}, which the interpreter "
-            "does not run: give it a ranked memref type"
+            "does not run: give it a ranked type"
         )
 
 
@@ -100,7 +102,7 @@ def _loaded_bf16(value: np.ndarray, dtype: np.dtype) -> np.ndarray:
 
 
 def _memref_argument(
-    value: object, type_: MemRefType, index_bitwidth: int, position: int
+    value: object, type_: MemRefType | TensorType, index_bitwidth: int, position: int
 ) -> np.ndarray:
     if not isinstance(value, np.ndarray):
         raise ModelError(f"argument {position} must be a numpy array for {type_}")
@@ -132,7 +134,7 @@ def argument_from_attribute(
     attribute: Attribute, type_: Attribute, index_bitwidth: int, position: int
 ) -> object:
     """The value an `--args` attribute gives argument `position`."""
-    if isinstance(type_, MemRefType):
+    if isinstance(type_, MemRefType | TensorType):
         return _memref_from_attribute(attribute, type_, index_bitwidth, position)
     _check_supported(type_, position)
     if isinstance(attribute, IntegerAttr):
@@ -186,7 +188,10 @@ def _literal_value(
 
 
 def _memref_from_attribute(
-    attribute: Attribute, type_: MemRefType, index_bitwidth: int, position: int
+    attribute: Attribute,
+    type_: MemRefType | TensorType,
+    index_bitwidth: int,
+    position: int,
 ) -> np.ndarray:
     """A fresh array from a `dense<...> : tensor<...>` literal of the same
     element type and shape (dynamic dimensions take the literal's size)."""
@@ -247,7 +252,8 @@ def arguments_from_npz(
                         f"it holds {', '.join(sorted(names)) or 'nothing'}"
                     )
                 array = data[name]
-                value = np.array(array) if isinstance(type_, MemRefType) else array
+                shaped = isinstance(type_, MemRefType | TensorType)
+                value = np.array(array) if shaped else array
                 arguments.append(check_argument(value, type_, index_bitwidth, position))
             return arguments
     except (OSError, ValueError, zipfile.BadZipFile, EOFError) as error:

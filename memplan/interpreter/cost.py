@@ -42,6 +42,9 @@ ACCESS_OPS = frozenset(
 ALLOCATOR_OPS = frozenset({"memory.alloc_storage", "memref.alloc", "memref.dealloc"})
 """Ops are told apart by name: the parsing context may define its own class
 for an op (memplan/dialects/memref.py and linalg.py do)."""
+CONVERSION_OPS = frozenset({"bufferization.to_buffer", "bufferization.to_tensor"})
+"""Ops that name the same bytes as a tensor or as a memref: no copy, no
+run-time work."""
 
 
 @dataclass(frozen=True)
@@ -52,8 +55,8 @@ class OpProfile:
     """"copy", "access", "compute", "allocator" (a call into the runtime
     allocator), "realloc" (an allocation, a copy and a free), "clone" (an
     allocation and a copy), "table" (writing a pointer table), "free" (no
-    run-time work: killing a tensor), "other"; "body" for ops inside a linalg
-    body."""
+    run-time work: killing a tensor, a `CONVERSION_OPS` op), "other"; "body"
+    for ops inside a linalg body."""
     memref_operands: tuple[tuple[int, str], ...]
     """(operand index, scope) of each memref operand."""
     contraction: bool = False
@@ -100,6 +103,8 @@ def profile(op: Operation) -> OpProfile:
     ):
         # An unranked clone is "other": the run refuses it.
         return OpProfile("clone", operands, written=memory.scope_of(result_type))
+    if op.name in CONVERSION_OPS:
+        return OpProfile("free", ())
     if isinstance(op, memory.KillOp):
         killed = op.operands[0].type
         return OpProfile(

@@ -19,6 +19,15 @@ class ModelError(Exception):
     """
 
 
+READ_ONLY_WRITE = (
+    "writes a read-only buffer: a constant memref.global, or a "
+    "bufferization.to_buffer that is read_only or of a tensor argument of the "
+    "function run (MLIR leaves writing those undefined); expected a write to a "
+    "buffer of its own (a memref.alloc and a memref.copy)"
+)
+"""What numpy's refusal to write a read-only array means in a program."""
+
+
 def plain_message(error: Exception) -> str:
     """What went wrong, in words: an error's text without its Python class.
 
@@ -36,4 +45,6 @@ def plain_message(error: Exception) -> str:
             "expected a recursion that ends sooner; is it unbounded?"
         )
     text = "" if isinstance(error, KeyError) else str(error).strip()
+    if isinstance(error, ValueError) and text.endswith("is read-only"):
+        return READ_ONLY_WRITE
     return text or "the interpreter failed without a message (a bug: please report it)"

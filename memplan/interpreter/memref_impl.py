@@ -209,6 +209,40 @@ class MemRefFunctions(CompilingFunctions):
         self.model.mark_written(clone)
         return (clone,)
 
+    @impl(bufferization.ToTensorOp)
+    def run_to_tensor(
+        self,
+        interpreter: Interpreter,
+        op: bufferization.ToTensorOp,
+        args: PythonValues,
+    ) -> PythonValues:
+        """The tensor is the memref's bytes, not a copy of them (MLIR's meaning:
+        an alias), so it dies with them: a use of it after they are freed or
+        given to another tensor is a use of a dead tensor."""
+        return (self._alias(args[0], read_only=False),)
+
+    @impl(bufferization.ToBufferOp)
+    def run_to_buffer(
+        self,
+        interpreter: Interpreter,
+        op: bufferization.ToBufferOp,
+        args: PythonValues,
+    ) -> PythonValues:
+        """A memref over the tensor's bytes, nothing copied.  MLIR leaves
+        writing it undefined when the op is `read_only` or the tensor is an
+        argument of the entry function (`check_argument` makes those
+        read-only): the run stops at such a write."""
+        return (self._alias(args[0], read_only=op.read_only is not None),)
+
+    def _alias(self, value: Tensor, read_only: bool) -> Tensor:
+        """A view of `value` answering for its tensor, read-only if asked."""
+        if not isinstance(value, np.ndarray):
+            return value
+        view = self._derived(value.view(), value)
+        if read_only:
+            view.flags.writeable = False
+        return view
+
     @impl(memref.DeallocOp)
     def run_dealloc(
         self, interpreter: Interpreter, op: memref.DeallocOp, args: PythonValues

@@ -19,7 +19,7 @@ from xdsl.ir import Attribute, Operation
 from xdsl.traits import CallableOpInterface
 
 from memplan.deep_stack import call_with_deep_stack
-from memplan.dialects import memory, memref
+from memplan.dialects import bufferization, memory, memref
 from memplan.interpreter.affine_impl import AffineFunctions
 from memplan.interpreter.arguments import check_argument
 from memplan.interpreter.arith_extended import ExtendedArithFunctions
@@ -55,6 +55,8 @@ PASS_THROUGH_OPS = (
     cf.BranchOp,
     cf.ConditionalBranchOp,
     arith.SelectOp,
+    bufferization.ToBufferOp,
+    bufferization.ToTensorOp,
     memory.KillOp,
     memref.DeallocOp,
     memref.CastOp,

@@ -132,8 +132,9 @@ class MemplanRunMain(CommandLineTool):
             "--args",
             default="",
             help="the function's arguments: comma-separated attributes "
-            "(3 : i32, 1.5 : f32, dense<[1, 2]> : tensor<2xi32> for a memref), or "
-            "a path ending in .npz whose arrays arg0, arg1, ... are the arguments",
+            "(3 : i32, 1.5 : f32, dense<[1, 2]> : tensor<2xi32> for a memref or a "
+            "tensor), or a path ending in .npz whose arrays arg0, arg1, ... are "
+            "the arguments",
         )
         arg_parser.add_argument(
             "--index-bitwidth",

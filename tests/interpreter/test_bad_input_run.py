@@ -56,8 +56,20 @@ PROGRAMS: list[tuple[str, list[str], str]] = [
     (MEMREF, [], "@main takes 1 argument(s), --args gave 0"),
     (
         "func.func @main(%t: tensor<4xf32>) {\n  func.return\n}\n",
+        ["--args", "dense<1> : tensor<4xi32>"],
+        "--args: argument 0 of type tensor<4xf32> needs a dense literal of type "
+        "tensor<4xf32>, got dense<1> : tensor<4xi32>",
+    ),
+    (
+        "func.func @main(%t: tensor<4xf32>) {\n  func.return\n}\n",
+        ["--args", "1.0 : f32"],
+        "--args: argument 0 of type tensor<4xf32> needs a dense literal",
+    ),
+    (
+        "func.func @main(%t: tensor<*xf32>) {\n  func.return\n}\n",
         ["--args", "dense<1.0> : tensor<4xf32>"],
-        "bufferize the function first",
+        "--args: argument 0 is an unranked tensor<*xf32>, which the interpreter "
+        "does not run: give it a ranked type",
     ),
     (
         body(

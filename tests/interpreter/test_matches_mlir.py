@@ -401,3 +401,75 @@ def test_planned_odd_width_tensors_keep_their_values_once_lowered_by_mlir(
     np.testing.assert_array_equal(want, [100, 101, 102, 103, -100, -99, -98, -97])
     got = _run_in_mlir(stream.getvalue(), [out], "none", tmp_path)["arg0"]
     np.testing.assert_array_equal(got, want)
+
+
+BUFFERIZE = """
+import sys
+from torch_mlir import ir, passmanager
+with ir.Context():
+    module = ir.Module.parse(sys.stdin.read())
+    passmanager.PassManager.parse(f"builtin.module({sys.argv[1]})").run(module.operation)
+    for op in module.body.operations:
+        op.attributes["llvm.emit_c_interface"] = ir.UnitAttr.get()
+    print(module.operation.get_asm(print_generic_op_form=True))
+"""
+
+TENSOR_PROGRAM = """
+func.func @main(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %e = tensor.empty() : tensor<2x3xf32>
+  %0 = linalg.add ins(%a, %b : tensor<2x3xf32>, tensor<2x3xf32>) outs(%e : tensor<2x3xf32>) -> tensor<2x3xf32>
+  %e2 = tensor.empty() : tensor<2x3xf32>
+  %1 = linalg.mul ins(%0, %a : tensor<2x3xf32>, tensor<2x3xf32>) outs(%e2 : tensor<2x3xf32>) -> tensor<2x3xf32>
+  %2 = linalg.sub ins(%1, %b : tensor<2x3xf32>, tensor<2x3xf32>) outs(%e : tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %2 : tensor<2x3xf32>
+}
+"""
+"""(a + b) * a - b, the subtraction into the first `tensor.empty`, whose
+buffer one-shot-bufferize then reuses."""
+
+DEFAULT_BUFFERIZATION = "one-shot-bufferize"
+"""Function boundaries kept: tensor arguments and result, converted at the
+edges by `bufferization.to_buffer` and `to_tensor`."""
+BOUNDARY_BUFFERIZATION = (
+    "one-shot-bufferize{bufferize-function-boundaries "
+    "function-boundary-type-conversion=identity-layout-map},"
+    "buffer-results-to-out-params{modify-public-functions}"
+)
+"""Memref arguments, the result written to a last one, as ExecutionEngine
+calls it."""
+
+
+def _bufferized(pipeline: str) -> str:
+    assert MLIR_PYTHON is not None
+    done = subprocess.run(
+        [MLIR_PYTHON, "-c", BUFFERIZE, pipeline],
+        input=TENSOR_PROGRAM,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
+def test_one_shot_bufferized_tensor_function_matches_mlir_execution_engine(
+    tmp_path: Path,
+):
+    a = FLOATS[:6].reshape(2, 3).copy()
+    b = FLOATS[6:].reshape(2, 3).copy()
+    expected = _run_in_mlir(
+        _bufferized(BOUNDARY_BUFFERIZATION),
+        [a, b, np.zeros((2, 3), np.float32)],
+        "none",
+        tmp_path,
+    )["arg2"]
+    np.testing.assert_allclose(expected, (a + b) * a - b, rtol=1e-6)
+    text = _bufferized(DEFAULT_BUFFERIZATION)
+    assert "bufferization.to_tensor" in text
+    planned = parse(text)
+    for module_pass in (MemoryManifestPass(), MemoryPlanPass()):
+        module_pass.apply(memplan_context(), planned)
+    assert "memory.alloc_tensor" in str(planned)
+    for program in (parse(text), planned):
+        (result,) = run_function(program, "main", (a, b)).results
+        np.testing.assert_array_equal(result, expected)
