@@ -20,13 +20,25 @@ requests (`memref.alloc {alignment = 256}`, `memory.alloc_tensor ... align
 (with `rich`) sometimes uses a tensor, or kills it again, right after the
 kill made through its alias: a program `memplan-run` must reject, and
 `memory-verify` with it.
+
+`flows=True` adds memrefs that flow through region results, where liveness
+must follow a tensor past the value that named it: an `scf.if` yielding one
+of two tensors (live ones, or fresh ones allocated in the branch) whose
+result later statements read and write; loops (`scf.for` or `affine.for`)
+carrying tensors through iter_args, each trip either writing a fresh tensor
+from the carried one and yielding it (the carried one freed in the body, so
+the initial tensor dies on the first trip, or left to leak), or writing the
+carried tensor in place, or swapping two carried tensors; and `affine.for`
+besides `scf.for` for loop regions and store loop nests.  A value that may be
+one of several tensors keeps them all live while it is used.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 from hypothesis import strategies as st
@@ -54,6 +66,14 @@ class Tensor:
     alignment: int | None = None
     hand_written: bool = False
     """A memory.alloc_storage plus memory.alloc_tensor, killed through an alias."""
+    aliases: frozenset[str] = frozenset()
+    """The tensors this value may be (a region result or an iter_arg that
+    chose or carried one): empty when it is a tensor of its own."""
+
+    @property
+    def owners(self) -> frozenset[str]:
+        """The tensors a use of this value uses."""
+        return self.aliases or frozenset({self.name})
 
     @property
     def space(self) -> str:
@@ -131,19 +151,28 @@ def _as_element(
     return value
 
 
-def _store_loops(draw: Draw, names: Names, tensor: Tensor) -> list[str]:
-    """A loop nest of `memref.store`s, as `convert-linalg-to-loops` writes a
-    fill: each store writes one element, only the whole nest all of them.
-    out[..., j] = j + c, so a tensor read from the wrong bytes shows."""
-    bounds = [names.fresh("n") for _ in tensor.shape]
+def _store_loops(
+    draw: Draw, names: Names, tensor: Tensor, affine: bool = False
+) -> list[str]:
+    """A loop nest (`scf.for`, or `affine.for` if `affine`) of `memref.store`s,
+    as `convert-linalg-to-loops` writes a fill: each store writes one element,
+    only the whole nest all of them.  out[..., j] = j + c, so a tensor read
+    from the wrong bytes shows."""
+    bounds = [str(size) if affine else names.fresh("n") for size in tensor.shape]
     lines = [
         f"{bound} = arith.constant {size} : index"
         for bound, size in zip(bounds, tensor.shape, strict=True)
+        if not affine
     ]
     ivs: list[str] = []
     for depth, bound in enumerate(bounds):
         iv = names.fresh("j")
-        lines.append(f"{'  ' * depth}scf.for {iv} = %c0 to {bound} step %c1 {{")
+        loop = (
+            f"affine.for {iv} = 0 to {bound}"
+            if affine
+            else f"scf.for {iv} = %c0 to {bound} step %c1"
+        )
+        lines.append(f"{'  ' * depth}{loop} {{")
         ivs.append(iv)
     inner = "  " * len(bounds)
     offset, value = names.fresh("k"), names.fresh("e")
@@ -215,12 +244,17 @@ class BlockWriter:
     branches: bool
     rich: bool = False
     faults: bool = False
+    flows: bool = False
+    keep: frozenset[str] = frozenset()
+    """Local tensors the block must not free (it yields or returns them)."""
     local: list[Tensor] = field(default_factory=list)
     statements: list[Statement] = field(default_factory=list)
+    freed: set[str] = field(default_factory=set)
+    """Local tensors freed by the block's deallocs or by a loop it runs."""
 
     @property
     def live(self) -> list[Tensor]:
-        return self.outer + self.local
+        return [t for t in self.outer + self.local if not t.owners & self.freed]
 
     def alloc(self, shape: tuple[int, ...], element: str, scope: str) -> Tensor:
         tensor = Tensor(self.names.fresh("m"), shape, element, scope)
@@ -234,13 +268,28 @@ class BlockWriter:
                 alignment=self.draw(st.sampled_from(ALIGNMENTS)),
                 hand_written=self.draw(st.booleans()),
             )
-        init = self.draw(
-            st.sampled_from([_fill, _generic_from_index, _broadcast, _store_loops])
+        return self._initialized(tensor)
+
+    def alloc_like(self, like: Tensor) -> Tensor:
+        """A `memref.alloc` of `like`'s type (one a region may yield in its
+        place), initialized as `alloc` does."""
+        alignment = self.draw(st.sampled_from(ALIGNMENTS)) if self.rich else None
+        return self._initialized(
+            replace(_plain(like, self.names.fresh("m")), alignment=alignment)
         )
+
+    def _initialized(self, tensor: Tensor) -> Tensor:
+        inits = [_fill, _generic_from_index, _broadcast, _store_loops]
+        if self.flows:
+            inits.append(partial(_store_loops, affine=True))
+        init = self.draw(st.sampled_from(inits))
         lines = _allocation(tensor) + init(self.draw, self.names, tensor)
         self.statements.append(Statement(lines, {tensor.name}))
         self.local.append(tensor)
         return tensor
+
+    def _any_live(self) -> Tensor:
+        return self.draw(st.sampled_from(self.live))
 
     def random_alloc(self) -> Tensor:
         return self.alloc(
@@ -250,34 +299,37 @@ class BlockWriter:
         )
 
     def operand(
-        self, shape: tuple[int, ...], element: str, exclude: set[str]
+        self, shape: tuple[int, ...], element: str, exclude: frozenset[str]
     ) -> Tensor:
-        """A live tensor of this shape and element type, allocated if needed."""
+        """A live tensor of this shape and element type that may be none of
+        the tensors `exclude`, allocated if needed."""
         candidates = [
             t
             for t in self.live
-            if t.shape == shape and t.element == element and t.name not in exclude
+            if t.shape == shape and t.element == element and not t.owners & exclude
         ]
         if candidates and self.draw(st.booleans()):
             return self.draw(st.sampled_from(candidates))
         return self.alloc(shape, element, self.draw(st.sampled_from(SCOPES)))
 
-    def elementwise(self) -> None:
-        out = self.draw(st.sampled_from(self.live))
-        lhs = self.operand(out.shape, out.element, {out.name})
-        rhs = self.operand(out.shape, out.element, {out.name})
+    def elementwise(self, out: Tensor | None = None) -> None:
+        if out is None:
+            out = self._any_live()
+        lhs = self.operand(out.shape, out.element, out.owners)
+        rhs = self.operand(out.shape, out.element, out.owners)
         op = self.draw(st.sampled_from(["add", "sub", "mul"]))
         line = (
             f"linalg.{op} ins({lhs.name}, {rhs.name} : {lhs.type}, {rhs.type}) "
             f"outs({out.name} : {out.type})"
         )
-        self.statements.append(Statement([line], {out.name, lhs.name, rhs.name}))
+        self.statements.append(Statement([line], _uses(out, lhs, rhs)))
 
-    def copy(self) -> None:
-        out = self.draw(st.sampled_from(self.live))
-        source = self.operand(out.shape, out.element, {out.name})
+    def copy(self, out: Tensor | None = None) -> None:
+        if out is None:
+            out = self._any_live()
+        source = self.operand(out.shape, out.element, out.owners)
         line = f"linalg.copy ins({source.name} : {source.type}) outs({out.name} : {out.type})"
-        self.statements.append(Statement([line], {out.name, source.name}))
+        self.statements.append(Statement([line], _uses(out, source)))
 
     def reinterpret(self) -> None:
         """Copy a window of a tensor, read through a `memref.reinterpret_cast`
@@ -287,7 +339,7 @@ class BlockWriter:
             t
             for t in self.live
             if t.element == out.element
-            and t.name != out.name
+            and not t.owners & out.owners
             and t.elements >= out.elements
         ]
         if sources and self.draw(st.booleans()):
@@ -309,7 +361,7 @@ class BlockWriter:
             f"strides: [{', '.join(map(str, strides))}] : {source.type} to {window_type}",
             f"linalg.copy ins({window} : {window_type}) outs({out.name} : {out.type})",
         ]
-        self.statements.append(Statement(lines, {out.name, source.name}))
+        self.statements.append(Statement(lines, _uses(out, source)))
 
     def matmul(self) -> None:
         outs = [t for t in self.live if len(t.shape) == 2]
@@ -317,13 +369,13 @@ class BlockWriter:
             return
         out = self.draw(st.sampled_from(outs))
         rows, cols = out.shape
-        lhs = self.operand((rows, 4), out.element, {out.name})
-        rhs = self.operand((4, cols), out.element, {out.name, lhs.name})
+        lhs = self.operand((rows, 4), out.element, out.owners)
+        rhs = self.operand((4, cols), out.element, out.owners | lhs.owners)
         line = (
             f"linalg.matmul ins({lhs.name}, {rhs.name} : {lhs.type}, {rhs.type}) "
             f"outs({out.name} : {out.type})"
         )
-        self.statements.append(Statement([line], {out.name, lhs.name, rhs.name}))
+        self.statements.append(Statement([line], _uses(out, lhs, rhs)))
 
     def condition(self) -> tuple[list[str], set[str], str]:
         """Lines computing an i1, the tensors they read, and the i1's name."""
@@ -345,7 +397,7 @@ class BlockWriter:
             f"{zero} = arith.constant {_constant(tensor.element, 0)}",
             f"{cond} = {compare}, {value}, {zero} : {tensor.element}",
         ]
-        return lines, {tensor.name}, cond
+        return lines, _uses(tensor), cond
 
     def nested(self) -> BlockWriter:
         return BlockWriter(
@@ -356,6 +408,7 @@ class BlockWriter:
             self.branches,
             self.rich,
             self.faults,
+            self.flows,
         )
 
     def if_region(self) -> None:
@@ -376,12 +429,133 @@ class BlockWriter:
     def for_region(self) -> None:
         body = self.nested()
         body.fill()
+        lines = [f"{self._loop_header([], [])} {{", *_indent(body.finish()), "}"]
+        self.statements.append(Statement(lines, body.outer_uses()))
+
+    def _loop_header(self, inits: list[Tensor], carried: list[Tensor]) -> str:
+        """`scf.for` or (with `flows`) `affine.for` of 2 or 3 trips, carrying
+        `carried` (block arguments) from `inits`."""
         trips = self.draw(st.sampled_from(TRIP_COUNTS))
         iv = self.names.fresh("iv")
-        lines = [f"scf.for {iv} = %c0 to %c{trips} step %c1 {{"]
-        lines += _indent(body.finish())
-        lines.append("}")
-        self.statements.append(Statement(lines, body.outer_uses()))
+        affine = self.flows and self.draw(st.booleans())
+        header = (
+            f"affine.for {iv} = 0 to {trips}"
+            if affine
+            else f"scf.for {iv} = %c0 to %c{trips} step %c1"
+        )
+        if carried:
+            pairs = ", ".join(
+                f"{arg.name} = {init.name}"
+                for arg, init in zip(carried, inits, strict=True)
+            )
+            header += f" iter_args({pairs}) -> ({', '.join(t.type for t in inits)})"
+        return header
+
+    def select(self) -> None:
+        """`%r = scf.if %cond -> (T)` yielding a live tensor or a fresh one
+        from each branch; later statements read and write `%r`."""
+        first = self.draw(st.sampled_from(self.live))
+        lines, uses, cond = self.condition()
+        same = [t for t in self.live if t.type == first.type]
+        choices = [first, self.draw(st.sampled_from(same))]
+        result = self.names.fresh("r")
+        lines.append(f"{result} = scf.if {cond} -> ({first.type}) {{")
+        yielded: list[Tensor] = []
+        for k, choice in enumerate(choices):
+            branch = self.nested()
+            if self.draw(st.booleans()):
+                choice = branch.alloc_like(first)
+                branch.keep = frozenset({choice.name})
+            if self.draw(st.booleans()):
+                branch.fill()
+            lines += _indent(
+                [*branch.finish(), f"scf.yield {choice.name} : {choice.type}"]
+            )
+            lines.append("} else {" if k == 0 else "}")
+            uses |= branch.outer_uses()
+            if not branch.keep:
+                yielded.append(choice)
+        owner = _plain(first, result)
+        if yielded:
+            owner = replace(owner, aliases=frozenset(_uses(*yielded)))
+        uses |= owner.owners
+        self.statements.append(Statement(lines, uses))
+        self.local.append(owner)
+
+    def carry(self) -> None:
+        """A loop carrying tensors through iter_args: each trip writes a fresh
+        tensor from the carried one and yields it (freeing the carried one or
+        not: freeing it frees the initial tensor on the first trip), or writes
+        the carried tensor in place, or swaps it with a second carried one."""
+        init = self.draw(st.sampled_from(self.live))
+        body = self.nested()
+        if self.draw(st.booleans()):
+            inits = [init]
+            carried = [_plain(init, self.names.fresh("acc"))]
+            freeable = init in self.local and not (
+                init.aliases or init.hand_written or init.name in self.keep
+            )
+            if freeable:
+                # The body may free `init` (as the carried tensor): it uses
+                # neither `init` nor what may be it.
+                body.outer = [t for t in body.outer if init.name not in t.owners]
+            body.local.append(carried[0])
+            fresh = body.alloc_like(init)
+            body.source(fresh, carried[0])
+            body.keep = frozenset(
+                {fresh.name} if freeable else {fresh.name, carried[0].name}
+            )
+            yielded = [fresh]
+            results = [_plain(init, self.names.fresh("l"))]
+        else:
+            inits = [init, *self._second_carried(init)]
+            owners = frozenset(_uses(*inits))
+            carried = [
+                replace(_plain(t, self.names.fresh("acc")), aliases=owners)
+                for t in inits
+            ]
+            if len(carried) == 1:
+                self.draw(st.sampled_from([body.elementwise, body.copy]))(carried[0])
+            else:
+                body.source(carried[0], carried[1])
+            yielded = carried[::-1] if self.draw(st.booleans()) else carried
+            results = [
+                replace(t, name=self.names.fresh("l"), aliases=owners) for t in inits
+            ]
+        if self.draw(st.booleans()):
+            body.fill()
+        header = self._loop_header(inits, carried)
+        terminator = "affine.yield" if header.startswith("affine") else "scf.yield"
+        lines = [
+            f"{', '.join(t.name for t in results)} = {header} {{",
+            *_indent(body.finish()),
+            f"  {terminator} {', '.join(t.name for t in yielded)} : "
+            f"{', '.join(t.type for t in yielded)}",
+            "}",
+        ]
+        uses = _uses(*inits, *results) | body.outer_uses()
+        self.statements.append(Statement(lines, uses))
+        self.local += results
+        if carried[0].name in body.freed:
+            self.freed.add(init.name)
+
+    def _second_carried(self, init: Tensor) -> list[Tensor]:
+        """Sometimes a live tensor of `init`'s type, none of the tensors it may be."""
+        others = [
+            t for t in self.live if t.type == init.type and not t.owners & init.owners
+        ]
+        if others and self.draw(st.booleans()):
+            return [self.draw(st.sampled_from(others))]
+        return []
+
+    def source(self, out: Tensor, source: Tensor) -> None:
+        """Write all of `out` from `source`: a copy, or an elementwise op of it."""
+        op = self.draw(st.sampled_from(["copy", "add", "sub", "mul"]))
+        ins = f"{source.name} : {source.type}"
+        if op != "copy":
+            ins = f"{source.name}, {source.name} : {source.type}, {source.type}"
+        line = f"linalg.{op} ins({ins}) outs({out.name} : {out.type})"
+        self.statements.append(Statement([line], _uses(out, source)))
 
     def fill(self) -> None:
         """Draw a few statements (at least one allocation, so `live` is not empty)."""
@@ -400,6 +574,10 @@ class BlockWriter:
             kinds.append(self.for_region)
             if self.branches:
                 kinds.append(self.if_region)
+            if self.flows:
+                kinds += [self.carry, self.carry]
+                if self.branches:
+                    kinds += [self.select, self.select]
         for _ in range(self.draw(st.integers(1, 5))):
             self.draw(st.sampled_from(kinds))()
 
@@ -407,12 +585,13 @@ class BlockWriter:
         local = {t.name for t in self.local}
         return {name for s in self.statements for name in s.uses} - local
 
-    def finish(self, keep: frozenset[str] = frozenset()) -> list[str]:
-        """The block's lines, with the deallocs of local tensors not in `keep`."""
+    def finish(self) -> list[str]:
+        """The block's lines, with the deallocs of local tensors (not aliases,
+        not kept, not freed by a loop)."""
         statements = list(self.statements)
         late: list[str] = []
         for tensor in self.local:
-            if tensor.name in keep:
+            if tensor.aliases or tensor.name in self.keep | self.freed:
                 continue
             free = self._free(tensor)
             policy = self.draw(st.sampled_from(["early", "late", "never"]))
@@ -423,6 +602,8 @@ class BlockWriter:
                 statements.insert(last + 1, Statement(lines))
             elif policy == "late":
                 late += free
+            if policy != "never":
+                self.freed.add(tensor.name)
         return [line for s in statements for line in s.lines] + late
 
     def _free(self, tensor: Tensor) -> list[str]:
@@ -484,27 +665,44 @@ def _allocation(tensor: Tensor) -> list[str]:
     ]
 
 
+def _plain(like: Tensor, name: str) -> Tensor:
+    """A value named `name` of `like`'s type, a tensor of its own made by a
+    `memref.alloc` without alignment."""
+    return replace(
+        like, name=name, alignment=None, hand_written=False, aliases=frozenset()
+    )
+
+
+def _uses(*tensors: Tensor) -> set[str]:
+    return {name for tensor in tensors for name in tensor.owners}
+
+
 def _indent(lines: list[str]) -> list[str]:
     return ["  " + line for line in lines]
 
 
 @st.composite
 def programs(
-    draw: Draw, branches: bool = True, rich: bool = False, faults: bool = False
+    draw: Draw,
+    branches: bool = True,
+    rich: bool = False,
+    faults: bool = False,
+    flows: bool = False,
 ) -> str:
     """MLIR text of a random `@main` returning one or two DDR tensors;
     `branches=False` leaves out `scf.if`, so every allocation executes;
     `rich` and `faults` as in the module docstring."""
     names = Names()
-    body = BlockWriter(draw, names, [], 0, branches, rich, faults)
+    body = BlockWriter(draw, names, [], 0, branches, rich, faults, flows)
     results = [
         body.alloc(
             draw(st.sampled_from(SHAPES)), draw(st.sampled_from(ELEMENTS)), "global"
         )
         for _ in range(draw(st.integers(1, 2)))
     ]
+    body.keep = frozenset(t.name for t in results)
     body.fill()
-    lines = body.finish(keep=frozenset(t.name for t in results))
+    lines = body.finish()
     values = ", ".join(t.name for t in results)
     types = ", ".join(t.type for t in results)
     constants = [f"%c{k} = arith.constant {k} : index" for k in (0, 1, *TRIP_COUNTS)]
