@@ -35,7 +35,9 @@ requests and scope "global" spelled out, each of which a pass once got
 wrong without a trace in the results of plain programs, and tensors that
 flow through region results (`flows`: an `scf.if` choosing a tensor, loops
 carrying tensors through iter_args), where liveness was found wrong by
-hand before any random program reached it.  Besides equal
+hand before any random program reached it (with `affine.yield` forwarding
+nothing again, as before that fix, 5 of 80 such programs fail; they are
+larger, so the test runs 90, as long as 120 without `flows`).  Besides equal
 results it checks that every alignment request still holds in the
 transformed module, and a second test feeds programs with a use or a second
 kill after a kill made through an alias: what `memplan-run` rejects,
@@ -197,7 +199,7 @@ def _assert_alignments_kept(
         )
 
 
-@_settings(examples=120)
+@_settings(examples=90)
 @given(text=programs(rich=True, flows=True))
 def test_every_pipeline_keeps_results(text: str) -> None:
     module = Parser(CONTEXT, text).parse_module()
