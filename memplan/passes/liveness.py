@@ -99,10 +99,15 @@ STORES = frozenset({"memref.store", "affine.store", "llvm.store"})
 there can be loaded back later, out of sight."""
 
 
+def stores_value(user: Operation, index: int) -> bool:
+    """Operand `index` of `user` is the value a store writes to memory."""
+    return user.name in STORES and index == 0
+
+
 def escapes_at(user: Operation, index: int) -> bool:
     """Operand `index` of `user` leaves what memplan follows: `ESCAPES`, or
     the value a store writes to memory."""
-    return user.name in ESCAPES or (user.name in STORES and index == 0)
+    return user.name in ESCAPES or stores_value(user, index)
 
 
 YIELDS = frozenset({"scf.yield", "affine.yield", "memref.alloca_scope.return"})

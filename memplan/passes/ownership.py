@@ -39,11 +39,11 @@ from memplan.dialects import memref
 from memplan.dialects.memory import AllocStorageOp, KillOp, StorageType
 from memplan.passes.liveness import (
     REALLOCS,
-    STORES,
     VIEW_OPS,
     FunctionLiveness,
     aliases,
     forwarded_values,
+    stores_value,
 )
 from memplan.passes.loops import LOOPS, trip_count
 
@@ -144,7 +144,7 @@ class Ownership:
         for alias in self._aliases(value):
             for use in alias.uses:
                 user = use.operation
-                if user.name in STORES and use.index == 0:
+                if stores_value(user, use.index):
                     return True
                 if _frees(user) and not (
                     alias is owner and isinstance(user, memref.DeallocOp)
