@@ -1,5 +1,5 @@
 """affine for memplan: xDSL 0.74's dialect with MLIR's check of the step of
-`affine.for`.
+`affine.for`, and `affine.if` with MLIR's custom syntax and checks.
 
 MLIR's verifier requires a positive step ("expected step to be a positive
 integer"); xDSL's verifies any.  Its custom syntax refuses a negative step but
@@ -13,21 +13,59 @@ accepts any subclass as its parent and passes keep
 dispatches on the exact class, registers both.  xDSL's custom-form parser
 builds its own class whatever class it is called on, so `ForOp.parse`
 rebuilds what it returns.
+
+xDSL's `affine.if` has no custom syntax (only the generic form parses) and
+no verifier: a condition given the wrong number of operands, results
+without an `else` region, or an `affine.yield` of other types than the
+op's results all verified.  MLIR rejects each; `IfOp` does too.  Not
+checked, as for `affine.for`: that each operand is a valid affine dimension
+or symbol.
+
+xDSL's custom-form parser of `affine.load`, `affine.store` and their vector
+forms reads each SSA name of `%m[%i + 1]` as a symbol of the map
+(`()[s0] -> (s0 + 1)`) where MLIR reads a dimension (`(d0) -> (d0 + 1)`):
+printed in generic form for MLIR, a loop index there is "an operand that
+cannot be used as a symbol" and MLIR rejects the module.  `LoadOp`,
+`StoreOp`, `VectorLoadOp` and `VectorStoreOp` turn the symbols into
+dimensions.  MLIR's `symbol(%n)` is not read (a parse error).
 """
 
 from __future__ import annotations
 
-from typing import Self
+from typing import Self, TypeVar
 
 from xdsl.dialects import affine
-from xdsl.ir import Dialect
+from xdsl.dialects.builtin import AffineMapAttr, AffineSetAttr, IndexType
+from xdsl.ir import Block, Dialect, Operation, Region
+from xdsl.ir.affine import AffineExpr
 from xdsl.parser import Parser
+from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from memplan.dialects.memory import INDEX_MAX
-from memplan.dialects.syntax import rebuilt_as
+from memplan.dialects.syntax import (
+    parse_optional_arrow_types,
+    print_optional_arrow_types,
+    rebuilt_as,
+)
 
-__all__ = ["AFFINE", "ForOp"]
+__all__ = [
+    "AFFINE",
+    "ForOp",
+    "IfOp",
+    "LoadOp",
+    "StoreOp",
+    "VectorLoadOp",
+    "VectorStoreOp",
+]
+
+_AccessT = TypeVar(
+    "_AccessT",
+    affine.LoadOp,
+    affine.StoreOp,
+    affine.VectorLoadOp,
+    affine.VectorStoreOp,
+)
 
 
 class ForOp(affine.ForOp):
@@ -49,9 +87,174 @@ class ForOp(affine.ForOp):
         return op
 
 
+class IfOp(affine.IfOp):
+    """`%r = affine.if #set(%dims)[%symbols] -> type { ... } else { ... }`:
+    runs the `then` block when every constraint of the integer set holds
+    for the operands, else the `else` block (if any)."""
+
+    def verify_(self) -> None:
+        if not self.then_region.blocks:
+            raise VerifyException("expected a then region of one block, got none")
+        condition = self.condition.data
+        expected = condition.num_dims + condition.num_symbols
+        if len(self.args) != expected:
+            raise VerifyException(
+                "operand count and condition integer set dimension and symbol "
+                f"count must match: the set takes {condition.num_dims} "
+                f"dimension(s) and {condition.num_symbols} symbol(s), the op "
+                f"has {len(self.args)} operand(s)"
+            )
+        if self.res and not self.else_region.blocks:
+            raise VerifyException(
+                f"an op with results ({len(self.res)}) needs an else region: "
+                "expected an else block that yields them"
+            )
+        for region in self.regions:
+            block = region.first_block
+            if block is None:
+                continue
+            if block.args:
+                raise VerifyException(
+                    f"region cannot have any arguments, got {len(block.args)}"
+                )
+            last = block.last_op
+            if isinstance(last, affine.YieldOp) and last.arguments.types != (
+                self.res.types
+            ):
+                raise VerifyException(
+                    "affine.yield yields "
+                    f"({', '.join(map(str, last.arguments.types))}): expected "
+                    f"the op's result types ({', '.join(map(str, self.res.types))})"
+                )
+
+    def print(self, printer: Printer) -> None:
+        condition = self.condition.data
+        printer.print_string(" ")
+        printer.print_attribute(self.condition)
+        printer.print_string("(")
+        printer.print_list(self.args[: condition.num_dims], printer.print_operand)
+        printer.print_string(")")
+        if condition.num_symbols:
+            printer.print_string("[")
+            printer.print_list(self.args[condition.num_dims :], printer.print_operand)
+            printer.print_string("]")
+        print_optional_arrow_types(printer, self.res.types)
+        printer.print_string(" ")
+        terminators = bool(self.res)
+        printer.print_region(
+            self.then_region,
+            print_entry_block_args=False,
+            print_block_terminators=terminators,
+        )
+        if self.else_region.blocks:
+            printer.print_string(" else ")
+            printer.print_region(
+                self.else_region,
+                print_entry_block_args=False,
+                print_block_terminators=terminators,
+            )
+        printer.print_op_attributes(self.attributes)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        at = parser.pos
+        condition = parser.parse_attribute()
+        if not isinstance(condition, AffineSetAttr):
+            parser.raise_error(
+                f"expected an integer set (affine_set<...>), got {condition}",
+                at,
+                parser.pos,
+            )
+        dims = parser.parse_comma_separated_list(
+            parser.Delimiter.PAREN, lambda: parser.parse_operand(IndexType())
+        )
+        symbols = parser.parse_optional_comma_separated_list(
+            parser.Delimiter.SQUARE, lambda: parser.parse_operand(IndexType())
+        )
+        result_types = parse_optional_arrow_types(parser)
+        then_region = _with_terminator(parser.parse_region())
+        else_region = Region()
+        if parser.parse_optional_keyword("else") is not None:
+            else_region = _with_terminator(parser.parse_region())
+        return cls.create(
+            operands=[*dims, *(symbols or ())],
+            result_types=result_types,
+            properties={"condition": condition},
+            attributes=dict(parser.parse_optional_attr_dict()),
+            regions=[then_region, else_region],
+        )
+
+
+def _with_terminator(region: Region) -> Region:
+    """MLIR's `ensureTerminator`: the `affine.yield` the custom form leaves
+    out of a block that yields nothing."""
+    if not region.blocks:
+        region.add_block(Block())
+    block = region.block
+    if not isinstance(block.last_op, affine.YieldOp):
+        block.add_op(affine.YieldOp.get())
+    return region
+
+
+def _with_dimensions(parsed: Operation, cls: type[_AccessT]) -> _AccessT:
+    """`parsed` rebuilt as `cls`, with the symbols of its map made the
+    dimensions MLIR's parser makes of them."""
+    op = rebuilt_as(parsed, cls)
+    parsed.erase()
+    access = op.map.data
+    dimensions = [AffineExpr.dimension(i) for i in range(access.num_symbols)]
+    op.map = AffineMapAttr(
+        access.replace_dims_and_symbols((), dimensions, access.num_symbols, 0)
+    )
+    return op
+
+
+class LoadOp(affine.LoadOp):
+    """`%v = affine.load %m[%i + 1] : memref<...>`, indices read as dimensions."""
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        return _with_dimensions(super().parse(parser), cls)
+
+
+class StoreOp(affine.StoreOp):
+    """`affine.store %v, %m[%i] : memref<...>`, indices read as dimensions."""
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        return _with_dimensions(super().parse(parser), cls)
+
+
+class VectorLoadOp(affine.VectorLoadOp):
+    """`affine.vector_load %m[%i] : memref<...>, vector<...>`, indices read as
+    dimensions."""
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        return _with_dimensions(super().parse(parser), cls)
+
+
+class VectorStoreOp(affine.VectorStoreOp):
+    """`affine.vector_store %v, %m[%i] : memref<...>, vector<...>`, indices
+    read as dimensions."""
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        return _with_dimensions(super().parse(parser), cls)
+
+
+_OURS: dict[type, type] = {
+    affine.ForOp: ForOp,
+    affine.IfOp: IfOp,
+    affine.LoadOp: LoadOp,
+    affine.StoreOp: StoreOp,
+    affine.VectorLoadOp: VectorLoadOp,
+    affine.VectorStoreOp: VectorStoreOp,
+}
+
 AFFINE = Dialect(
     "affine",
-    [ForOp if op is affine.ForOp else op for op in affine.Affine.operations],
+    [_OURS.get(op, op) for op in affine.Affine.operations],
     list(affine.Affine.attributes),
 )
-"""affine for memplan: xDSL's ops with `affine.for` replaced."""
+"""affine for memplan: xDSL's ops with the classes above in place of theirs."""

@@ -1,4 +1,5 @@
-"""The affine ops that `convert-linalg-to-loops` and `-to-affine-loops` leave.
+"""The affine ops that `convert-linalg-to-loops` and `-to-affine-loops` leave,
+and `affine.if`.
 
 xDSL's own affine interpreter passes every operand of `affine.apply` as a
 dimension (symbols are wrong), ignores loop bounds' operands and results of
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from xdsl.dialects import affine
-from xdsl.dialects.builtin import AffineMapAttr
+from xdsl.dialects.builtin import AffineMapAttr, AffineSetAttr
 from xdsl.interpreter import (
     Interpreter,
     PythonValues,
@@ -36,8 +37,9 @@ from xdsl.ir.affine import (
     AffineMap,
     AffineSymExpr,
 )
+from xdsl.ir.affine.affine_set import AffineConstraintKind, AffineSet
 
-from memplan.dialects.affine import ForOp
+from memplan.dialects.affine import ForOp, IfOp, LoadOp, StoreOp
 from memplan.interpreter.errors import ModelError
 from memplan.interpreter.memref_impl import check_indices, element_at
 from memplan.interpreter.regions import Compiled, CompilingFunctions
@@ -96,14 +98,47 @@ class CompiledMap:
         return tuple([result(values) for result in self.results])
 
 
+_HOLDS: dict[AffineConstraintKind, Callable[[int, int], bool]] = {
+    AffineConstraintKind.ge: operator.ge,
+    AffineConstraintKind.le: operator.le,
+    AffineConstraintKind.eq: operator.eq,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class CompiledSet:
+    """An integer set as closures: whether a point satisfies every constraint."""
+
+    constraints: tuple[tuple[Callable[[int, int], bool], Evaluator, Evaluator], ...]
+
+    @staticmethod
+    def of(integer_set: AffineSet) -> CompiledSet:
+        dims = integer_set.num_dims
+        return CompiledSet(
+            tuple(
+                (_HOLDS[c.kind], _evaluator(c.lhs, dims), _evaluator(c.rhs, dims))
+                for c in integer_set.constraints
+            )
+        )
+
+    def __call__(self, operands: Sequence[Any]) -> bool:
+        values = tuple(map(int, operands))
+        return all(
+            holds(lhs(values), rhs(values)) for holds, lhs, rhs in self.constraints
+        )
+
+
 @register_impls
 class AffineFunctions(CompilingFunctions):
-    """affine.apply/min/max/for/yield/load/store on Python ints and numpy arrays."""
+    """affine.apply/min/max/for/if/yield/load/store on Python ints and numpy
+    arrays."""
 
     def __init__(self) -> None:
         self._maps: dict[int, tuple[AffineMapAttr, CompiledMap]] = {}
         """id(map attribute) -> (the attribute, kept so the id stays its own,
         its compiled map)."""
+        self._sets: dict[int, tuple[AffineSetAttr, CompiledSet]] = {}
+        """The same for the integer sets of `affine.if`."""
 
     def apply_map(
         self, map_attr: AffineMapAttr, operands: Sequence[Any]
@@ -135,7 +170,6 @@ class AffineFunctions(CompilingFunctions):
     ) -> PythonValues:
         return (min(self.apply_map(op.map, args)),)
 
-    @impl(affine.LoadOp)
     def run_load(
         self, interpreter: Interpreter, op: affine.LoadOp, args: PythonValues
     ) -> PythonValues:
@@ -145,7 +179,6 @@ class AffineFunctions(CompilingFunctions):
         array, inner = element_at(value, index)
         return (array[inner],)
 
-    @impl(affine.StoreOp)
     def run_store(
         self, interpreter: Interpreter, op: affine.StoreOp, args: PythonValues
     ) -> PythonValues:
@@ -155,6 +188,11 @@ class AffineFunctions(CompilingFunctions):
         array, inner = element_at(value, index)
         array[inner] = element
         return ()
+
+    run_xdsl_load = impl(affine.LoadOp)(run_load)
+    run_memplan_load = impl(LoadOp)(run_load)
+    run_xdsl_store = impl(affine.StoreOp)(run_store)
+    run_memplan_store = impl(StoreOp)(run_store)
 
     def run_for(
         self, interpreter: Interpreter, op: affine.ForOp, args: PythonValues
@@ -176,6 +214,22 @@ class AffineFunctions(CompilingFunctions):
 
     run_xdsl_for = impl(affine.ForOp)(run_for)
     run_memplan_for = impl(ForOp)(run_for)
+
+    def run_if(
+        self, interpreter: Interpreter, op: affine.IfOp, args: PythonValues
+    ) -> PythonValues:
+        entry = self._sets.get(id(op.condition))
+        if entry is None:
+            entry = (op.condition, CompiledSet.of(op.condition.data))
+            self._sets[id(op.condition)] = entry
+        if entry[1](args):
+            return interpreter.run_ssacfg_region(op.then_region, (), "affine.if")
+        if not op.else_region.blocks:
+            return ()
+        return interpreter.run_ssacfg_region(op.else_region, (), "affine.if")
+
+    run_xdsl_if = impl(affine.IfOp)(run_if)
+    run_memplan_if = impl(IfOp)(run_if)
 
     @impl_terminator(affine.YieldOp)
     def run_yield(

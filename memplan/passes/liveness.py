@@ -44,7 +44,7 @@ in it.  A tensor lives from its allocation to its last real use, where:
 
 Planning units (`FunctionLiveness.unit_of`): code that may not run plans its
 own memory.  A unit is the function body or one block of a conditional op
-(`scf.if` then/else, `scf.index_switch` cases and default).  A tensor belongs
+(`scf.if` and `affine.if` then/else, `scf.index_switch` cases and default).  A tensor belongs
 to the innermost unit whose block holds its allocation and every use of its
 aliases, other than the block's terminator: a tensor yielded out of a branch
 belongs to an enclosing unit.  Loops are not units: what they allocate
@@ -84,7 +84,13 @@ its data (without declaring a free effect): the operand's life ends there,
 and the result does not alias it."""
 
 RUN_REGIONS_AT_MOST_ONCE = frozenset(
-    {"scf.if", "scf.index_switch", "scf.execute_region", "memref.alloca_scope"}
+    {
+        "scf.if",
+        "scf.index_switch",
+        "scf.execute_region",
+        "memref.alloca_scope",
+        "affine.if",
+    }
 )
 """Region ops that are not loops; every other region op is treated as one.
 Ops are told apart by name here and below, so that a dialect redefining one
@@ -119,7 +125,7 @@ SEQUENTIAL_LOOPS = (scf.ForOp, scf.WhileOp, affine.ForOp)
 """Loops whose iterations run one after another; every other loop may run
 its iterations at once."""
 
-CONDITIONAL_REGIONS = (scf.IfOp, scf.IndexSwitchOp)
+CONDITIONAL_REGIONS = (scf.IfOp, scf.IndexSwitchOp, affine.IfOp)
 """Region ops whose blocks may not run at all: each block is a planning unit."""
 
 

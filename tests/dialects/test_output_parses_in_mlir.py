@@ -32,6 +32,8 @@ TESTS = Path(__file__).resolve().parents[1]
 INPUTS = sorted(
     [
         *(TESTS / "fixtures" / "torch").glob("*.mlir"),
+        TESTS / "filecheck" / "dialects" / "affine" / "if.mlir",
+        TESTS / "filecheck" / "dialects" / "affine" / "load-store.mlir",
         TESTS / "filecheck" / "dialects" / "bufferization" / "clone.mlir",
         TESTS / "filecheck" / "dialects" / "bufferization" / "conversions.mlir",
         TESTS / "filecheck" / "dialects" / "linalg" / "ops.mlir",
@@ -195,7 +197,56 @@ def _to_tensor(buffer: str, tensor: str) -> str:
     return _function(f"%r = bufferization.to_tensor %a : {buffer} to {tensor}", buffer)
 
 
+def _affine_if(condition: str, *operands: str) -> str:
+    """An `affine.if` without results, in generic form, on index arguments
+    %a and %b."""
+    types = ", ".join("index" for _ in operands)
+    return _function(
+        f'"affine.if"({", ".join(operands)}) <{{condition = {condition}}}> ({{\n'
+        f'    "affine.yield"() : () -> ()\n  }}, {{\n  }}) : ({types}) -> ()',
+        "index",
+        "index",
+    )
+
+
 SAME_VERDICT = {
+    "affine-if": (
+        _affine_if("affine_set<(d0)[s0] : (d0 - s0 >= 0)>", "%a", "%b"),
+        True,
+    ),
+    "affine-if-too-many-operands": (
+        _affine_if("affine_set<(d0) : (d0 >= 0)>", "%a", "%b"),
+        False,
+    ),
+    "affine-if-too-few-operands": (
+        _affine_if("affine_set<(d0)[s0] : (d0 - s0 >= 0)>", "%a"),
+        False,
+    ),
+    "affine-if-empty-then": (
+        _function(
+            '"affine.if"() <{condition = affine_set<() : (0 == 0)>}> ({\n  }, {\n  }) '
+            ": () -> ()"
+        ),
+        False,
+    ),
+    "affine-if-results-without-else": (
+        _function(
+            '%r = "affine.if"(%a) <{condition = affine_set<(d0) : (d0 >= 0)>}> ({\n'
+            '    "affine.yield"(%a) : (index) -> ()\n  }, {\n  }) : (index) -> index',
+            "index",
+        ),
+        False,
+    ),
+    "affine-if-yield-type": (
+        _function(
+            '%r = "affine.if"(%a) <{condition = affine_set<(d0) : (d0 >= 0)>}> ({\n'
+            '    "affine.yield"(%b) : (i32) -> ()\n  }, {\n'
+            '    "affine.yield"(%a) : (index) -> ()\n  }) : (index) -> index',
+            "index",
+            "i32",
+        ),
+        False,
+    ),
     "cast-unit-dim-stride": (
         _cast("memref<1x8xf32, strided<[40, 1]>>", "memref<1x8xf32>"),
         True,
@@ -330,8 +381,8 @@ def _memplan_verifies(text: str) -> str | None:
 def test_memplan_verifies_the_cast_clone_and_reshape_mlir_verifies(
     text: str, valid: bool
 ):
-    """memref.cast, bufferization.clone, to_buffer, to_tensor and
-    memref.reshape: memplan accepts what MLIR's verifier accepts and refuses
+    """memref.cast, bufferization.clone, to_buffer, to_tensor,
+    memref.reshape and affine.if: memplan accepts what MLIR's verifier accepts and refuses
     what it refuses (with MLIR's message for reshape)."""
     done = _run_mlir(MLIR_CHECK, text)
     assert (done.returncode == 0) == valid, done.stderr[-2000:]

@@ -1,13 +1,17 @@
-"""affine ops as convert-linalg-to-loops / -to-affine-loops leave them, vs numpy."""
+"""affine ops as convert-linalg-to-loops / -to-affine-loops leave them, and
+affine.if, vs numpy."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 from interpreter_helpers import Run
+from xdsl.dialects import affine
 
-from memplan.context import parse_module
+from memplan.context import memplan_context, parse_module
 from memplan.interpreter import InterpretationError, run_function
+from memplan.passes.manifest import MemoryManifestPass
+from memplan.passes.plan import MemoryPlanPass
 
 RNG = np.random.default_rng(3)
 
@@ -142,3 +146,58 @@ def test_affine_for_step_zero_is_an_error_when_run_unverified():
         "above 0$",
     ):
         run_function(parse_module(program), "main", ())
+
+
+AFFINE_IF = """
+func.func @main(%x: memref<8xf32>, %out: memref<8xf32>, %lo: index) -> index {
+  %zero = arith.constant 0 : index
+  %one = arith.constant 1 : index
+  %count = affine.for %i = 0 to 8 iter_args(%n = %zero) -> (index) {
+    %v = affine.load %x[%i] : memref<8xf32>
+    %r, %m = affine.if affine_set<(d0)[s0] : (d0 - s0 >= 0, 5 - d0 >= 0)>(%i)[%lo] -> (f32, index) {
+      %t = memref.alloc() : memref<1xf32>
+      %u = memref.alloc() : memref<1xf32>
+      affine.store %v, %t[0] : memref<1xf32>
+      %h = affine.load %t[0] : memref<1xf32>
+      %d = arith.addf %h, %h : f32
+      affine.store %d, %u[0] : memref<1xf32>
+      memref.dealloc %t : memref<1xf32>
+      %l = affine.load %u[0] : memref<1xf32>
+      memref.dealloc %u : memref<1xf32>
+      %more = arith.addi %n, %one : index
+      affine.yield %l, %more : f32, index
+    } else {
+      affine.yield %v, %n : f32, index
+    }
+    affine.if affine_set<(d0) : (d0 mod 2 == 0)>(%i) {
+      affine.store %r, %out[%i] : memref<8xf32>
+    }
+    affine.yield %m : index
+  }
+  func.return %count : index
+}
+"""
+
+
+@pytest.mark.parametrize("lo", [0, 2, 7])
+def test_if_runs_then_where_every_constraint_holds(run: Run, lo: int):
+    x = np.arange(1, 9, dtype=np.float32)
+    out = np.zeros(8, np.float32)
+    assert run(AFFINE_IF, x, out, lo).results == (max(0, 6 - lo),)
+    doubled = np.where((np.arange(8) >= lo) & (np.arange(8) <= 5), 2 * x, x)
+    np.testing.assert_array_equal(out, np.where(np.arange(8) % 2 == 0, doubled, 0))
+
+
+def test_a_tensor_allocated_in_an_affine_if_is_planned_in_its_branch():
+    module = parse_module(AFFINE_IF)
+    MemoryManifestPass().apply(memplan_context(), module)
+    MemoryPlanPass().apply(memplan_context(), module)
+    branch = next(op for op in module.walk() if isinstance(op, affine.IfOp))
+    names = [op.name for op in branch.then_region.block.ops]
+    # One arena of the then block holds both tensors.
+    assert names.count("memory.alloc_storage") == 1
+    assert names.count("memory.alloc_tensor") == 2
+    x = np.arange(1, 9, dtype=np.float32)
+    out = np.zeros(8, np.float32)
+    assert run_function(module, "main", [x, out, 2]).results == (4,)
+    np.testing.assert_array_equal(out, [1, 0, 6, 0, 10, 0, 7, 0])

@@ -145,6 +145,38 @@ func.func @main(%x: memref<4xf32>, %acc: memref<4xf32>) -> index attributes {llv
 }
 """
 
+AFFINE_IF = """
+func.func @main(%x: memref<8xf32>, %out: memref<8xf32>, %params: memref<1xi64>) -> index attributes {llvm.emit_c_interface} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %p = memref.load %params[%c0] : memref<1xi64>
+  %lo = arith.index_cast %p : i64 to index
+  %count = affine.for %i = 0 to 8 iter_args(%n = %c0) -> (index) {
+    %v = affine.load %x[%i] : memref<8xf32>
+    %r, %m = affine.if affine_set<(d0)[s0] : (d0 - s0 >= 0, 5 - d0 >= 0)>(%i)[%lo] -> (f32, index) {
+      %t = memref.alloc() : memref<1xf32>
+      %two = arith.constant 2.0 : f32
+      %d = arith.mulf %v, %two : f32
+      affine.store %d, %t[0] : memref<1xf32>
+      %l = affine.load %t[0] : memref<1xf32>
+      memref.dealloc %t : memref<1xf32>
+      %more = arith.addi %n, %c1 : index
+      affine.yield %l, %more : f32, index
+    } else {
+      affine.yield %v, %n : f32, index
+    }
+    affine.if affine_set<(d0) : (d0 mod 2 == 0)>(%i) {
+      affine.store %r, %out[%i] : memref<8xf32>
+    } else {
+      %neg = arith.negf %r : f32
+      affine.store %neg, %out[%i] : memref<8xf32>
+    }
+    affine.yield %m : index
+  }
+  func.return %count : index
+}
+"""
+
 REGION_AND_SELECT = """
 func.func @main(%a: memref<4xf32>, %b: memref<4xf32>, %flag: memref<1xi32>) attributes {llvm.emit_c_interface} {
   %c0 = arith.constant 0 : index
@@ -270,6 +302,11 @@ CASES = {
     "branch-loop": (
         BRANCH_LOOP,
         [FLOATS[:4].copy(), np.ones(4, np.float32)],
+        "index",
+    ),
+    "affine-if": (
+        AFFINE_IF,
+        [FLOATS[:8].copy(), np.zeros(8, np.float32), np.array([2], np.int64)],
         "index",
     ),
     "execute-region-and-select-true": (

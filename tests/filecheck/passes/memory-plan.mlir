@@ -149,6 +149,47 @@ func.func @branch(%cond: i1) {
 
 // -----
 
+// affine.if is a branch like scf.if, not a loop: b, allocated in its then
+// block, gets that block's own arena (as a loop whose iterations may run at
+// once, it used to be left unplanned).
+// CHECK-LABEL: func.func @affine_branch(%n: index) {
+// CHECK-NEXT:    %arena = memory.alloc_storage [64] : !memory.storage<"global">
+// CHECK-NEXT:    %a = memory.alloc_tensor %arena[0] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:    "affine.if"(%n) <{condition = affine_set<(d0) : ((d0 + -2) >= 0)>}> ({
+// CHECK-NEXT:      %arena_1 = memory.alloc_storage [64] : !memory.storage<"global">
+// CHECK-NEXT:      %b = memory.alloc_tensor %arena_1[0] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:      "test.op"(%b) : (memref<16xf32>) -> ()
+// CHECK-NEXT:      memory.kill %b : memref<16xf32>
+// CHECK-NEXT:      memory.kill %arena_1 : !memory.storage<"global">
+// CHECK-NEXT:      affine.yield
+// CHECK-NEXT:    }, {
+// CHECK-NEXT:      "test.op"(%a) : (memref<16xf32>) -> ()
+// CHECK-NEXT:      affine.yield
+// CHECK-NEXT:    }) : (index) -> ()
+// CHECK-NEXT:    memory.kill %a : memref<16xf32>
+// CHECK-NEXT:    memory.kill %arena : !memory.storage<"global">
+// CHECK-NEXT:    %arena_2 = memory.alloc_storage [64] : !memory.storage<"global">
+
+func.func @affine_branch(%n: index) {
+  %s0 = memory.alloc_storage [64] : !memory.storage<"global">
+  %a = memory.alloc_tensor %s0[0] : !memory.storage<"global"> to memref<16xf32>
+  "affine.if"(%n) <{condition = affine_set<(d0) : (d0 - 2 >= 0)>}> ({
+    %s1 = memory.alloc_storage [64] : !memory.storage<"global">
+    %b = memory.alloc_tensor %s1[0] : !memory.storage<"global"> to memref<16xf32>
+    "test.op"(%b) : (memref<16xf32>) -> ()
+    "affine.yield"() : () -> ()
+  }, {
+    "test.op"(%a) : (memref<16xf32>) -> ()
+    "affine.yield"() : () -> ()
+  }) : (index) -> ()
+  %s2 = memory.alloc_storage [64] : !memory.storage<"global">
+  %c = memory.alloc_tensor %s2[0] : !memory.storage<"global"> to memref<16xf32>
+  "test.op"(%c) : (memref<16xf32>) -> ()
+  func.return
+}
+
+// -----
+
 // A tensor defined before a loop and used in it lives through the whole
 // loop; one allocated in the body lives within an iteration.  d, after a
 // died, starts a new run and so a new arena.

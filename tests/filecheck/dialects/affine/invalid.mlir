@@ -44,3 +44,96 @@ func.func @positive_step() {
 
 // CHECK-LABEL: func.func @positive_step()
 // CHECK-NEXT:    affine.for %i = 0 to 4 step 2 {
+
+// -----
+
+// affine.if: MLIR's verifier ("operand count and condition integer set
+// dimension and symbol count must match"); xDSL 0.74's has none.
+
+func.func @if_operand_count(%i: index) {
+  "affine.if"(%i, %i) <{condition = affine_set<(d0) : (d0 >= 0)>}> ({
+    "affine.yield"() : () -> ()
+  }, {
+  }) : (index, index) -> ()
+  func.return
+}
+
+// CHECK: operand count and condition integer set dimension and symbol count must match: the set takes 1 dimension(s) and 0 symbol(s), the op has 2 operand(s)
+
+// -----
+
+func.func @if_symbol_missing(%i: index) {
+  affine.if affine_set<(d0)[s0] : (d0 - s0 >= 0)>(%i) {
+  }
+  func.return
+}
+
+// CHECK: operand count and condition integer set dimension and symbol count must match: the set takes 1 dimension(s) and 1 symbol(s), the op has 1 operand(s)
+
+// -----
+
+// Results need an else block: MLIR rejects the edge from the op to its
+// results when the condition does not hold.
+
+func.func @if_results_without_else(%i: index) -> f32 {
+  %r = affine.if affine_set<(d0) : (d0 >= 0)>(%i) -> f32 {
+    %c = arith.constant 1.0 : f32
+    affine.yield %c : f32
+  }
+  func.return %r : f32
+}
+
+// CHECK: an op with results (1) needs an else region: expected an else block that yields them
+
+// -----
+
+func.func @if_yield_types(%i: index) -> f32 {
+  %r = affine.if affine_set<(d0) : (d0 >= 0)>(%i) -> f32 {
+    %c = arith.constant 1 : i32
+    affine.yield %c : i32
+  } else {
+    %c = arith.constant 1.0 : f32
+    affine.yield %c : f32
+  }
+  func.return %r : f32
+}
+
+// CHECK: affine.yield yields (i32): expected the op's result types (f32)
+
+// -----
+
+func.func @if_yield_count(%i: index) -> f32 {
+  %r = affine.if affine_set<(d0) : (d0 >= 0)>(%i) -> f32 {
+    %c = arith.constant 1.0 : f32
+    affine.yield %c : f32
+  } else {
+    affine.yield
+  }
+  func.return %r : f32
+}
+
+// CHECK: affine.yield yields (): expected the op's result types (f32)
+
+// -----
+
+func.func @if_empty_then() {
+  "affine.if"() <{condition = affine_set<() : (0 == 0)>}> ({
+  }, {
+  }) : () -> ()
+  func.return
+}
+
+// CHECK: expected a then region of one block, got none
+
+// -----
+
+func.func @if_region_arguments(%i: index) {
+  "affine.if"(%i) <{condition = affine_set<(d0) : (d0 >= 0)>}> ({
+  ^bb0(%x: index):
+    "affine.yield"() : () -> ()
+  }, {
+  }) : (index) -> ()
+  func.return
+}
+
+// CHECK: region cannot have any arguments, got 1
