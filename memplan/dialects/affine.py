@@ -21,27 +21,27 @@ op's results all verified.  MLIR rejects each; `IfOp` does too.  Not
 checked, as for `affine.for`: that each operand is a valid affine dimension
 or symbol.
 
-xDSL's custom-form parser of `affine.load`, `affine.store` and their vector
-forms reads each SSA name of `%m[%i + 1]` as a symbol of the map
-(`()[s0] -> (s0 + 1)`) where MLIR reads a dimension (`(d0) -> (d0 + 1)`):
-printed in generic form for MLIR, a loop index there is "an operand that
-cannot be used as a symbol" and MLIR rejects the module.  `LoadOp`,
-`StoreOp`, `VectorLoadOp` and `VectorStoreOp` turn the symbols into
-dimensions.  MLIR's `symbol(%n)` is not read (a parse error).
+`affine.load`, `affine.store` and their vector forms read and print their
+indices as MLIR does (`memplan/dialects/affine_access.py` says what xDSL
+got wrong); they also keep discardable attributes (`attr-dict`), which
+xDSL's custom form dropped.
 """
 
 from __future__ import annotations
 
-from typing import Self, TypeVar
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Self, TypeVar, cast
 
 from xdsl.dialects import affine
-from xdsl.dialects.builtin import AffineMapAttr, AffineSetAttr, IndexType
-from xdsl.ir import Block, Dialect, Operation, Region
-from xdsl.ir.affine import AffineExpr
-from xdsl.parser import Parser
+from xdsl.dialects.builtin import AffineMapAttr, AffineSetAttr, IndexType, MemRefType
+from xdsl.ir import Attribute, Block, Dialect, Region, SSAValue
+from xdsl.ir.affine import AffineMap
+from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
+from memplan.dialects.affine_access import parse_access_map, print_access_map
 from memplan.dialects.memory import INDEX_MAX
 from memplan.dialects.syntax import (
     parse_optional_arrow_types,
@@ -196,51 +196,136 @@ def _with_terminator(region: Region) -> Region:
     return region
 
 
-def _with_dimensions(parsed: Operation, cls: type[_AccessT]) -> _AccessT:
-    """`parsed` rebuilt as `cls`, with the symbols of its map made the
-    dimensions MLIR's parser makes of them."""
-    op = rebuilt_as(parsed, cls)
-    parsed.erase()
-    access = op.map.data
-    dimensions = [AffineExpr.dimension(i) for i in range(access.num_symbols)]
-    op.map = AffineMapAttr(
-        access.replace_dims_and_symbols((), dimensions, access.num_symbols, 0)
-    )
-    return op
+@dataclass(frozen=True)
+class _Access:
+    """What the custom form of a memory access op reads after its value:
+    `%memref[indices] attr-dict : memref-type (, vector-type)?`."""
+
+    memref: SSAValue
+    indices: Sequence[SSAValue]
+    access: AffineMap
+    attributes: dict[str, Attribute]
+    vector_type: Attribute | None
+
+    @staticmethod
+    def parse(parser: Parser, vector: bool) -> _Access:
+        memref = parser.parse_unresolved_operand()
+        access, indices = parse_access_map(parser)
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        at = parser.pos
+        memref_type = parser.parse_type()
+        if not isinstance(memref_type, MemRefType):
+            parser.raise_error(f"expected a memref type, got {memref_type}", at)
+        vector_type = None
+        if vector:
+            parser.parse_punctuation(",")
+            vector_type = parser.parse_type()
+        return _Access(
+            parser.resolve_operand(memref, memref_type),
+            indices,
+            access,
+            attributes,
+            vector_type,
+        )
+
+    def create(
+        self,
+        cls: type[_AccessT],
+        value: UnresolvedOperand | None,
+        parser: Parser,
+        result_type: Attribute | None,
+    ) -> _AccessT:
+        memref_type = cast(MemRefType, self.memref.type)
+        stored = []
+        if value is not None:
+            value_type = self.vector_type or memref_type.element_type
+            stored = [parser.resolve_operand(value, value_type)]
+        return cls.create(
+            operands=[*stored, self.memref, *self.indices],
+            result_types=[] if result_type is None else [result_type],
+            properties={"map": AffineMapAttr(self.access)},
+            attributes=self.attributes,
+        )
+
+
+def _print_access(
+    printer: Printer,
+    op: affine.LoadOp | affine.StoreOp | affine.VectorLoadOp | affine.VectorStoreOp,
+) -> None:
+    """`%memref[indices] attr-dict : memref-type`."""
+    printer.print_ssa_value(op.memref)
+    print_access_map(printer, op.map.data, op.indices)
+    printer.print_op_attributes(op.attributes)
+    printer.print_string(" : ")
+    printer.print_attribute(op.memref.type)
+
+
+def _parse_stored_value(parser: Parser) -> UnresolvedOperand:
+    value = parser.parse_unresolved_operand()
+    parser.parse_punctuation(",")
+    return value
 
 
 class LoadOp(affine.LoadOp):
-    """`%v = affine.load %m[%i + 1] : memref<...>`, indices read as dimensions."""
+    """`%v = affine.load %m[%i + 1, symbol(%n)] : memref<...>`."""
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
-        return _with_dimensions(super().parse(parser), cls)
+        access = _Access.parse(parser, vector=False)
+        element = cast(MemRefType, access.memref.type).element_type
+        return access.create(cls, None, parser, element)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        _print_access(printer, self)
 
 
 class StoreOp(affine.StoreOp):
-    """`affine.store %v, %m[%i] : memref<...>`, indices read as dimensions."""
+    """`affine.store %v, %m[%i, symbol(%n)] : memref<...>`."""
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
-        return _with_dimensions(super().parse(parser), cls)
+        value = _parse_stored_value(parser)
+        return _Access.parse(parser, vector=False).create(cls, value, parser, None)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.value)
+        printer.print_string(", ")
+        _print_access(printer, self)
 
 
 class VectorLoadOp(affine.VectorLoadOp):
-    """`affine.vector_load %m[%i] : memref<...>, vector<...>`, indices read as
-    dimensions."""
+    """`%v = affine.vector_load %m[%i] : memref<...>, vector<...>`."""
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
-        return _with_dimensions(super().parse(parser), cls)
+        access = _Access.parse(parser, vector=True)
+        return access.create(cls, None, parser, access.vector_type)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        _print_access(printer, self)
+        printer.print_string(", ")
+        printer.print_attribute(self.result.type)
 
 
 class VectorStoreOp(affine.VectorStoreOp):
-    """`affine.vector_store %v, %m[%i] : memref<...>, vector<...>`, indices
-    read as dimensions."""
+    """`affine.vector_store %v, %m[%i] : memref<...>, vector<...>`."""
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
-        return _with_dimensions(super().parse(parser), cls)
+        value = _parse_stored_value(parser)
+        return _Access.parse(parser, vector=True).create(cls, value, parser, None)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.value)
+        printer.print_string(", ")
+        _print_access(printer, self)
+        printer.print_string(", ")
+        printer.print_attribute(self.value.type)
 
 
 _OURS: dict[type, type] = {

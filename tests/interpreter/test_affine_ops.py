@@ -130,6 +130,33 @@ def test_affine_load_outside_the_memref_is_an_error(run: Run):
         run(program, x, 3)
 
 
+@pytest.mark.parametrize(
+    "access",
+    [
+        "%x[%i * 2 + symbol(%n)]",
+        '"affine.load"(%x, %i, %n) <{map = affine_map<(d0)[s0] -> (d0 * 2 + s0)>}>',
+    ],
+)
+def test_affine_load_reads_dimensions_then_symbols(run: Run, access: str):
+    # The generic form printed in custom form and read back reads the same
+    # element (xDSL printed the symbol as the dimension's operand).
+    load = (
+        f"affine.load {access} : memref<8xf32>"
+        if access.startswith("%")
+        else f"{access} : (memref<8xf32>, index, index) -> f32"
+    )
+    program = f"""
+    func.func @main(%x: memref<8xf32>, %i: index, %n: index) -> f32 {{
+      %v = {load}
+      func.return %v : f32
+    }}
+    """
+    x = np.arange(8, dtype=np.float32)
+    assert run(program, x, 1, 3).results == (5.0,)
+    printed = str(parse_module(program))
+    assert run(printed, x, 1, 3).results == (5.0,)
+
+
 def test_affine_for_step_zero_is_an_error_when_run_unverified():
     # The verifier rejects it (tests/filecheck/dialects/affine/invalid.mlir);
     # under memplan-run --disable-verify the interpreter still refuses it.
