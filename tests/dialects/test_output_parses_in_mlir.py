@@ -19,12 +19,12 @@ from pathlib import Path
 import pytest
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
-from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.transforms.canonicalize import CanonicalizePass
 from xdsl.utils.exceptions import ParseError, PassFailedException, VerifyException
 
 from memplan.context import memplan_context
+from memplan.parser import MemplanParser
 from memplan.passes.manifest import MemoryManifestPass
 
 MLIR_PYTHON = os.environ.get("MEMPLAN_MLIR_PYTHON")
@@ -74,7 +74,7 @@ def _run_mlir(script: str, text: str) -> subprocess.CompletedProcess[str]:
 
 def _memplan_output(path: Path, generic: bool) -> str:
     ctx = memplan_context()
-    module = Parser(ctx, path.read_text(), str(path)).parse_module()
+    module = MemplanParser(ctx, path.read_text(), str(path)).parse_module()
     module.verify()
     stream = StringIO()
     printer = Printer(stream=stream, print_generic_format=generic)
@@ -89,7 +89,7 @@ def test_mlir_parses_and_verifies_memplan_output(path: Path, generic: bool):
     text = _memplan_output(path, generic)
     done = _run_mlir(MLIR_CHECK, text)
     assert done.returncode == 0, done.stderr[-2000:]
-    module = Parser(memplan_context(), done.stdout, "mlir-output").parse_module()
+    module = MemplanParser(memplan_context(), done.stdout, "mlir-output").parse_module()
     module.verify()
 
 
@@ -118,7 +118,7 @@ def test_mlir_rejects_a_negative_subview_value_with_memplan_s_message(subview: s
     text = (
         f"func.func @f(%m: memref<4x4xf32>) {{\n  %v = {subview}\n  func.return\n}}\n"
     )
-    module = Parser(memplan_context(), text, "negative").parse_module()
+    module = MemplanParser(memplan_context(), text, "negative").parse_module()
     with pytest.raises(VerifyException) as memplan_error:
         module.verify()
     message = str(memplan_error.value).splitlines()[0]
@@ -161,8 +161,8 @@ def test_canonicalize_folds_subview_constants_as_mlir_does():
     done = _run_mlir(MLIR_CANONICALIZE, path.read_text())
     assert done.returncode == 0, done.stderr[-2000:]
     ctx = memplan_context()
-    by_mlir = Parser(ctx, done.stdout, "mlir-output").parse_module()
-    by_memplan = Parser(ctx, path.read_text(), str(path)).parse_module()
+    by_mlir = MemplanParser(ctx, done.stdout, "mlir-output").parse_module()
+    by_memplan = MemplanParser(ctx, path.read_text(), str(path)).parse_module()
     CanonicalizePass().apply(ctx, by_memplan)
     assert _function_without_names(by_memplan, "fold_constants") == (
         _function_without_names(by_mlir, "fold_constants")
@@ -369,7 +369,7 @@ SAME_VERDICT = {
 def _memplan_verifies(text: str) -> str | None:
     """None when memplan parses and verifies `text`, else its message."""
     try:
-        Parser(memplan_context(), text, "case").parse_module().verify()
+        MemplanParser(memplan_context(), text, "case").parse_module().verify()
     except (ParseError, VerifyException) as error:
         return str(error)
     return None
@@ -447,7 +447,7 @@ def test_memory_manifest_rewrites_the_clones_mlir_lowers(
     text = _clone(source, result)
     done = _run_mlir(MLIR_LOWER_CLONE, text)
     assert (done.returncode == 0) == lowers, done.stderr[-2000:]
-    module = Parser(memplan_context(), text, "clone").parse_module()
+    module = MemplanParser(memplan_context(), text, "clone").parse_module()
     module.verify()
     if lowers:
         MemoryManifestPass().apply(memplan_context(), module)
