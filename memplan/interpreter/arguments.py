@@ -3,8 +3,8 @@
 Python callers pass numpy arrays and numbers; `memplan-run` turns `--args`
 attributes or the `arg0`, `arg1`, ... arrays of an `.npz` file into the same
 values.  A value that does not fit its argument (a float for an integer, an
-integer out of range, an array of another dtype or shape) is an error naming
-the argument, not a truncation.
+integer out of range, an array of another dtype or shape, a column-major array
+for a row-major memref) is an error naming the argument, not a truncation.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     MemRefType,
+    NoneAttr,
     Signedness,
     TensorType,
     UnrankedMemRefType,
@@ -37,8 +38,8 @@ def check_argument(
 ) -> object:
     """The interpreter's value for argument `position` of type `type_`.
 
-    Memrefs take a numpy array of exactly the element dtype and shape (used in
-    place; ranked tensors take the same arrays and get read-only views of
+    Memrefs take a numpy array of exactly the element dtype and shape, C-contiguous
+    for the identity layout (used in place; ranked tensors take the same arrays and get read-only views of
     them: a tensor is a value, which the call must not change), or for a
     signless integer element type an unsigned array of its width, whose bits
     it holds (torch-mlir passes a uint8 image as `i8`);
@@ -126,6 +127,16 @@ def _memref_argument(
         raise ModelError(
             f"argument {position} is a {value.dtype} array of shape "
             f"{list(value.shape)}, expected {type_}"
+        )
+    if (
+        isinstance(type_, MemRefType)
+        and isinstance(type_.layout, NoneAttr)
+        and not value.flags.c_contiguous
+    ):
+        raise ModelError(
+            f"argument {position} is an array with strides {list(value.strides)}, "
+            f"expected a row-major (C-contiguous) array for {type_}, whose layout "
+            "is the identity: pass np.ascontiguousarray(value)"
         )
     return value
 
@@ -253,7 +264,9 @@ def arguments_from_npz(
                     )
                 array = data[name]
                 shaped = isinstance(type_, MemRefType | TensorType)
-                value = np.array(array) if shaped else array
+                # An archive may store an array in Fortran order; the value
+                # is the same, and the identity layout is row-major.
+                value = np.array(array, order="C") if shaped else array
                 arguments.append(check_argument(value, type_, index_bitwidth, position))
             return arguments
     except (OSError, ValueError, zipfile.BadZipFile, EOFError) as error:

@@ -220,6 +220,30 @@ def test_wrong_argument_dtype_is_reported(run: Run):
         run(program, np.zeros(4))
 
 
+COLLAPSE = """
+func.func @main(%m: memref<2x3xf32>) -> memref<6xf32> {
+  %flat = memref.collapse_shape %m [[0, 1]] : memref<2x3xf32> into memref<6xf32>
+  %out = memref.alloc() : memref<6xf32>
+  memref.copy %flat, %out : memref<6xf32> to memref<6xf32>
+  func.return %out : memref<6xf32>
+}
+"""
+
+
+def test_a_column_major_array_for_an_identity_layout_memref_is_refused(run: Run):
+    """A memref with the identity layout is row-major: a Fortran-order array
+    would make views of it (collapse_shape) impossible or wrong."""
+    values = np.arange(6, dtype=np.float32).reshape(2, 3)
+    with pytest.raises(InterpretationError) as error:
+        run(COLLAPSE, np.asfortranarray(values))
+    assert str(error.value) == (
+        "@main: argument 0 is an array with strides [4, 8], expected a row-major "
+        "(C-contiguous) array for memref<2x3xf32>, whose layout is the identity: "
+        "pass np.ascontiguousarray(value)"
+    )
+    np.testing.assert_array_equal(run(COLLAPSE, values).results[0], values.ravel())
+
+
 def test_unsigned_array_fills_a_signless_integer_memref_with_its_bits(run: Run):
     """torch-mlir passes a uint8 image as memref<...xi8> and reads it with
     arith.uitofp: 200 must stay 200.0, not become -56.0."""

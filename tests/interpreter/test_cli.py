@@ -365,6 +365,25 @@ def test_args_from_an_npz_file_and_output_compare(
         np.testing.assert_array_equal(saved["result0"], expected["result0"])
 
 
+def test_an_npz_array_stored_in_fortran_order_is_read_row_major(tmp_path: Path):
+    """np.savez keeps a Fortran-order array so; its values are what count."""
+    program = tmp_path / "flatten.mlir"
+    program.write_text(
+        "func.func @main(%x: memref<2x3xf32>) -> memref<6xf32> {\n"
+        "  %f = memref.collapse_shape %x [[0, 1]] : memref<2x3xf32> into memref<6xf32>\n"
+        "  %y = memref.alloc() : memref<6xf32>\n"
+        "  memref.copy %f, %y : memref<6xf32> to memref<6xf32>\n"
+        "  func.return %y : memref<6xf32>\n"
+        "}\n"
+    )
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    inputs, output = tmp_path / "inputs.npz", tmp_path / "out.npz"
+    np.savez(inputs, arg0=np.asfortranarray(x))
+    assert main([str(program), "--args", str(inputs), "--output", str(output)]) == 0
+    with np.load(output) as saved:
+        np.testing.assert_array_equal(saved["result0"], x.ravel())
+
+
 @pytest.mark.parametrize(
     ("arrays", "message"),
     [
