@@ -4,7 +4,8 @@ what the exported modules compute when MLIR compiles them.
 Runs only when MEMPLAN_MLIR_PYTHON names a Python with MLIR's bindings and
 ExecutionEngine, such as torch-mlir's (a development check, like
 tests/interpreter/test_matches_mlir.py).  Each fixture goes through
-`memory-manifest,memory-plan,convert-memory-to-memref` in this process and,
+`memory-manifest` and one of three plans (`PLANS`), then
+`convert-memory-to-memref`, in this process and,
 printed in generic form, through MLIR's lowering to LLVM; so does the
 exported module.  The plan changes only where tensors live, so the two
 compiled programs must agree to the bit: a plan that overlaps live tensors,
@@ -23,12 +24,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 from test_torch_fixtures import EXPORT_ATOL, FIXTURES, NAMES, TOLERANCE, expected
+from xdsl.passes import ModulePass
 from xdsl.printer import Printer
 
 from memplan.context import memplan_context
 from memplan.interpreter.element_types import BF16
 from memplan.lowering.memory_to_memref import ConvertMemoryToMemrefPass
 from memplan.parser import MemplanParser
+from memplan.passes.coalesce import MemoryCoalescePass
 from memplan.passes.manifest import MemoryManifestPass
 from memplan.passes.plan import MemoryPlanPass
 
@@ -127,15 +130,23 @@ def _compiled(text: str, name: str, out: Path) -> dict[str, np.ndarray]:
         return {k: v.view(BF16) if v.dtype.kind == "V" else v for k, v in saved.items()}
 
 
-def _planned_and_lowered(name: str) -> str:
+PLANS: dict[str, tuple[ModulePass, ...]] = {
+    "plan": (MemoryManifestPass(), MemoryPlanPass()),
+    "function-arena-greedy": (
+        MemoryManifestPass(),
+        MemoryPlanPass(algorithm="greedy", arenas="function", tensor_alignment=128),
+    ),
+    "coalesce": (MemoryManifestPass(), MemoryCoalescePass()),
+}
+"""Plans of different shapes: arenas per run of live ranges, one arena per
+function packed greedily with wide alignment, one storage per block."""
+
+
+def _planned_and_lowered(name: str, plan: str) -> str:
     """The fixture planned and lowered, in generic form with its blobs."""
     ctx = memplan_context()
     module = MemplanParser(ctx, (FIXTURES / f"{name}.mlir").read_text()).parse_module()
-    for module_pass in (
-        MemoryManifestPass(),
-        MemoryPlanPass(),
-        ConvertMemoryToMemrefPass(),
-    ):
+    for module_pass in (*PLANS[plan], ConvertMemoryToMemrefPass()):
         module_pass.apply(ctx, module)
     stream = StringIO()
     printer = Printer(stream=stream, print_generic_format=True)
@@ -144,14 +155,17 @@ def _planned_and_lowered(name: str) -> str:
     return stream.getvalue()
 
 
+@pytest.mark.parametrize("plan", sorted(PLANS))
 @pytest.mark.parametrize("name", NAMES)
 def test_planned_module_compiled_by_mlir_matches_the_exported_one_bitwise(
-    name: str, tmp_path: Path
+    name: str, plan: str, tmp_path: Path
 ):
     exported = _compiled(
         (FIXTURES / f"{name}.mlir").read_text(), name, tmp_path / "exported.npz"
     )
-    planned = _compiled(_planned_and_lowered(name), name, tmp_path / "planned.npz")
+    planned = _compiled(
+        _planned_and_lowered(name, plan), name, tmp_path / "planned.npz"
+    )
     assert sorted(planned) == sorted(exported)
     for key, value in exported.items():
         assert planned[key].tobytes() == value.tobytes(), key
