@@ -13,12 +13,14 @@ from __future__ import annotations
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 
+from memplan.ir_walk import walk
+
 
 def undominated_use(root: Operation) -> tuple[Operation, int] | None:
     """The first op under `root` (in walk order) with an operand its
     definition does not dominate, and that operand's position; or None."""
     checker = _Dominance()
-    for op in root.walk():
+    for op in walk(root):
         for position, operand in enumerate(op.operands):
             if not checker.dominates(operand, op):
                 return op, position
@@ -29,6 +31,10 @@ class _Dominance:
     def __init__(self) -> None:
         self.positions: dict[Block, dict[Operation, int]] = {}
         self.dominators: dict[Region, dict[Block, set[Block]]] = {}
+        self.ancestors: dict[tuple[Block, Region], Operation | None] = {}
+        """(block, region) -> the op in `region` holding every op of the
+        block, or None: a value used at every depth of deep nesting is
+        looked up once per level, not once per level per use."""
 
     def dominates(self, value: SSAValue, user: Operation) -> bool:
         match value:
@@ -41,7 +47,7 @@ class _Dominance:
         if block is None or block.parent is None:
             return True
         region = block.parent
-        use = _ancestor_in(user, region)
+        use = self._ancestor_in(user, region)
         if use is None:
             return False
         if isinstance(region.parent, ModuleOp):
@@ -56,6 +62,28 @@ class _Dominance:
         positions = self._positions(block)
         return positions[definition] < positions[use]
 
+    def _ancestor_in(self, op: Operation, region: Region) -> Operation | None:
+        """`op`, or the op holding it, whose block is in `region`; None when
+        `region` does not enclose `op`."""
+        passed: list[Block] = []
+        current: Operation | None = op
+        found: Operation | None = None
+        while current is not None:
+            block = current.parent_block()
+            if block is None:
+                break
+            if block.parent is region:
+                found = current
+                break
+            if (block, region) in self.ancestors:
+                found = self.ancestors[block, region]
+                break
+            passed.append(block)
+            current = current.parent_op()
+        for block in passed:
+            self.ancestors[block, region] = found
+        return found
+
     def _positions(self, block: Block) -> dict[Operation, int]:
         if block not in self.positions:
             self.positions[block] = {op: i for i, op in enumerate(block.ops)}
@@ -66,20 +94,6 @@ class _Dominance:
         if region not in self.dominators:
             self.dominators[region] = _dominator_sets(region)
         return self.dominators[region]
-
-
-def _ancestor_in(op: Operation, region: Region) -> Operation | None:
-    """`op`, or the op holding it, whose block is in `region`; None when
-    `region` does not enclose `op`."""
-    current: Operation | None = op
-    while current is not None:
-        block = current.parent_block()
-        if block is None:
-            return None
-        if block.parent is region:
-            return current
-        current = current.parent_op()
-    return None
 
 
 def _dominator_sets(region: Region) -> dict[Block, set[Block]]:

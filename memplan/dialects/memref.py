@@ -127,6 +127,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
 
 from memplan.dialects.syntax import parse_optional_arrow_types
+from memplan.ir_walk import walk
 
 __all__ = [
     "ATOMIC_RMW_KINDS",
@@ -1552,7 +1553,7 @@ def attach_blobs(module: Operation, ctx: Context) -> None:
     returned (`memplan.context.parse_module` does).  Clones of the module and
     ops moved out of it keep them."""
     blobs = blob_store(ctx).snapshot()
-    for op in module.walk():
+    for op in walk(module):
         for attr in (*op.properties.values(), *op.attributes.values()):
             if isinstance(attr, DenseResourceAttr):
                 _remember(attr, blobs.get(attr.resource_handle.data, ""))

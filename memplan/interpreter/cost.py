@@ -20,12 +20,13 @@ from math import prod
 import numpy as np
 from xdsl.dialects.builtin import MemRefType, NoneAttr, StringAttr
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
-from xdsl.ir import Operation
+from xdsl.ir import Block, Operation
 
 from memplan.dialects import memory
 from memplan.interpreter.generic_vectorize import loop_ranges
 from memplan.interpreter.memory_impl import runtime_shape
 from memplan.interpreter.model import DiscontiguousTensor
+from memplan.ir_walk import walk
 from memplan.targets import ScopeInfo, Target
 from memplan.text import NotText, decode_text
 
@@ -71,12 +72,42 @@ def _is_linalg(op: Operation) -> bool:
     return op.name.startswith("linalg.")
 
 
-def profile(op: Operation) -> OpProfile:
-    parent = op.parent_op()
-    while parent is not None:
-        if _is_linalg(parent):
-            return OpProfile("body", ())
-        parent = parent.parent_op()
+class LinalgBodies:
+    """Which blocks lie inside a linalg op's body, each block's answer kept:
+    the ops of one run ask once per block, not once per op per enclosing
+    level (quadratic in the depth of nested regions).  For IR that does not
+    change while it is asked."""
+
+    def __init__(self) -> None:
+        self._inside: dict[Block, bool] = {}
+
+    def __call__(self, op: Operation) -> bool:
+        """`op` is nested in the body of a linalg op."""
+        passed: list[Block] = []
+        block = op.parent_block()
+        inside = False
+        while block is not None:
+            if block in self._inside:
+                inside = self._inside[block]
+                break
+            passed.append(block)
+            parent = block.parent_op()
+            if parent is None:
+                break
+            if _is_linalg(parent):
+                inside = True
+                break
+            block = parent.parent_block()
+        for seen in passed:
+            self._inside[seen] = inside
+        return inside
+
+
+def profile(op: Operation, in_linalg_body: LinalgBodies | None = None) -> OpProfile:
+    """What the cost model needs of `op`; `in_linalg_body` keeps its answers
+    across the calls of one run."""
+    if (in_linalg_body or LinalgBodies())(op):
+        return OpProfile("body", ())
     operands = tuple(
         (i, memory.scope_of(o.type))
         for i, o in enumerate(op.operands)
@@ -187,7 +218,7 @@ def program_scopes(program: Operation) -> set[str]:
     """The scopes of the memrefs and storages `program` computes with."""
     values = [
         value
-        for op in program.walk()
+        for op in walk(program)
         for value in (
             *op.results,
             *(

@@ -24,7 +24,7 @@ from memplan.interpreter.affine_impl import AffineFunctions
 from memplan.interpreter.arguments import check_argument
 from memplan.interpreter.arith_extended import ExtendedArithFunctions
 from memplan.interpreter.arith_scalar import NumpyArithFunctions
-from memplan.interpreter.cost import CostModel, profile
+from memplan.interpreter.cost import CostModel, LinalgBodies, profile
 from memplan.interpreter.element_types import is_scalar_type
 from memplan.interpreter.errors import InterpretationError, ModelError, plain_message
 from memplan.interpreter.linalg_impl import LinalgFunctions
@@ -98,9 +98,10 @@ class _Tracker(PreparingListener):
         self.reads = reads
         self.cycles = 0.0
         self._counters: dict[float, Hook] = {}
+        self._linalg_bodies = LinalgBodies()
 
     def prepare(self, op: Operation) -> Hook | None:
-        info = profile(op)
+        info = profile(op, self._linalg_bodies)
         if info.kind == "body":
             return None
         stats = self.model.stats

@@ -35,7 +35,6 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -51,6 +50,7 @@ from memplan.dialects.memory import (
     KillOp,
     StorageType,
 )
+from memplan.ir_walk import LinearWalker, walk
 from memplan.passes.context_classes import use_context_classes
 from memplan.passes.diagnostics import failure
 from memplan.passes.options import MemplanPass
@@ -65,7 +65,7 @@ def memory_space(scope: str) -> Attribute:
 
 def check_lowerable(module: ModuleOp) -> None:
     """Fail on what has no faithful `memref` form, before anything is rewritten."""
-    for op in module.walk():
+    for op in walk(module):
         if isinstance(op, AllocDiscontiguousTensorOp):
             raise PassFailedException(
                 failure(
@@ -213,5 +213,5 @@ class ConvertMemoryToMemrefPass(MemplanPass):
         ]
         for patterns in stages:
             applier = GreedyRewritePatternApplier(patterns, dce_enabled=False)
-            PatternRewriteWalker(applier).rewrite_module(op)
+            LinearWalker(applier).rewrite_module(op)
         use_context_classes(ctx, op)

@@ -39,7 +39,6 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, ModuleO
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.pattern_rewriter import (
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -51,6 +50,7 @@ from memplan.dialects.memory import (
     AllocTensorOp,
     KillOp,
 )
+from memplan.ir_walk import LinearWalker
 from memplan.passes.diagnostics import check_storage_bytes
 from memplan.passes.options import MemplanPass, check_power_of_two, resolve_target
 from memplan.passes.rounding import pack_in_order
@@ -263,4 +263,4 @@ class MemoryCoalescePass(MemplanPass):
         pattern = CoalesceStorages(
             resolve_target(self.name, self.target), self.alignment
         )
-        PatternRewriteWalker(pattern).rewrite_module(op)
+        LinearWalker(pattern).rewrite_module(op)

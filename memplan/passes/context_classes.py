@@ -16,6 +16,7 @@ from xdsl.ir import Operation
 from xdsl.rewriter import Rewriter
 
 from memplan.dialects.syntax import rebuilt_as
+from memplan.ir_walk import walk
 
 
 def _registered_classes(ctx: Context, dialect_name: str) -> dict[str, type[Operation]]:
@@ -32,7 +33,7 @@ def use_context_classes(ctx: Context, root: Operation) -> None:
     registers for its name, keeping its operands, results, properties,
     attributes, successors and regions."""
     classes: dict[str, dict[str, type[Operation]]] = {}
-    for op in tuple(root.walk()):
+    for op in tuple(walk(root)):
         dialect_name = op.name.partition(".")[0]
         if dialect_name not in classes:
             classes[dialect_name] = _registered_classes(ctx, dialect_name)

@@ -18,6 +18,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from memplan.dialects import memref
 from memplan.dialects.memory import scope_of, static_byte_size
+from memplan.ir_walk import walk
 from memplan.passes.retype import kept_signature
 from memplan.planning.buffers import align_up
 from memplan.targets import VTCM_SCOPE
@@ -72,7 +73,7 @@ def held_list(held: Iterable[Held]) -> list[str]:
 def module_callers(module: ModuleOp) -> defaultdict[str, list[func.CallOp]]:
     """The calls in `module` of each function, by callee name."""
     callers: defaultdict[str, list[func.CallOp]] = defaultdict(list)
-    for op in module.walk():
+    for op in walk(module):
         if isinstance(op, func.CallOp):
             callers[op.callee.string_value()].append(op)
     return callers

@@ -42,7 +42,6 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -58,6 +57,7 @@ from memplan.dialects.memory import (
     element_bytes,
     scope_of,
 )
+from memplan.ir_walk import LinearWalker, walk
 from memplan.passes.context_classes import use_context_classes
 from memplan.passes.diagnostics import check_storage_bytes, describe, failure
 from memplan.passes.liveness import FunctionLiveness
@@ -256,12 +256,12 @@ class MemoryManifestPass(MemplanPass):
         target = resolve_target(self.name, self.target)
         _check_no_use_after_free(op)
         # Clones first: a dealloc of a clone must find a manifested alloc.
-        PatternRewriteWalker(ManifestClone()).rewrite_module(op)
+        LinearWalker(ManifestClone()).rewrite_module(op)
         patterns = GreedyRewritePatternApplier(
             [ManifestAlloc(target, Ownership(op)), ManifestDealloc()],
             dce_enabled=False,
         )
-        PatternRewriteWalker(patterns).rewrite_module(op)
+        LinearWalker(patterns).rewrite_module(op)
         use_context_classes(ctx, op)
 
 
@@ -269,10 +269,10 @@ def _check_no_use_after_free(module: ModuleOp) -> None:
     """Fail on the first op that surely uses a buffer after a `memref.dealloc`
     or `memref.realloc` freed it: planning would quietly extend the buffer's
     life instead."""
-    for function in module.walk():
+    for function in walk(module):
         if not isinstance(function, func.FuncOp):
             continue
-        frees = [o for o in function.walk() if frees_operand(o)]
+        frees = [o for o in walk(function) if frees_operand(o)]
         if not frees:
             continue
         liveness = FunctionLiveness(function)

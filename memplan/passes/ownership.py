@@ -37,6 +37,7 @@ from xdsl.traits import IsTerminator, MemoryEffectKind, SymbolTable, get_effects
 
 from memplan.dialects import memref
 from memplan.dialects.memory import AllocStorageOp, KillOp, StorageType
+from memplan.ir_walk import walk
 from memplan.passes.liveness import (
     REALLOCS,
     VIEW_OPS,
@@ -79,7 +80,7 @@ class Ownership:
         self._freed_results: set[Result] = set()
         self._call_results: dict[Result, list[SSAValue]] = defaultdict(list)
         arguments: list[BlockArgument] = []
-        for op in module.walk():
+        for op in walk(module):
             if isinstance(op, func.FuncOp) and op.body.blocks:
                 arguments += [a for a in op.args if isinstance(a.type, MemRefType)]
             elif isinstance(op, func.CallOp) and _callee(op) is not None:

@@ -22,6 +22,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from memplan.dialects.memory import AllocStorageOp, static_byte_size
 from memplan.interpreter.cost import CostModelError, program_scopes, with_cost_file
+from memplan.ir_walk import walk
 from memplan.passes.diagnostics import named_op
 from memplan.passes.held_vtcm import Held, held_list, held_vtcm, remark_dynamic_held
 from memplan.passes.options import (
@@ -156,13 +157,13 @@ class _Placer:
 
     def run(self) -> PlaceReport:
         self.groups = ScopeGroups(self.module)
-        functions = [f for f in self.module.walk() if isinstance(f, func.FuncOp)]
+        functions = [f for f in walk(self.module) if isinstance(f, func.FuncOp)]
         order, cyclic = _callees_first(functions, self.groups)
         weights = _weights(order, self.groups)
-        get_globals = [op for op in self.module.walk() if global_name(op) is not None]
+        get_globals = [op for op in walk(self.module) if global_name(op) is not None]
         written = written_globals(self.groups, get_globals)
         handled: set[int] = set()
-        module_order = {op: i for i, op in enumerate(self.module.walk())}
+        module_order = {op: i for i, op in enumerate(walk(self.module))}
         for function in order:
             if function.is_declaration:
                 continue
@@ -244,7 +245,7 @@ class _Placer:
         (for its callers), and what it certainly holds at once must fit."""
         self._check_unplaced(function, cyclic)
         total = 0
-        for op in function.walk():
+        for op in walk(function):
             if op.name not in ALLOCATING_OPS:
                 continue
             group = self.groups.group_of(op.results[0])
@@ -268,7 +269,7 @@ class _Placer:
                 total += align_up(size, alignment) * held_copies(allocation)[0]
         callees = [
             self.peaks.get(op.callee.string_value(), 0)
-            for op in function.walk()
+            for op in walk(function)
             if isinstance(op, func.CallOp)
         ]
         return total + max(callees, default=0)
@@ -283,7 +284,7 @@ class _Placer:
             return
         alignment = self.target.alignment(VTCM_SCOPE)
         pinned: dict[Operation, int] = {}
-        for op in function.walk():
+        for op in walk(function):
             if op.name not in ALLOCATING_OPS:
                 continue
             group = self.groups.group_of(op.results[0])

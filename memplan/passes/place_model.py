@@ -40,6 +40,7 @@ from memplan.dialects.memory import (
 )
 from memplan.interpreter.cost import COPY_OPS, CostModel, OpProfile, profile
 from memplan.interpreter.uninitialized import linalg_access
+from memplan.ir_walk import walk
 from memplan.passes.liveness import (
     NOT_USES,
     VIEW_OPS,
@@ -253,7 +254,7 @@ class FunctionModel:
 
 def _unit_blocks(function: func.FuncOp) -> list[Block]:
     blocks = [function.body.block]
-    for op in function.body.walk():
+    for op in walk(function.body):
         for region in op.regions:
             blocks.extend(b for b in region.blocks if is_unit_block(b))
     return blocks

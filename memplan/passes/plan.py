@@ -43,6 +43,7 @@ from memplan.dialects.memory import (
     KillOp,
     static_byte_size,
 )
+from memplan.ir_walk import walk
 from memplan.passes.arena import (
     Arena,
     ArenaTensor,
@@ -254,7 +255,7 @@ class MemoryPlanPass(MemplanPass):
         self._check_options()
         target = resolve_target(self.name, self.target, self.capacity)
         self._check_table_scope(target)
-        functions = [f for f in op.walk() if isinstance(f, func.FuncOp)]
+        functions = [f for f in walk(op) if isinstance(f, func.FuncOp)]
         callers = module_callers(op)
         for function in functions:
             if len(function.body.blocks) == 1:
@@ -632,7 +633,7 @@ def _nested_slot(
 def _remark_several_blocks(function: func.FuncOp) -> None:
     """Say on stderr that a function of several blocks keeps its storages:
     the pass plans straight-line bodies (and their regions) only."""
-    storages = sum(isinstance(op, AllocStorageOp) for op in function.walk())
+    storages = sum(isinstance(op, AllocStorageOp) for op in walk(function))
     if storages:
         print(
             f"memory-plan: remark: in @{function.sym_name.data}, {storages} "
@@ -647,7 +648,7 @@ def _remark_unmanifested(module: ModuleOp) -> None:
     """Say on stderr that `memref.alloc`s `memory-manifest` would turn into
     tensors are left alone: without it before, the pass would silently do
     nothing.  Those it leaves alone (`Ownership`) are not worth a remark."""
-    allocs = [op for op in module.walk() if isinstance(op, memref.AllocOp)]
+    allocs = [op for op in walk(module) if isinstance(op, memref.AllocOp)]
     if not allocs:
         return
     ownership = Ownership(module)

@@ -45,6 +45,7 @@ from memplan.dialects.memory import (
     scope_of,
 )
 from memplan.interpreter.source import op_name
+from memplan.ir_walk import walk
 from memplan.passes.liveness import (
     REALLOCS,
     VIEW_OPS,
@@ -145,10 +146,10 @@ class ScopeGroups:
         self._parent: dict[SSAValue, SSAValue] = {}
         self._fixed: dict[SSAValue, str] = {}
         functions = {
-            f.sym_name.data: f for f in module.walk() if isinstance(f, func.FuncOp)
+            f.sym_name.data: f for f in walk(module) if isinstance(f, func.FuncOp)
         }
         self.callers: dict[str, list[func.CallOp]] = {name: [] for name in functions}
-        for op in module.walk():
+        for op in walk(module):
             if isinstance(op, func.CallOp) and op.callee.string_value() in functions:
                 self.callers[op.callee.string_value()].append(op)
         for function in functions.values():
@@ -218,7 +219,7 @@ class ScopeGroups:
                 self._find(arg)
                 if kept:
                     self._fix(arg, f"it is an argument of @{name}, {kept}")
-        for op in function.walk():
+        for op in walk(function):
             self._link_op(op, name, kept is not None, functions)
 
     def _link_op(

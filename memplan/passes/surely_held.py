@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from xdsl.dialects import func
 from xdsl.ir import Operation, SSAValue
 
+from memplan.ir_walk import walk
 from memplan.passes.liveness import aliases
 
 MAY_FREE = frozenset(
@@ -77,5 +78,5 @@ def _may_free(op: Operation, values: set[SSAValue]) -> bool:
     """`op`, or an op nested in it, may free memory one of `values` refers to."""
     return any(
         inner.name in MAY_FREE and any(operand in values for operand in inner.operands)
-        for inner in op.walk()
+        for inner in walk(op)
     )

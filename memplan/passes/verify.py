@@ -62,6 +62,7 @@ from memplan.dialects.memory import (
     KillOp,
     StorageType,
 )
+from memplan.ir_walk import walk
 from memplan.passes.diagnostics import describe, named_op
 from memplan.passes.held_vtcm import held_vtcm, module_callers, remark_dynamic_held
 from memplan.passes.liveness import (
@@ -174,12 +175,12 @@ def _use_after_kill_problems(function: func.FuncOp) -> Iterator[str]:
     as a kill does; one of a value that only may be a killed one (not a view
     of it) is not a second kill: a call or a loop may return another
     buffer."""
-    for region_op in function.walk():
+    for region_op in walk(function):
         for region in region_op.regions:
             for block in region.blocks:
                 killed: dict[SSAValue, tuple[Operation, SSAValue]] = {}
                 for op in block.ops:
-                    for inner in op.walk() if killed else ():
+                    for inner in walk(op) if killed else ():
                         for operand in inner.operands:
                             if operand not in killed:
                                 continue
@@ -257,7 +258,7 @@ def _values_ended_by(op: Operation) -> list[SSAValue]:
 def _realloc_problems(function: func.FuncOp) -> Iterator[str]:
     """A `memref.realloc` may only move a buffer of its own (a `memref.alloc`
     result): moving a tensor placed in a storage would free the storage."""
-    for op in function.walk():
+    for op in walk(function):
         if op.name not in REALLOCS:
             continue
         source = viewed_value(op.operands[0])
@@ -298,7 +299,7 @@ class MemoryVerifyPass(MemplanPass):
         target = resolve_target(self.name, self.target, self.capacity)
         functions = [
             FunctionLiveness(function)
-            for function in op.walk()
+            for function in walk(op)
             if isinstance(function, func.FuncOp) and function.body.blocks
         ]
         usage = ModuleUsage([function_usage(f) for f in functions], target)

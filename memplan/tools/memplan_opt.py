@@ -41,6 +41,7 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 from memplan.context import memplan_dialects
 from memplan.deep_stack import call_with_deep_stack
 from memplan.dialects.memref import blob_store
+from memplan.ir_walk import walk
 from memplan.parser import MemplanParser, too_deep
 from memplan.text import not_utf8, only_comments
 from memplan.tools.internal_error import report_internal_error
@@ -133,7 +134,7 @@ class MemplanOptMain(xDSLOptMain):
         except Exception as error:
             if _failing_op(error) is None:
                 raise
-            for op in prog.walk():
+            for op in walk(prog):
                 op.verify(verify_nested_ops=False)
             raise
 

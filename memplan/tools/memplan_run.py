@@ -31,6 +31,7 @@ from memplan.interpreter.cost import CostModelError, program_scopes, with_cost_f
 from memplan.interpreter.errors import ModelError, plain_message
 from memplan.interpreter.runner import Runner
 from memplan.interpreter.source import locate, parse_with_locations
+from memplan.ir_walk import walk
 from memplan.parser import MemplanParser, too_deep
 from memplan.targets import (
     DEFAULT_TARGET,
@@ -95,7 +96,7 @@ def _verified(module: ModuleOp) -> None:
     except RecursionError:
         raise
     except Exception as error:
-        for op in module.walk():
+        for op in walk(module):
             try:
                 op.verify(verify_nested_ops=False)
             except Exception as op_error:

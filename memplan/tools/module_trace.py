@@ -31,6 +31,7 @@ from memplan.dialects.memory import (
     scope_of,
     static_byte_size,
 )
+from memplan.ir_walk import walk
 from memplan.parser import MemplanParser, too_deep
 from memplan.passes.liveness import FunctionLiveness
 from memplan.planning import Buffer, BufferId, plan
@@ -140,7 +141,7 @@ class _Drawable:
 def _drawable(function: func.FuncOp) -> _Drawable:
     boxes: list[_Box] = []
     left_out: dict[str, list[str]] = {}
-    for op in function.walk():
+    for op in walk(function):
         if not isinstance(op, AllocTensorOp | AllocDiscontiguousTensorOp):
             continue
         name = f"%{op.result.name_hint or len(boxes)}"
@@ -168,7 +169,7 @@ def module_trace(
     module: ModuleOp, scope: str, function_name: str | None
 ) -> ModuleTrace:
     """The buffers of `scope` in the named function (default: the first with any)."""
-    functions = [op for op in module.walk() if isinstance(op, func.FuncOp)]
+    functions = [op for op in walk(module) if isinstance(op, func.FuncOp)]
     if function_name is not None:
         functions = [f for f in functions if f.sym_name.data == function_name]
         if not functions:
