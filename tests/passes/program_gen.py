@@ -31,6 +31,20 @@ the initial tensor dies on the first trip, or left to leak), or writing the
 carried tensor in place, or swapping two carried tensors; and `affine.for`
 besides `scf.for` for loop regions and store loop nests.  A value that may be
 one of several tensors keeps them all live while it is used.
+
+`detours=True` adds tensors reached by longer ways: `scf.while` loops
+carrying tensors as the other loops do, through `scf.condition` (handing
+them on swapped or not, after the `before` region may read one) into the
+`after` region and out as results, or whose `before` region writes a fresh
+tensor from the carried one (freeing it or not) and hands the fresh one on;
+after a loop carrying tensors in place, statements that reach them only
+through its results; tensor values of `bufferization.to_tensor`, which
+still read the tensor's memory, returned by `@main` (the tensor is then
+never freed) or made back into a memref by `bufferization.to_buffer` that
+later statements read and write; and tensor values handed on through an
+`scf.if` result or a loop's iter_args.  Not generated: a memref stored into a memref of memrefs and
+loaded back, which neither `memplan-run` nor `memory-manifest` handle (an
+element type must be an integer, float or index type).
 """
 
 from __future__ import annotations
@@ -85,6 +99,12 @@ class Tensor:
     @property
     def type(self) -> str:
         return _memref(self.shape, self.element, self.space)
+
+    @property
+    def tensor_type(self) -> str:
+        """The type of a `bufferization.to_tensor` of this memref."""
+        dims = "".join(f"{d}x" for d in self.shape)
+        return f"tensor<{dims}{self.element}>"
 
     @property
     def elements(self) -> int:
@@ -245,16 +265,36 @@ class BlockWriter:
     rich: bool = False
     faults: bool = False
     flows: bool = False
+    detours: bool = False
+    outer_values: list[Tensor] = field(default_factory=list)
+    """Tensor values (`bufferization.to_tensor` results) of enclosing blocks."""
     keep: frozenset[str] = frozenset()
     """Local tensors the block must not free (it yields or returns them)."""
     local: list[Tensor] = field(default_factory=list)
     statements: list[Statement] = field(default_factory=list)
     freed: set[str] = field(default_factory=set)
     """Local tensors freed by the block's deallocs or by a loop it runs."""
+    hidden: set[str] = field(default_factory=set)
+    """Tensors later statements use only through a loop's results."""
+    values: list[Tensor] = field(default_factory=list)
+    """Tensor values made in this block, named by the tensor, owned by the
+    tensors their memref may be."""
+    returned: list[Tensor] = field(default_factory=list)
+    """Tensor values `@main` returns (made in its body only)."""
 
     @property
     def live(self) -> list[Tensor]:
-        return [t for t in self.outer + self.local if not t.owners & self.freed]
+        return [
+            t
+            for t in self.outer + self.local
+            if not t.owners & self.freed and t.name not in self.hidden
+        ]
+
+    @property
+    def live_values(self) -> list[Tensor]:
+        """Tensor values whose every owner a live tensor may be."""
+        owners = _uses(*self.live)
+        return [v for v in self.outer_values + self.values if v.owners <= owners]
 
     def alloc(self, shape: tuple[int, ...], element: str, scope: str) -> Tensor:
         tensor = Tensor(self.names.fresh("m"), shape, element, scope)
@@ -409,6 +449,8 @@ class BlockWriter:
             self.rich,
             self.faults,
             self.flows,
+            self.detours,
+            self.live_values,
         )
 
     def if_region(self) -> None:
@@ -492,9 +534,7 @@ class BlockWriter:
         if self.draw(st.booleans()):
             inits = [init]
             carried = [_plain(init, self.names.fresh("acc"))]
-            freeable = init in self.local and not (
-                init.aliases or init.hand_written or init.name in self.keep
-            )
+            freeable = self._freeable(init)
             if freeable:
                 # The body may free `init` (as the carried tensor): it uses
                 # neither `init` nor what may be it.
@@ -524,20 +564,133 @@ class BlockWriter:
             ]
         if self.draw(st.booleans()):
             body.fill()
-        header = self._loop_header(inits, carried)
-        terminator = "affine.yield" if header.startswith("affine") else "scf.yield"
-        lines = [
-            f"{', '.join(t.name for t in results)} = {header} {{",
-            *_indent(body.finish()),
-            f"  {terminator} {', '.join(t.name for t in yielded)} : "
-            f"{', '.join(t.type for t in yielded)}",
-            "}",
-        ]
+        if self.detours and self.draw(st.booleans()):
+            lines = self._while_loop(
+                inits,
+                self._handing_on(carried),
+                (carried, body.finish(), yielded),
+                results,
+            )
+        else:
+            header = self._loop_header(inits, carried)
+            terminator = "affine.yield" if header.startswith("affine") else "scf.yield"
+            lines = [
+                f"{', '.join(t.name for t in results)} = {header} {{",
+                *_indent(body.finish()),
+                f"  {terminator} {', '.join(t.name for t in yielded)} : "
+                f"{', '.join(t.type for t in yielded)}",
+                "}",
+            ]
         uses = _uses(*inits, *results) | body.outer_uses()
         self.statements.append(Statement(lines, uses))
         self.local += results
+        if self.detours and results[0].aliases and self.draw(st.booleans()):
+            # Later statements reach the carried tensors through the loop's
+            # results only, as bufferized code does.
+            self.hidden |= {t.name for t in inits}
         if carried[0].name in body.freed:
             self.freed.add(init.name)
+
+    def _while_loop(
+        self,
+        inits: list[Tensor],
+        before: tuple[list[Tensor], list[str], list[Tensor]],
+        after: tuple[list[Tensor], list[str], list[Tensor]],
+        results: list[Tensor],
+    ) -> list[str]:
+        """An `scf.while` of 2 or 3 trips carrying `inits` and a trip count.
+        `before` is the `before` region's arguments, its lines and what its
+        `scf.condition` hands on (to the `after` region and out as
+        `results`); `after` is the `after` region's arguments, its lines
+        and what it yields."""
+        trips = self.draw(st.sampled_from(TRIP_COUNTS))
+        (before_args, before_lines, handed), (after_args, body, yielded) = before, after
+        count, after_count, go, next_count = (
+            self.names.fresh(prefix) for prefix in ("wc", "wd", "go", "wn")
+        )
+        types = ", ".join([*(t.type for t in inits), "index"])
+        pairs = ", ".join(
+            f"{arg.name} = {init.name}"
+            for arg, init in zip(before_args, inits, strict=True)
+        )
+        arguments = ", ".join(f"{t.name}: {t.type}" for t in after_args)
+        return [
+            f"{', '.join(t.name for t in results)}, {self.names.fresh('wr')} = "
+            f"scf.while ({pairs}, {count} = %c0) : ({types}) -> ({types}) {{",
+            *_indent(before_lines),
+            f"  {go} = arith.cmpi slt, {count}, %c{trips} : index",
+            f"  scf.condition({go}) {', '.join(t.name for t in handed)}, {count} : "
+            f"{types}",
+            "} do {",
+            f"^bb0({arguments}, {after_count}: index):",
+            *_indent(body),
+            f"  {next_count} = arith.addi {after_count}, %c1 : index",
+            f"  scf.yield {', '.join(t.name for t in yielded)}, {next_count} : "
+            f"{', '.join(t.type for t in yielded)}, index",
+            "}",
+        ]
+
+    def _handing_on(
+        self, carried: list[Tensor]
+    ) -> tuple[list[Tensor], list[str], list[Tensor]]:
+        """A `before` region that may read the first of its arguments (one per
+        carried tensor) and hands them on, swapped or not."""
+        arguments = [replace(t, name=self.names.fresh("w")) for t in carried]
+        lines: list[str] = []
+        if self.draw(st.booleans()):
+            indices = ", ".join("%c0" for _ in arguments[0].shape)
+            lines.append(
+                f"{self.names.fresh('x')} = memref.load "
+                f"{arguments[0].name}[{indices}] : {arguments[0].type}"
+            )
+        handed = arguments[::-1] if self.draw(st.booleans()) else arguments
+        return arguments, lines, handed
+
+    def hand_on(self) -> None:
+        """An `scf.while` whose `before` region writes a fresh tensor from the
+        carried one (freeing the carried one or not, as `carry` does) and
+        hands the fresh one through `scf.condition` to the `after` region,
+        which writes it in place and yields it, and out as the result."""
+        init = self.draw(st.sampled_from(self.live))
+        freeable = self._freeable(init)
+        before, after = self.nested(), self.nested()
+        if freeable:
+            for block in (before, after):
+                block.outer = [t for t in block.outer if init.name not in t.owners]
+        argument = _plain(init, self.names.fresh("w"))
+        before.local.append(argument)
+        fresh = before.alloc_like(init)
+        before.source(fresh, argument)
+        before.keep = frozenset(
+            {fresh.name} if freeable else {fresh.name, argument.name}
+        )
+        if self.draw(st.booleans()):
+            before.fill()
+        carried = _plain(init, self.names.fresh("acc"))
+        after.local.append(carried)
+        after.keep = frozenset({carried.name})
+        self.draw(st.sampled_from([after.elementwise, after.copy]))(carried)
+        if self.draw(st.booleans()):
+            after.fill()
+        result = _plain(init, self.names.fresh("l"))
+        lines = self._while_loop(
+            [init],
+            ([argument], before.finish(), [fresh]),
+            ([carried], after.finish(), [carried]),
+            [result],
+        )
+        uses = _uses(init, result) | before.outer_uses() | after.outer_uses()
+        self.statements.append(Statement(lines, uses))
+        self.local.append(result)
+        if argument.name in before.freed:
+            self.freed.add(init.name)
+
+    def _freeable(self, init: Tensor) -> bool:
+        """Whether a loop carrying `init` may free it: a tensor of this block
+        made by a `memref.alloc`, that the block does not keep."""
+        return init in self.local and not (
+            init.aliases or init.hand_written or init.name in self.keep
+        )
 
     def _second_carried(self, init: Tensor) -> list[Tensor]:
         """Sometimes a live tensor of `init`'s type, none of the tensors it may be."""
@@ -547,6 +700,93 @@ class BlockWriter:
         if others and self.draw(st.booleans()):
             return [self.draw(st.sampled_from(others))]
         return []
+
+    def to_tensor(self) -> None:
+        """`bufferization.to_tensor` of a live tensor: a tensor value that
+        still reads its memory.  In `@main`'s body it may be returned (its
+        tensors are then never freed); elsewhere a later `to_buffer` may
+        read and write through it."""
+        source = self._any_live()
+        value = replace(
+            _plain(source, self.names.fresh("t")), aliases=frozenset(source.owners)
+        )
+        line = (
+            f"{value.name} = bufferization.to_tensor {source.name} : "
+            f"{source.type} to {value.tensor_type}"
+        )
+        self.statements.append(Statement([line], _uses(source)))
+        if self.depth == 0 and self.draw(st.booleans()):
+            self.keep |= value.owners
+            self.returned.append(value)
+        self.values.append(value)
+
+    def pass_value(self) -> None:
+        """Hand a tensor value (made first if there is none) on through a
+        region: an `scf.if` yielding it or another of its type, or a loop
+        carrying it as an iter_arg (whose body may write through a
+        `to_buffer` of it).  The result is a tensor value that may be any of
+        them."""
+        if not self.live_values:
+            self.to_tensor()
+        values = self.live_values
+        value = self.draw(st.sampled_from(values))
+        result = replace(value, name=self.names.fresh("tr"))
+        uses = _uses(value)
+        if self.branches and self.draw(st.booleans()):
+            lines, cond_uses, cond = self.condition()
+            same = [v for v in values if v.tensor_type == value.tensor_type]
+            choices = [value, self.draw(st.sampled_from(same))]
+            lines.append(f"{result.name} = scf.if {cond} -> ({value.tensor_type}) {{")
+            for k, choice in enumerate(choices):
+                branch = self.nested()
+                if self.draw(st.booleans()):
+                    branch.fill()
+                lines += _indent(
+                    [
+                        *branch.finish(),
+                        f"scf.yield {choice.name} : {choice.tensor_type}",
+                    ]
+                )
+                lines.append("} else {" if k == 0 else "}")
+                uses |= branch.outer_uses() | _uses(choice)
+            uses |= cond_uses
+            result = replace(result, aliases=frozenset(_uses(*choices)))
+        else:
+            body = self.nested()
+            carried = replace(value, name=self.names.fresh("ta"))
+            body.values.append(carried)
+            body.fill()
+            header = self._loop_header([value], [carried]).replace(
+                value.type, value.tensor_type
+            )
+            terminator = "affine.yield" if header.startswith("affine") else "scf.yield"
+            lines = [
+                f"{result.name} = {header} {{",
+                *_indent(body.finish()),
+                f"  {terminator} {carried.name} : {carried.tensor_type}",
+                "}",
+            ]
+            uses |= body.outer_uses()
+        self.statements.append(Statement(lines, uses))
+        if self.depth == 0 and self.draw(st.booleans()):
+            self.keep |= result.owners
+            self.returned.append(result)
+        self.values.append(result)
+
+    def to_buffer(self) -> None:
+        """`bufferization.to_buffer` of a tensor value whose tensors are live
+        (made first if there is none): a memref later statements read and
+        write, which may be any of them."""
+        if not self.live_values:
+            self.to_tensor()
+        value = self.draw(st.sampled_from(self.live_values))
+        buffer = replace(value, name=self.names.fresh("u"))
+        line = (
+            f"{buffer.name} = bufferization.to_buffer {value.name} : "
+            f"{value.tensor_type} to {buffer.type}"
+        )
+        self.statements.append(Statement([line], _uses(buffer)))
+        self.local.append(buffer)
 
     def source(self, out: Tensor, source: Tensor) -> None:
         """Write all of `out` from `source`: a copy, or an elementwise op of it."""
@@ -578,6 +818,10 @@ class BlockWriter:
                 kinds += [self.carry, self.carry]
                 if self.branches:
                     kinds += [self.select, self.select]
+        if self.detours:
+            kinds += [self.to_tensor, self.to_buffer, self.to_buffer]
+            if self.depth < MAX_DEPTH:
+                kinds += [self.carry, self.hand_on, self.pass_value, self.pass_value]
         for _ in range(self.draw(st.integers(1, 5))):
             self.draw(st.sampled_from(kinds))()
 
@@ -688,12 +932,14 @@ def programs(
     rich: bool = False,
     faults: bool = False,
     flows: bool = False,
+    detours: bool = False,
 ) -> str:
-    """MLIR text of a random `@main` returning one or two DDR tensors;
-    `branches=False` leaves out `scf.if`, so every allocation executes;
-    `rich` and `faults` as in the module docstring."""
+    """MLIR text of a random `@main` returning one or two DDR tensors (and,
+    with `detours`, tensor values); `branches=False` leaves out `scf.if`, so
+    every allocation executes; `rich`, `faults`, `flows` and `detours` as in
+    the module docstring."""
     names = Names()
-    body = BlockWriter(draw, names, [], 0, branches, rich, faults, flows)
+    body = BlockWriter(draw, names, [], 0, branches, rich, faults, flows, detours)
     results = [
         body.alloc(
             draw(st.sampled_from(SHAPES)), draw(st.sampled_from(ELEMENTS)), "global"
@@ -703,8 +949,10 @@ def programs(
     body.keep = frozenset(t.name for t in results)
     body.fill()
     lines = body.finish()
-    values = ", ".join(t.name for t in results)
-    types = ", ".join(t.type for t in results)
+    values = ", ".join(t.name for t in [*results, *body.returned])
+    types = ", ".join(
+        [*(t.type for t in results), *(t.tensor_type for t in body.returned)]
+    )
     constants = [f"%c{k} = arith.constant {k} : index" for k in (0, 1, *TRIP_COUNTS)]
     return "\n".join(
         [
