@@ -42,9 +42,10 @@ through its results; tensor values of `bufferization.to_tensor`, which
 still read the tensor's memory, returned by `@main` (the tensor is then
 never freed) or made back into a memref by `bufferization.to_buffer` that
 later statements read and write; and tensor values handed on through an
-`scf.if` result or a loop's iter_args.  Not generated: a memref stored into a memref of memrefs and
-loaded back, which neither `memplan-run` nor `memory-manifest` handle (an
-element type must be an integer, float or index type).
+`scf.if` result or a loop's iter_args.  Not generated: a memref stored
+into a memref of memrefs and loaded back, which neither `memplan-run` nor
+`memory-manifest` handle (an element type must be an integer, float or
+index type).
 """
 
 from __future__ import annotations
@@ -474,9 +475,15 @@ class BlockWriter:
         lines = [f"{self._loop_header([], [])} {{", *_indent(body.finish()), "}"]
         self.statements.append(Statement(lines, body.outer_uses()))
 
-    def _loop_header(self, inits: list[Tensor], carried: list[Tensor]) -> str:
+    def _loop_header(
+        self,
+        inits: list[Tensor],
+        carried: list[Tensor],
+        types: list[str] | None = None,
+    ) -> str:
         """`scf.for` or (with `flows`) `affine.for` of 2 or 3 trips, carrying
-        `carried` (block arguments) from `inits`."""
+        `carried` (block arguments) from `inits`, of `types` (by default the
+        memref types of `inits`)."""
         trips = self.draw(st.sampled_from(TRIP_COUNTS))
         iv = self.names.fresh("iv")
         affine = self.flows and self.draw(st.booleans())
@@ -490,7 +497,8 @@ class BlockWriter:
                 f"{arg.name} = {init.name}"
                 for arg, init in zip(carried, inits, strict=True)
             )
-            header += f" iter_args({pairs}) -> ({', '.join(t.type for t in inits)})"
+            types = types or [t.type for t in inits]
+            header += f" iter_args({pairs}) -> ({', '.join(types)})"
         return header
 
     def select(self) -> None:
@@ -756,9 +764,7 @@ class BlockWriter:
             carried = replace(value, name=self.names.fresh("ta"))
             body.values.append(carried)
             body.fill()
-            header = self._loop_header([value], [carried]).replace(
-                value.type, value.tensor_type
-            )
+            header = self._loop_header([value], [carried], [value.tensor_type])
             terminator = "affine.yield" if header.startswith("affine") else "scf.yield"
             lines = [
                 f"{result.name} = {header} {{",
