@@ -11,12 +11,12 @@ MLIR does not know; its lowering is checked by the lowering tests.
 
 from __future__ import annotations
 
-import os
 import subprocess
 from io import StringIO
 from pathlib import Path
 
 import pytest
+from mlir_execution import MLIR_PYTHON, needs_mlir
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
 from xdsl.printer import Printer
@@ -27,7 +27,6 @@ from memplan.context import memplan_context
 from memplan.parser import MemplanParser
 from memplan.passes.manifest import MemoryManifestPass
 
-MLIR_PYTHON = os.environ.get("MEMPLAN_MLIR_PYTHON")
 TESTS = Path(__file__).resolve().parents[1]
 INPUTS = sorted(
     [
@@ -45,10 +44,7 @@ INPUTS = sorted(
     ]
 )
 
-pytestmark = pytest.mark.skipif(
-    MLIR_PYTHON is None,
-    reason="set MEMPLAN_MLIR_PYTHON to a Python with MLIR's bindings (torch-mlir)",
-)
+pytestmark = needs_mlir
 
 MLIR_CHECK = """
 import sys

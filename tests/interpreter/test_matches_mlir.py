@@ -13,7 +13,6 @@ folds `scf.reduce` in) is checked against MLIR's lowering this way.
 
 from __future__ import annotations
 
-import os
 import subprocess
 from io import StringIO
 from pathlib import Path
@@ -21,6 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from interpreter_helpers import parse
+from mlir_execution import MLIR_PYTHON, needs_mlir
 from xdsl.printer import Printer
 
 from memplan.context import memplan_context
@@ -29,12 +29,7 @@ from memplan.lowering.memory_to_memref import ConvertMemoryToMemrefPass
 from memplan.passes.manifest import MemoryManifestPass
 from memplan.passes.plan import MemoryPlanPass
 
-MLIR_PYTHON = os.environ.get("MEMPLAN_MLIR_PYTHON")
-
-pytestmark = pytest.mark.skipif(
-    MLIR_PYTHON is None,
-    reason="set MEMPLAN_MLIR_PYTHON to a Python with MLIR's bindings (torch-mlir)",
-)
+pytestmark = needs_mlir
 
 MLIR_RUN = """
 import ctypes, sys
