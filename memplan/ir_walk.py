@@ -27,14 +27,18 @@ def _nested(op: Operation) -> Iterator[Operation]:
             yield from block.ops
 
 
-def _in_region(region: Region) -> Iterator[Operation]:
-    for block in region.blocks:
-        yield from block.ops
+def _top(root: Operation | Region | Block) -> Iterator[Operation]:
+    """The ops a walk of `root` starts from: itself, or those its blocks hold."""
+    if isinstance(root, Operation):
+        return iter((root,))
+    if isinstance(root, Block):
+        return iter(root.ops)
+    return (op for block in root.blocks for op in block.ops)
 
 
-def walk(root: Operation | Region) -> Iterator[Operation]:
+def walk(root: Operation | Region | Block) -> Iterator[Operation]:
     """`root` (if an op) and every op nested in it, pre-order."""
-    levels = [iter((root,)) if isinstance(root, Operation) else _in_region(root)]
+    levels = [_top(root)]
     while levels:
         op = next(levels[-1], None)
         if op is None:
@@ -53,7 +57,8 @@ class LinearWalker(PatternRewriteWalker):
     reverse of `walk`'s order, which is what this pushes."""
 
     def _populate_worklist(self, op: Operation | Region | Block) -> None:
-        if self.walk_reverse or self.walk_regions_first or isinstance(op, Block):
+        if self.walk_reverse or self.walk_regions_first:
+            # Other orders than memplan's walkers use: xDSL's fill.
             super()._populate_worklist(op)
             return
         for sub_op in reversed(list(walk(op))):

@@ -31,13 +31,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Self, TypeVar, cast
+from typing import Self, TypeVar
 
 from xdsl.dialects import affine
 from xdsl.dialects.builtin import AffineMapAttr, AffineSetAttr, IndexType, MemRefType
 from xdsl.ir import Attribute, Block, Dialect, Region, SSAValue
 from xdsl.ir.affine import AffineMap
-from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
@@ -202,6 +202,7 @@ class _Access:
     `%memref[indices] attr-dict : memref-type (, vector-type)?`."""
 
     memref: SSAValue
+    memref_type: MemRefType
     indices: Sequence[SSAValue]
     access: AffineMap
     attributes: dict[str, Attribute]
@@ -223,27 +224,25 @@ class _Access:
             vector_type = parser.parse_type()
         return _Access(
             parser.resolve_operand(memref, memref_type),
+            memref_type,
             indices,
             access,
             attributes,
             vector_type,
         )
 
-    def create(
-        self,
-        cls: type[_AccessT],
-        value: UnresolvedOperand | None,
-        parser: Parser,
-        result_type: Attribute | None,
-    ) -> _AccessT:
-        memref_type = cast(MemRefType, self.memref.type)
-        stored = []
-        if value is not None:
-            value_type = self.vector_type or memref_type.element_type
-            stored = [parser.resolve_operand(value, value_type)]
+    @property
+    def element_type(self) -> Attribute:
+        """What one access reads or writes: the vector, or one element."""
+        return self.vector_type or self.memref_type.element_type
+
+    def create(self, cls: type[_AccessT], *operands: SSAValue) -> _AccessT:
+        """`cls` with `operands` (the stored value of a store) before the
+        memref and indices; a load (no stored value) results in the
+        accessed type."""
         return cls.create(
-            operands=[*stored, self.memref, *self.indices],
-            result_types=[] if result_type is None else [result_type],
+            operands=[*operands, self.memref, *self.indices],
+            result_types=[] if operands else [self.element_type],
             properties={"map": AffineMapAttr(self.access)},
             attributes=self.attributes,
         )
@@ -261,10 +260,12 @@ def _print_access(
     printer.print_attribute(op.memref.type)
 
 
-def _parse_stored_value(parser: Parser) -> UnresolvedOperand:
+def _parse_store(parser: Parser, cls: type[_AccessT], vector: bool) -> _AccessT:
+    """`%value, %memref[indices] attr-dict : types` as a `cls`."""
     value = parser.parse_unresolved_operand()
     parser.parse_punctuation(",")
-    return value
+    access = _Access.parse(parser, vector)
+    return access.create(cls, parser.resolve_operand(value, access.element_type))
 
 
 class LoadOp(affine.LoadOp):
@@ -272,9 +273,7 @@ class LoadOp(affine.LoadOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
-        access = _Access.parse(parser, vector=False)
-        element = cast(MemRefType, access.memref.type).element_type
-        return access.create(cls, None, parser, element)
+        return _Access.parse(parser, vector=False).create(cls)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -286,8 +285,7 @@ class StoreOp(affine.StoreOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
-        value = _parse_stored_value(parser)
-        return _Access.parse(parser, vector=False).create(cls, value, parser, None)
+        return _parse_store(parser, cls, vector=False)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -301,8 +299,7 @@ class VectorLoadOp(affine.VectorLoadOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
-        access = _Access.parse(parser, vector=True)
-        return access.create(cls, None, parser, access.vector_type)
+        return _Access.parse(parser, vector=True).create(cls)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -316,8 +313,7 @@ class VectorStoreOp(affine.VectorStoreOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
-        value = _parse_stored_value(parser)
-        return _Access.parse(parser, vector=True).create(cls, value, parser, None)
+        return _parse_store(parser, cls, vector=True)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from xdsl.dialects import arith
 from xdsl.ir import Operation
 from xdsl.pattern_rewriter import (
@@ -43,6 +44,7 @@ def test_walk_visits_ops_in_xdsl_order():
     assert list(walk(module)) == list(module.walk())
     body = module.body
     assert list(walk(body)) == list(body.walk())
+    assert list(walk(body.block)) == list(body.block.walk())
 
 
 def test_walk_allows_erasing_the_op_it_gave():
@@ -64,11 +66,19 @@ class _Record(RewritePattern):
         self.order.append(op)
 
 
-def test_linear_walker_visits_ops_as_xdsl_s_walker_does():
+@pytest.mark.parametrize("reverse", [False, True])
+@pytest.mark.parametrize("regions_first", [False, True])
+def test_linear_walker_visits_ops_as_xdsl_s_walker_does(
+    reverse: bool, regions_first: bool
+):
     module = parse_module(NESTED)
     ours, theirs = _Record(), _Record()
-    LinearWalker(ours).rewrite_module(module)
-    PatternRewriteWalker(theirs).rewrite_module(module)
+    LinearWalker(
+        ours, walk_reverse=reverse, walk_regions_first=regions_first
+    ).rewrite_module(module)
+    PatternRewriteWalker(
+        theirs, walk_reverse=reverse, walk_regions_first=regions_first
+    ).rewrite_module(module)
     assert ours.order == theirs.order
     assert len(ours.order) == len(list(walk(module.body)))
 
