@@ -12,6 +12,10 @@ leading minus and a pattern wider than the type.
 A decimal integer for a float element (`dense<1> : tensor<f32>`, an error in
 MLIR) keeps xDSL's reading, the value 1.0.
 
+It reads semi-affine maps and integer sets (`s0 * s1`, `d0 mod s0`), which
+MLIR's `expand-strided-metadata` writes and xDSL 0.74 cannot build
+(`memplan.semi_affine`).
+
 It also rejects, as MLIR does, what xDSL 0.74 reads without a word: a use its
 definition does not dominate (`memplan.dominance`), an `index` attribute
 outside 64 bits (`99999999999999999999 : index`), a custom-form
@@ -48,6 +52,7 @@ from xdsl.dialects.builtin import (
     RankedStructure,
 )
 from xdsl.ir import Attribute, Operation, Region
+from xdsl.ir.affine import AffineMap, AffineSet
 from xdsl.parser import AttrParser, Parser
 from xdsl.utils.exceptions import ParseError
 from xdsl.utils.lexer import Span
@@ -55,6 +60,7 @@ from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken
 
 from memplan.dominance import undominated_use
 from memplan.parse_memo import MemoizingParser
+from memplan.semi_affine import SemiAffineParser
 
 MAX_REGION_NESTING = 10_000
 """Levels of regions one inside another (a function body is the first; the
@@ -328,6 +334,12 @@ class MemplanParser(MemoizingParser):
         if region is not None and not region.blocks:
             self._empty_regions[region] = start
         return region
+
+    def parse_affine_map(self) -> AffineMap:
+        return SemiAffineParser(self._parser_state).parse_affine_map()
+
+    def parse_affine_set(self) -> AffineSet:
+        return SemiAffineParser(self._parser_state).parse_affine_set()
 
     def _parse_tensor_literal_element(self) -> AttrParser._TensorLiteralElement:  # pyright: ignore[reportPrivateUsage]
         parsed = super()._parse_tensor_literal_element()

@@ -11,7 +11,7 @@ operand at the symbol's position instead of after the dimensions: a map
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from contextlib import nullcontext
 
 from xdsl.dialects.builtin import IndexType
@@ -28,6 +28,8 @@ from xdsl.ir.affine import (
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 
+from memplan.semi_affine import MULTIPLICATIVE, binary, semi_affine_problem
+
 __all__ = ["parse_access_map", "print_access_map"]
 
 _PRECEDENCE = {
@@ -38,11 +40,7 @@ _PRECEDENCE = {
     AffineBinaryOpKind.CeilDiv: 20,
 }
 
-_MULTIPLICATIVE: dict[str, Callable[[AffineExpr, AffineExpr], AffineExpr]] = {
-    "floordiv": lambda lhs, rhs: lhs // rhs,
-    "ceildiv": lambda lhs, rhs: lhs.ceil_div(rhs),
-    "mod": lambda lhs, rhs: lhs % rhs,
-}
+_DIVISIONS = tuple(spelling for spelling in MULTIPLICATIVE if spelling != "*")
 
 
 class _Names:
@@ -96,30 +94,16 @@ def _parse_product(parser: Parser, names: _Names) -> AffineExpr:
     while True:
         at = parser.pos
         if parser.parse_optional_punctuation("*") is not None:
-            rhs = _parse_primary(parser, names)
-            if not isinstance(expr, AffineConstantExpr) and not isinstance(
-                rhs, AffineConstantExpr
-            ):
-                parser.raise_error(
-                    "non-affine expression: at least one of the multiply "
-                    "operands has to be a constant",
-                    at,
-                    parser.pos,
-                )
-            expr = expr * rhs
-            continue
-        keyword = parser.parse_optional_keyword_in(_MULTIPLICATIVE)
-        if keyword is None:
+            kind = AffineBinaryOpKind.Mul
+        elif (keyword := parser.parse_optional_keyword_in(_DIVISIONS)) is not None:
+            kind = MULTIPLICATIVE[keyword]
+        else:
             return expr
         rhs = _parse_primary(parser, names)
-        if not isinstance(rhs, AffineConstantExpr):
-            parser.raise_error(
-                f"non-affine expression: right operand of {keyword} has to be "
-                "a constant",
-                at,
-                parser.pos,
-            )
-        expr = _MULTIPLICATIVE[keyword](expr, rhs)
+        problem = semi_affine_problem(kind, expr, rhs)
+        if problem is not None:
+            parser.raise_error(problem, at, parser.pos)
+        expr = binary(kind, expr, rhs)
 
 
 def _parse_primary(parser: Parser, names: _Names) -> AffineExpr:

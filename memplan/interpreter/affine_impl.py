@@ -6,7 +6,8 @@ dimension (symbols are wrong), ignores loop bounds' operands and results of
 `affine.for`, and has no `affine.min`; these follow MLIR: a map's
 operands are its dimensions then its symbols, a loop runs from the largest
 lower bound to the smallest upper bound, and `floordiv`/`mod` round toward
-negative infinity.
+negative infinity, by a divisor that must be positive (semi-affine maps,
+which `memplan.semi_affine` reads, divide by symbols).
 """
 
 from __future__ import annotations
@@ -70,7 +71,23 @@ def _evaluator(expr: AffineExpr, num_dims: int) -> Evaluator:
     assert isinstance(expr, AffineBinaryOpExpr)
     lhs, rhs = _evaluator(expr.lhs, num_dims), _evaluator(expr.rhs, num_dims)
     combine = _BINARY[expr.kind]
-    return lambda values: combine(lhs(values), rhs(values))
+    if expr.kind in (AffineBinaryOpKind.Add, AffineBinaryOpKind.Mul):
+        return lambda values: combine(lhs(values), rhs(values))
+    if isinstance(expr.rhs, AffineConstantExpr) and expr.rhs.value > 0:
+        return lambda values: combine(lhs(values), rhs(values))
+    token = expr.kind.get_token()
+
+    def divide(values: Sequence[int]) -> int:
+        divisor = rhs(values)
+        if divisor <= 0:
+            raise ModelError(
+                f"an affine map computes `{token}` by {divisor}: expected a "
+                "positive divisor (MLIR defines floordiv, ceildiv and mod by a "
+                "positive value only)"
+            )
+        return combine(lhs(values), divisor)
+
+    return divide
 
 
 @dataclass(frozen=True, slots=True)

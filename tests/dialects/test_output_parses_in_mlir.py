@@ -33,6 +33,7 @@ INPUTS = sorted(
         *(TESTS / "fixtures" / "torch").glob("*.mlir"),
         TESTS / "filecheck" / "dialects" / "affine" / "if.mlir",
         TESTS / "filecheck" / "dialects" / "affine" / "load-store.mlir",
+        TESTS / "filecheck" / "dialects" / "affine" / "semi-affine.mlir",
         TESTS / "filecheck" / "dialects" / "bufferization" / "clone.mlir",
         TESTS / "filecheck" / "dialects" / "bufferization" / "conversions.mlir",
         TESTS / "filecheck" / "dialects" / "linalg" / "ops.mlir",

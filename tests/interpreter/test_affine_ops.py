@@ -157,6 +157,79 @@ def test_affine_load_reads_dimensions_then_symbols(run: Run, access: str):
     assert run(printed, x, 1, 3).results == (5.0,)
 
 
+EXPANDED_SUBVIEW = """
+#map = affine_map<()[s0, s1] -> (s0 * s1)>
+#map1 = affine_map<()[s0, s1, s2] -> (s0 * s1 + s2)>
+func.func @main(%m: memref<6x8xf32>, %i: index, %n: index, %s: index) {
+  %c8 = arith.constant 8 : index
+  %seven = arith.constant 7.0 : f32
+  %base, %offset, %sizes:2, %strides:2 = memref.extract_strided_metadata %m : memref<6x8xf32> -> memref<f32>, index, index, index, index, index
+  %row_stride = affine.apply #map()[%s, %c8]
+  %start = affine.apply #map1()[%i, %c8, %n]
+  %view = memref.reinterpret_cast %base to offset: [%start], sizes: [%n, %n], strides: [%row_stride, %s] : memref<f32> to memref<?x?xf32, strided<[?, ?], offset: ?>>
+  linalg.fill ins(%seven : f32) outs(%view : memref<?x?xf32, strided<[?, ?], offset: ?>>)
+  func.return
+}
+"""
+"""What MLIR's expand-strided-metadata writes for `memref.subview %m[%i, %n]
+[%n, %n] [%s, %s]` of a dynamic shape: maps that multiply symbols."""
+
+
+def test_semi_affine_maps_of_expand_strided_metadata_fill_the_subview(run: Run):
+    m = np.zeros((6, 8), np.float32)
+    run(EXPANDED_SUBVIEW, m, 1, 2, 3)
+    expected = np.zeros((6, 8), np.float32)
+    expected[1:6:3, 2:8:3] = 7.0
+    np.testing.assert_array_equal(m, expected)
+
+
+@pytest.mark.parametrize(("a", "b"), [(4, 5), (3, 7), (1, 1)])
+def test_semi_affine_expressions_multiply_and_divide_by_symbols(
+    run: Run, a: int, b: int
+):
+    program = """
+    func.func @main(%i: index, %a: index, %b: index) -> (index, index, index, index) {
+      %p = affine.apply affine_map<(d0)[s0, s1] -> (s0 * d0 + s0 * s1)>(%i)[%a, %b]
+      %q = affine.apply affine_map<(d0)[s0] -> (d0 floordiv s0)>(%i)[%a]
+      %r = affine.apply affine_map<(d0)[s0, s1] -> (d0 ceildiv (s0 + s1))>(%i)[%a, %b]
+      %t = affine.apply affine_map<(d0)[s0] -> ((d0 * 3) mod s0)>(%i)[%b]
+      func.return %p, %q, %r, %t : index, index, index, index
+    }
+    """
+    for i in (-9, 0, 13):
+        assert run(program, i, a, b).results == (
+            a * i + a * b,
+            i // a,
+            -(-i // (a + b)),
+            (i * 3) % b,
+        )
+
+
+@pytest.mark.parametrize(
+    ("expression", "divisor"),
+    [
+        ("d0 mod s0", "0"),
+        ("d0 floordiv s0", "-2"),
+        ("d0 ceildiv (s0 - 3)", "-3"),
+        ("d0 mod 0", "0"),
+    ],
+)
+def test_dividing_by_a_divisor_that_is_not_positive_is_an_error(
+    run: Run, expression: str, divisor: str
+):
+    program = f"""
+    func.func @main(%i: index, %n: index) -> index {{
+      %r = affine.apply affine_map<(d0)[s0] -> ({expression})>(%i)[%n]
+      func.return %r : index
+    }}
+    """
+    with pytest.raises(
+        InterpretationError,
+        match=rf"affine\.apply.*by {divisor}: expected a positive divisor",
+    ):
+        run(program, 7, 0 if divisor in ("0", "-3") else -2)
+
+
 def test_affine_for_step_zero_is_an_error_when_run_unverified():
     # The verifier rejects it (tests/filecheck/dialects/affine/invalid.mlir);
     # under memplan-run --disable-verify the interpreter still refuses it.

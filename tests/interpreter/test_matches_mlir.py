@@ -213,6 +213,37 @@ func.func @main(%m: memref<4x6xi64>, %out: memref<5xindex>) attributes {llvm.emi
 }
 """
 
+SEMI_AFFINE = """
+#map = affine_map<()[s0, s1] -> (s0 * s1)>
+#map1 = affine_map<()[s0, s1, s2] -> (s0 * s1 + s2)>
+func.func @main(%m: memref<6x8xf32>, %p: memref<3xindex>, %out: memref<24xf32>) attributes {llvm.emit_c_interface} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  %seven = arith.constant 7.0 : f32
+  %i = memref.load %p[%c0] : memref<3xindex>
+  %n = memref.load %p[%c1] : memref<3xindex>
+  %s = memref.load %p[%c2] : memref<3xindex>
+  %base, %offset, %sizes:2, %strides:2 = memref.extract_strided_metadata %m : memref<6x8xf32> -> memref<f32>, index, index, index, index, index
+  %row_stride = affine.apply #map()[%s, %c8]
+  %start = affine.apply #map1()[%i, %c8, %n]
+  %view = memref.reinterpret_cast %base to offset: [%start], sizes: [%n, %n], strides: [%row_stride, %s] : memref<f32> to memref<?x?xf32, strided<[?, ?], offset: ?>>
+  linalg.fill ins(%seven : f32) outs(%view : memref<?x?xf32, strided<[?, ?], offset: ?>>)
+  %flat = memref.collapse_shape %m [[0, 1]] : memref<6x8xf32> into memref<48xf32>
+  affine.for %k = 0 to #map()[%n, %s] {
+    %v = affine.load %flat[%k * symbol(%s) + %k floordiv symbol(%n)] : memref<48xf32>
+    affine.if affine_set<(d0)[s0] : (d0 - s0 * 2 >= 0)>(%k)[%n] {
+      affine.store %v, %out[(%k * symbol(%n)) mod 24 + %k ceildiv symbol(%s)] : memref<24xf32>
+    }
+  }
+  func.return
+}
+"""
+"""Semi-affine maps, as MLIR's expand-strided-metadata writes them for a
+subview of dynamic offsets, sizes and strides, in loop bounds, accesses and
+an integer set."""
+
 REALLOC = """
 func.func @main(%x: memref<6xf32>, %grown: memref<9xf32>, %shrunk: memref<4xf32>) attributes {llvm.emit_c_interface} {
   %c4 = arith.constant 4 : index
@@ -317,6 +348,15 @@ CASES = {
     "realloc": (
         REALLOC,
         [FLOATS[:6].copy(), np.zeros(9, np.float32), np.zeros(4, np.float32)],
+        "none",
+    ),
+    "semi-affine": (
+        SEMI_AFFINE,
+        [
+            FLOATS[:6].repeat(8).reshape(6, 8) * np.arange(8, dtype=np.float32),
+            np.array([1, 2, 3], np.int64),
+            np.zeros(24, np.float32),
+        ],
         "none",
     ),
     "atomic-rmw-float": (

@@ -20,12 +20,12 @@ func.func @if_without_dimension_list(%i: index) {
 
 // -----
 
-func.func @semi_affine_product(%x: memref<8xf32>, %i: index, %n: index) {
-  %v = affine.load %x[%i * symbol(%n)] : memref<8xf32>
+func.func @product_of_dimensions(%x: memref<8xf32>, %i: index, %j: index) {
+  %v = affine.load %x[%i * (%j + 1)] : memref<8xf32>
   func.return
 }
 
-// CHECK: non-affine expression: at least one of the multiply operands has to be a constant
+// CHECK: non-affine expression: at least one of the multiply operands has to be either a constant or symbolic
 
 // -----
 
@@ -34,7 +34,35 @@ func.func @semi_affine_mod(%x: memref<8xf32>, %i: index, %n: index) {
   func.return
 }
 
-// CHECK: non-affine expression: right operand of mod has to be a constant
+// CHECK: non-affine expression: right operand of mod has to be either a constant or symbolic
+
+// -----
+
+func.func @map_product_of_dimensions(%i: index, %j: index) -> index {
+  %r = affine.apply affine_map<(d0, d1) -> (d0 * d1)>(%i, %j)
+  func.return %r : index
+}
+
+// CHECK: non-affine expression: at least one of the multiply operands has to be either a constant or symbolic
+
+// -----
+
+func.func @map_division_by_a_dimension(%i: index, %n: index) -> index {
+  %r = affine.apply affine_map<(d0)[s0] -> (s0 ceildiv d0)>(%i)[%n]
+  func.return %r : index
+}
+
+// CHECK: non-affine expression: right operand of ceildiv has to be either a constant or symbolic
+
+// -----
+
+func.func @set_product_of_dimensions(%i: index, %j: index) {
+  affine.if affine_set<(d0, d1) : (d0 * d1 >= 0)>(%i, %j) {
+  }
+  func.return
+}
+
+// CHECK: non-affine expression: at least one of the multiply operands has to be either a constant or symbolic
 
 // -----
 
