@@ -46,7 +46,6 @@ from xdsl.dialects.linalg.ops import (
     BroadcastOp,
     GenericOp,
     IndexOp,
-    ReduceOp,
     TransposeOp,
     YieldOp,
 )
@@ -85,6 +84,7 @@ __all__ = [
     "AddOp",
     "BatchMatmulOp",
     "BatchMatvecOp",
+    "BatchMmt4DOp",
     "BatchVecmatOp",
     "BinaryElementwiseOperation",
     "BroadcastOp",
@@ -94,14 +94,20 @@ __all__ = [
     "Conv1DNwcWcfOp",
     "Conv1DOp",
     "Conv2DNchwFchwOp",
+    "Conv2DNchwFchwQOp",
     "Conv2DNgchwFgchwOp",
     "Conv2DNgchwGfchwOp",
+    "Conv2DNgchwGfchwQOp",
+    "Conv2DNhwcFhwcQOp",
+    "Conv2DNhwcHwcfQOp",
     "Conv2DNhwc_FhwcOp",
     "Conv2DNhwc_HwcfOp",
     "Conv2DNhwgcGfhwcOp",
+    "Conv2DNhwgcGfhwcQOp",
     "Conv2DOp",
     "Conv3DNcdhwFcdhwOp",
     "Conv3DNdhwcDhwcfOp",
+    "Conv3DNdhwcDhwcfQOp",
     "Conv3DOp",
     "ConvolutionOperation",
     "CopyOp",
@@ -110,7 +116,9 @@ __all__ = [
     "DepthwiseConv1DNwcWcmOp",
     "DepthwiseConv2DNchwChwOp",
     "DepthwiseConv2DNhwcHwcOp",
+    "DepthwiseConv2DNhwcHwcQOp",
     "DepthwiseConv2DNhwcHwcmOp",
+    "DepthwiseConv2DNhwcHwcmQOp",
     "DepthwiseConv3DNcdhwCdhwOp",
     "DepthwiseConv3DNdhwcDhwcOp",
     "DepthwiseConv3DNdhwcDhwcmOp",
@@ -131,6 +139,7 @@ __all__ = [
     "MatvecOp",
     "MaxOp",
     "MinOp",
+    "Mmt4DOp",
     "MulOp",
     "NegFOp",
     "PoolingNchwMaxOp",
@@ -152,6 +161,7 @@ __all__ = [
     "PoolingNwcSumOp",
     "PoolingOperation",
     "PowFOp",
+    "QuantizedBatchMatmulOp",
     "QuantizedMatmulOp",
     "ReciprocalOp",
     "ReduceOp",
@@ -159,6 +169,7 @@ __all__ = [
     "RsqrtOp",
     "SelectOp",
     "SlidingWindowOperation",
+    "SoftmaxOp",
     "SqrtOp",
     "SquareOp",
     "SubOp",
@@ -924,8 +935,10 @@ class SlidingWindowOperation(HiddenBodyOperation, ABC):
     is a `WindowOperation`).  Loops that index the output are parallel, the
     others are reduced."""
 
-    DIMS: ClassVar[tuple[str, str, str, str]]
-    """(loops, input indices, filter or window indices, output indices)."""
+    DIMS: ClassVar[tuple[str, ...]]
+    """(loops, input indices, filter or window indices, output indices); a
+    quantized convolution has its two zero points, scalars indexed by "",
+    before the output."""
 
     @classmethod
     def window_rank(cls) -> int:
@@ -944,7 +957,7 @@ class SlidingWindowOperation(HiddenBodyOperation, ABC):
         return _window_maps(self.DIMS, self.stride_values(), self.dilation_values())
 
     def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
-        output = self.DIMS[3].split()
+        output = self.DIMS[-1].split()
         return ArrayAttr(
             IteratorTypeAttr.parallel()
             if loop in output
@@ -953,8 +966,12 @@ class SlidingWindowOperation(HiddenBodyOperation, ABC):
         )
 
     def verify_(self) -> None:
-        if len(self.inputs) != 2 or len(self.outputs) != 1:
-            raise VerifyException(f"{self.name} takes two inputs and one output")
+        inputs = len(self.DIMS) - 2
+        if len(self.inputs) != inputs or len(self.outputs) != 1:
+            raise VerifyException(
+                f"{self.name} takes {inputs} inputs and one output, got "
+                f"{len(self.inputs)} and {len(self.outputs)}"
+            )
         super().verify_()
 
 
@@ -1008,7 +1025,7 @@ class WindowOperation(SlidingWindowOperation, ABC):
 
 @lru_cache(maxsize=1024)
 def _window_maps(
-    dims: tuple[str, str, str, str],
+    dims: tuple[str, ...],
     strides: tuple[int, ...],
     dilations: tuple[int, ...],
 ) -> ArrayAttr[AffineMapAttr]:
@@ -1573,11 +1590,10 @@ def _parse_operands_with_types(parser: Parser) -> Sequence[SSAValue]:
     return parser.resolve_operands(unresolved, types, at)
 
 
-def _parse_short_form_payload(
-    parser: Parser,
-) -> Callable[[Sequence[Attribute], int], Region] | None:
-    """`{ op-name attr-dict? }`: a builder of the mapper that applies that op
-    to the input arguments and yields its result."""
+def _parse_short_form_payload(parser: Parser) -> Callable[..., Region] | None:
+    """`{ op-name attr-dict? }`: a builder of the body that applies that op
+    to the input arguments (`init_first`: to the init, then the inputs, as
+    MLIR builds `linalg.reduce`) and yields its result."""
     if parser.parse_optional_punctuation("{") is None:
         return None
     name_at = parser.pos
@@ -1588,13 +1604,15 @@ def _parse_short_form_payload(
     attributes = parser.parse_optional_attr_dict()
     parser.parse_punctuation("}")
 
-    def build(arg_types: Sequence[Attribute], num_inputs: int) -> Region:
+    def build(
+        arg_types: Sequence[Attribute], num_inputs: int, *, init_first: bool = False
+    ) -> Region:
         @Builder.implicit_region(arg_types)
         def mapper(args: tuple[BlockArgument, ...]) -> None:
             definition = getattr(op_type, "get_irdl_definition", None)
             known = definition().properties if definition is not None else {}
             payload = op_type.create(
-                operands=args[:num_inputs],
+                operands=(args[-1], *args[:-1]) if init_first else args[:num_inputs],
                 result_types=[arg_types[-1]],
                 properties={k: v for k, v in attributes.items() if k in known},
                 attributes={k: v for k, v in attributes.items() if k not in known},
@@ -1605,6 +1623,22 @@ def _parse_short_form_payload(
 
     return build
 
+
+# Ops defined in their own modules, which build on the helpers above.
+from memplan.dialects.linalg_quantized import (  # noqa: E402
+    Conv2DNchwFchwQOp,
+    Conv2DNgchwGfchwQOp,
+    Conv2DNhwcFhwcQOp,
+    Conv2DNhwcHwcfQOp,
+    Conv2DNhwgcGfhwcQOp,
+    Conv3DNdhwcDhwcfQOp,
+    DepthwiseConv2DNhwcHwcmQOp,
+    DepthwiseConv2DNhwcHwcQOp,
+    QuantizedBatchMatmulOp,
+)
+from memplan.dialects.linalg_reduce import ReduceOp  # noqa: E402
+from memplan.dialects.linalg_softmax import SoftmaxOp  # noqa: E402
+from memplan.dialects.linalg_tiled import BatchMmt4DOp, Mmt4DOp  # noqa: E402
 
 LINALG = Dialect(
     "linalg",
@@ -1687,6 +1721,18 @@ LINALG = Dialect(
         PoolingNdhwcMaxOp,
         PoolingNdhwcMinOp,
         PoolingNdhwcSumOp,
+        Mmt4DOp,
+        BatchMmt4DOp,
+        QuantizedBatchMatmulOp,
+        Conv2DNchwFchwQOp,
+        Conv2DNhwcHwcfQOp,
+        Conv2DNhwcFhwcQOp,
+        Conv2DNgchwGfchwQOp,
+        Conv2DNhwgcGfhwcQOp,
+        Conv3DNdhwcDhwcfQOp,
+        DepthwiseConv2DNhwcHwcQOp,
+        DepthwiseConv2DNhwcHwcmQOp,
+        SoftmaxOp,
     ],
     [IteratorTypeAttr],
 )

@@ -50,7 +50,7 @@ from memplan.interpreter.vector_body import (
     vectorizable,
 )
 
-StructuredOp = LinalgStructuredOperation | linalg.MapOp
+StructuredOp = LinalgStructuredOperation | linalg.MapOp | linalg.ReduceOp
 """An op with inputs, outputs, indexing maps, iterator types and a body."""
 
 
@@ -83,6 +83,7 @@ def loop_ranges(
     sources = _loop_sources(indexing_maps(op) if maps is None else maps)
     if sources is not None:
         return tuple(shapes[operand][axis] for operand, axis in sources)
+    assert isinstance(op, LinalgStructuredOperation), "a reduce's input map is full"
     flat = [dim for shape in shapes for dim in shape]
     return tuple(op.get_shapes_to_loops_map().eval(flat, []))
 

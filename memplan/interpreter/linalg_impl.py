@@ -1,7 +1,7 @@
 """linalg on memrefs of any scope, including discontiguous tensors.
 
 Elementwise named ops, fill, copy, transpose, broadcast and reduce map to one
-numpy call each.  Every other structured op of memplan's linalg dialect
+numpy call each; softmax computes MLIR's decomposition of it.  Every other structured op of memplan's linalg dialect
 (`generic`, `map`, matmuls, convolutions, poolings) runs through its body,
 vectorized by `generic_vectorize` (convolutions and matmuls as matmuls,
 poolings as window folds); when a body or map does not allow that, it runs
@@ -66,6 +66,30 @@ ELEMENTWISE: dict[type[Operation], Callable[..., np.ndarray]] = {
     linalg.SelectOp: np.where,
     linalg.DivOp: divide,
 }
+
+
+def softmax(
+    values: np.ndarray, axis: int, exp: Callable[[np.ndarray], np.ndarray] = np.exp
+) -> np.ndarray:
+    """MLIR's decomposition of `linalg.softmax`, step by step in its order:
+    a maxnumf from NaN and a sum from 0 along `axis`, each in index order.
+    `exp` is math.exp's kernel: numpy's, within 1 ulp of the C library's
+    `expf` that MLIR's lowering calls (with that one the result is MLIR's
+    bit for bit, as tests/interpreter/test_matches_mlir.py checks)."""
+    if not is_float_dtype(values.dtype):
+        raise ModelError(
+            f"linalg.softmax on {values.dtype} elements: MLIR decomposes it on "
+            "floats only"
+        )
+    rows = np.moveaxis(values, axis, 0)
+    maximum = np.full(rows.shape[1:], np.nan, values.dtype)
+    for row in rows:
+        maximum = np.fmax(row, maximum)
+    exps = exp(rows - maximum)
+    total = np.zeros(rows.shape[1:], values.dtype)
+    for row in exps:
+        total = row + total
+    return np.moveaxis(exps / total, 0, axis)
 
 
 def _memref_outputs(op: Operation) -> None:
@@ -144,12 +168,19 @@ class LinalgFunctions(InterpreterFunctions):
         combiner = body.first_op
         ufunc = REDUCTION_UFUNCS.get(type(combiner)) if combiner is not None else None
         if combiner is None or ufunc is None or combiner.next_op is not body.last_op:
-            raise ModelError(
-                "linalg.reduce supports one combining op (addf, maxsi, ...) in its body"
-            )
+            return self.run_structured(interpreter, op, args)
         values = read_tensor(source).astype(output.dtype, copy=False)
         folded = ufunc.reduce(values, axis=tuple(op.dimensions.get_values()))
         _store(output, ufunc(read_tensor(output), folded))
+        return ()
+
+    @impl(linalg.SoftmaxOp)
+    def run_softmax(
+        self, interpreter: Interpreter, op: linalg.SoftmaxOp, args: PythonValues
+    ) -> PythonValues:
+        _memref_outputs(op)
+        source, output = args
+        _store(output, softmax(read_tensor(source), op.dimension.value.data))
         return ()
 
     @impl(linalg.GenericOp)

@@ -13,6 +13,8 @@ folds `scf.reduce` in) is checked against MLIR's lowering this way.
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import subprocess
 from io import StringIO
 from pathlib import Path
@@ -25,6 +27,7 @@ from xdsl.printer import Printer
 
 from memplan.context import memplan_context
 from memplan.interpreter import run_function
+from memplan.interpreter.linalg_impl import softmax
 from memplan.lowering.memory_to_memref import ConvertMemoryToMemrefPass
 from memplan.passes.manifest import MemoryManifestPass
 from memplan.passes.plan import MemoryPlanPass
@@ -317,8 +320,41 @@ INTEGER_MEMORY = np.array([-6, -6, 9, -6, -6, -6, -6, -6, -6], np.int32)
 """MLIR lowers every kind to LLVM but `mulf` and `muli` (no LLVM atomicrmw
 multiplies; the translation fails), which tests/interpreter pins alone."""
 
+TILED_AND_QUANTIZED = """
+func.func @main(%a: memref<2x3x4x5xi8>, %b: memref<6x3x7x5xi8>, %c: memref<2x6x4x7xi32>, %qa: memref<3x2x5xi8>, %qb: memref<3x5x4xi8>, %qc: memref<3x2x4xi32>, %i: memref<1x7x6x2xi8>, %k: memref<2x3x2x3xi8>, %o: memref<1x3x4x3xi32>, %x: memref<3x5xf32>, %r: memref<3xf32>) attributes {llvm.emit_c_interface} {
+  %az = arith.constant -7 : i8
+  %bz = arith.constant 12 : i8
+  %iz = arith.constant 5 : i32
+  linalg.mmt4d ins(%a, %b : memref<2x3x4x5xi8>, memref<6x3x7x5xi8>) outs(%c : memref<2x6x4x7xi32>)
+  linalg.quantized_batch_matmul ins(%qa, %qb, %az, %bz : memref<3x2x5xi8>, memref<3x5x4xi8>, i8, i8) outs(%qc : memref<3x2x4xi32>)
+  linalg.conv_2d_nhwc_hwcf_q {strides = dense<[2, 1]> : vector<2xi64>} ins(%i, %k, %iz, %iz : memref<1x7x6x2xi8>, memref<2x3x2x3xi8>, i32, i32) outs(%o : memref<1x3x4x3xi32>)
+  linalg.reduce { arith.subf } ins(%x : memref<3x5xf32>) outs(%r : memref<3xf32>) dimensions = [1]
+  func.return
+}
+"""
+"""The ops MLIR defines by tiles or with zero points; a reduce whose short
+form puts the accumulator first (subf: the order shows)."""
+
 FLOATS = np.linspace(-1.5, 2.5, 12, dtype=np.float32)
+_INTS = np.random.default_rng(0)
 CASES = {
+    "tiled-and-quantized": (
+        TILED_AND_QUANTIZED,
+        [
+            _INTS.integers(-128, 128, (2, 3, 4, 5), dtype=np.int8),
+            _INTS.integers(-128, 128, (6, 3, 7, 5), dtype=np.int8),
+            np.ones((2, 6, 4, 7), np.int32),
+            _INTS.integers(-128, 128, (3, 2, 5), dtype=np.int8),
+            _INTS.integers(-128, 128, (3, 5, 4), dtype=np.int8),
+            np.zeros((3, 2, 4), np.int32),
+            _INTS.integers(-128, 128, (1, 7, 6, 2), dtype=np.int8),
+            _INTS.integers(-128, 128, (2, 3, 2, 3), dtype=np.int8),
+            np.zeros((1, 3, 4, 3), np.int32),
+            FLOATS[: 15 - 3].repeat(2)[:15].reshape(3, 5).copy(),
+            np.array([1.0, -2.0, 0.5], np.float32),
+        ],
+        "none",
+    ),
     "parallel-reduce-order": (PARALLEL_ORDER, [np.zeros(1, np.int64)], "i64"),
     "parallel-rows-and-max": (
         PARALLEL_ROWS,
@@ -545,3 +581,106 @@ def test_one_shot_bufferized_tensor_function_matches_mlir_execution_engine(
     for program in (parse(text), planned):
         (result,) = run_function(program, "main", (a, b)).results
         np.testing.assert_array_equal(result, expected)
+
+
+SOFTMAX_RUN = """
+import ctypes, sys
+import numpy as np
+from torch_mlir import ir, passmanager
+from torch_mlir.execution_engine import ExecutionEngine
+from torch_mlir.runtime import get_ranked_memref_descriptor
+
+DECOMPOSE = '''
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %s = transform.structured.match ops{["linalg.softmax"]} in %root : (!transform.any_op) -> !transform.any_op
+    %d = transform.structured.decompose_interface %s : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+'''
+LOWER = (
+    "builtin.module(one-shot-bufferize{bufferize-function-boundaries "
+    "function-boundary-type-conversion=identity-layout-map},"
+    "buffer-results-to-out-params{modify-public-functions},"
+    "convert-bufferization-to-memref,convert-linalg-to-loops,"
+    "expand-strided-metadata,lower-affine,convert-scf-to-cf,"
+    "finalize-memref-to-llvm,convert-arith-to-llvm,convert-math-to-llvm,"
+    "convert-cf-to-llvm,convert-func-to-llvm,reconcile-unrealized-casts)"
+)
+arrays_in, arrays_out = sys.argv[1:]
+with ir.Context():
+    module = ir.Module.parse(sys.stdin.read() + DECOMPOSE)
+    passmanager.PassManager.parse("builtin.module(transform-interpreter)").run(
+        module.operation)
+    for op in list(module.body.operations):
+        if "transform.with_named_sequence" in op.attributes:
+            op.erase()
+    passmanager.PassManager.parse(LOWER).run(module.operation)
+    engine = ExecutionEngine(module, opt_level=2)
+    x = np.load(arrays_in)["x"]
+    out = np.zeros_like(x)
+    engine.invoke("main", *[ctypes.pointer(ctypes.pointer(get_ranked_memref_descriptor(a)))
+                            for a in (x, out)])
+    np.save(arrays_out, out)
+"""
+"""Decomposes `linalg.softmax` on tensors with MLIR's own decomposition
+(`decompose_interface`, the transform interpreter: it does not apply to
+memrefs), bufferizes, lowers and runs it."""
+
+
+def _softmax_inputs(shape: tuple[int, ...]) -> np.ndarray:
+    x = (np.random.default_rng(0).standard_normal(shape) * 20).astype(np.float32)
+    flat = x.reshape(-1, shape[-1])
+    flat[0, 1] = np.nan  # maxnumf skips it; exp(nan) spreads it over the row
+    flat[1, :] = np.nan  # the max stays its NaN init
+    flat[2, 0] = np.inf
+    flat[3, :] = -np.inf
+    flat[4, 2] = -np.inf
+    return x
+
+
+@pytest.mark.parametrize(("shape", "axis"), [((6, 300), 1), ((5, 7, 9), 0)])
+def test_softmax_matches_mlirs_decomposition(
+    shape: tuple[int, ...], axis: int, tmp_path: Path
+):
+    """memplan-run's `linalg.softmax` on memrefs against MLIR's decomposition
+    of it compiled: bit for bit with the C library's `expf` (what the
+    compiled code calls), within 2 ulp with numpy's exp (memplan's)."""
+    assert MLIR_PYTHON is not None
+    x = _softmax_inputs(shape)
+    tensor = f"tensor<{'x'.join(map(str, shape))}xf32>"
+    inputs, outputs = tmp_path / "in.npz", tmp_path / "out.npy"
+    np.savez(inputs, x=x)
+    done = subprocess.run(
+        [MLIR_PYTHON, "-c", SOFTMAX_RUN, str(inputs), str(outputs)],
+        input=f"""
+func.func @main(%x: {tensor}) -> {tensor} attributes {{llvm.emit_c_interface}} {{
+  %e = tensor.empty() : {tensor}
+  %r = linalg.softmax dimension({axis}) ins(%x : {tensor}) outs(%e : {tensor}) -> {tensor}
+  return %r : {tensor}
+}}""",
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    expected = np.load(outputs)
+    memref = tensor.replace("tensor", "memref")
+    ours = np.zeros_like(x)
+    run_function(
+        parse(f"""
+func.func @main(%x: {memref}, %y: {memref}) {{
+  linalg.softmax dimension({axis}) ins(%x : {memref}) outs(%y : {memref})
+  func.return
+}}"""),
+        "main",
+        [x, ours],
+    )
+    np.testing.assert_array_max_ulp(ours, expected, maxulp=2)
+    libm = ctypes.CDLL(ctypes.util.find_library("m"))
+    libm.expf.restype, libm.expf.argtypes = ctypes.c_float, [ctypes.c_float]
+    expf = np.frompyfunc(libm.expf, 1, 1)
+    with np.errstate(invalid="ignore"):
+        exact = softmax(x, axis, lambda v: expf(v).astype(np.float32))
+    np.testing.assert_array_equal(exact.view(np.uint32), expected.view(np.uint32))

@@ -3,7 +3,7 @@
 For every named op memplan's linalg defines and a few element-type pairs
 (same type, and widening or int-to-float casts), the custom-form source and
 the generic form MLIR prints for it, with the body and indexing maps MLIR
-builds.  `test_linalg_mlir_reference.py` checks memplan's ops against it.
+builds, and the iterator types of the `linalg.generic` MLIR generalizes it to.  `test_linalg_mlir_reference.py` checks memplan's ops against it.
 
 Needs MLIR's Python bindings (torch-mlir bundles them), not memplan:
 
@@ -15,17 +15,38 @@ Cases MLIR rejects (e.g. a float op on integers) are left out.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
-from torch_mlir import ir  # pyright: ignore[reportMissingImports]
+from torch_mlir import (  # pyright: ignore[reportMissingImports]
+    ir,
+    passmanager,
+)
 
 OUTPUT = Path(__file__).with_name("mlir_named_ops.json")
+
+ITERATOR_TYPES = re.compile(r"iterator_types = \[([^\]]*)\]")
+"""The loops' kinds of the op generalized (`linalg-generalize-named-ops`)."""
 
 TYPE_PAIRS = (("f32", "f32"), ("i32", "i32"), ("f16", "f32"), ("i8", "i32"))
 
 WINDOW_1D = "{dilations = dense<2> : vector<1xi64>, strides = dense<2> : vector<1xi64>}"
 WINDOW_2D = "{dilations = dense<[1, 2]> : vector<2xi64>, strides = dense<[2, 1]> : vector<2xi64>}"
 WINDOW_3D = "{dilations = dense<1> : vector<3xi64>, strides = dense<2> : vector<3xi64>}"
+
+
+QUANTIZED_CONVOLUTIONS = (
+    "conv_2d_nchw_fchw_q",
+    "conv_2d_nhwc_hwcf_q",
+    "conv_2d_nhwc_fhwc_q",
+    "conv_2d_ngchw_gfchw_q",
+    "conv_2d_nhwgc_gfhwc_q",
+    "conv_3d_ndhwc_dhwcf_q",
+    "depthwise_conv_2d_nhwc_hwc_q",
+    "depthwise_conv_2d_nhwc_hwcm_q",
+)
+"""Every `*_q` convolution upstream MLIR defines; with zero points of the
+input element type (MLIR's definition names i32 but casts any type)."""
 
 
 def memref(shape: list[int], element: str) -> str:
@@ -192,6 +213,35 @@ def cases() -> dict[str, str]:
             found[f"{name}/{a}/{b}"] = source(
                 name, [memref(image, a), memref(window, a)], [memref(out, b)], attrs
             )
+        for name in QUANTIZED_CONVOLUTIONS:
+            image, window, out, attrs = windows[name.removesuffix("_q")]
+            found[f"{name}/{a}/{b}"] = source(
+                name,
+                [memref(image, a), memref(window, a), a, a],
+                [memref(out, b)],
+                attrs,
+            )
+        found[f"quantized_batch_matmul/{a}/{b}"] = source(
+            "quantized_batch_matmul",
+            [memref([5, 2, 3], a), memref([5, 3, 4], a), a, a],
+            [memref([5, 2, 4], b)],
+        )
+        found[f"mmt4d/{a}/{b}"] = source(
+            "mmt4d",
+            [memref([2, 3, 4, 5], a), memref([6, 3, 7, 5], a)],
+            [memref([2, 6, 4, 7], b)],
+        )
+        found[f"batch_mmt4d/{a}/{b}"] = source(
+            "batch_mmt4d",
+            [memref([9, 2, 3, 4, 5], a), memref([9, 6, 3, 7, 5], a)],
+            [memref([9, 2, 6, 4, 7], b)],
+        )
+        for payload in ("arith.addf", "arith.subf", "arith.maxsi", "arith.muli"):
+            found[f"reduce/{a}/{b}/{payload}"] = (
+                f"func.func @f(%i0: {memref([2, 3], a)}, %o0: {memref([2], b)}) {{\n"
+                f"  linalg.reduce {{ {payload} }} ins(%i0 : {memref([2, 3], a)}) "
+                f"outs(%o0 : {memref([2], b)}) dimensions = [1]\n  func.return\n}}\n"
+            )
     found["matmul_transposed_b/f32/f32"] = (
         "func.func @f(%a: memref<2x3xf32>, %b: memref<4x3xf32>, %c: memref<2x4xf32>) {\n"
         "  linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, "
@@ -217,7 +267,13 @@ def main() -> None:
             except ir.MLIRError:
                 continue
             generic = module.operation.get_asm(print_generic_op_form=True)
-        reference[case] = {"custom": text, "generic": generic}
+            reference[case] = {"custom": text, "generic": generic}
+            passmanager.PassManager.parse(
+                "builtin.module(func.func(linalg-generalize-named-ops))"
+            ).run(module.operation)
+            found = ITERATOR_TYPES.search(str(module))
+            if found is not None:
+                reference[case]["iterator_types"] = found.group(1)
     OUTPUT.write_text(json.dumps(reference, indent=1, sort_keys=True) + "\n")
     print(f"wrote {len(reference)} cases to {OUTPUT}")
 

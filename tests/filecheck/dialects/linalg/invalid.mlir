@@ -119,3 +119,127 @@ func.func @map_yield(%a: memref<2x4xf32>, %c: memref<2x4xf32>, %v: i32) {
 }
 
 // CHECK: linalg.map: type of yield operand 0 (i32) does not match the element type of output 0 (f32)
+
+// -----
+
+// mmt4d's body is matmul's: out + a * b with the accumulator first.
+func.func @mmt4d_body(%a: memref<1x1x2x2xf32>, %b: memref<1x1x2x2xf32>, %c: memref<1x1x2x2xf32>) {
+  "linalg.mmt4d"(%a, %b, %c) <{operandSegmentSizes = array<i32: 2, 1>}> ({
+  ^bb0(%0: f32, %1: f32, %2: f32):
+    %3 = "arith.addf"(%0, %1) <{fastmath = #arith.fastmath<none>}> : (f32, f32) -> f32
+    "linalg.yield"(%3) : (f32) -> ()
+  }) : (memref<1x1x2x2xf32>, memref<1x1x2x2xf32>, memref<1x1x2x2xf32>) -> ()
+  func.return
+}
+
+// CHECK: linalg.mmt4d body is not MLIR's definition of the op: expected `v0 = arith.mulf(in0, in1) : f32; v1 = arith.addf(out0, v0) : f32; linalg.yield(v1)`, got `v0 = arith.addf(in0, in1) : f32; linalg.yield(v0)`
+
+// -----
+
+// The zero points are subtracted before the product.
+func.func @quantized_body(%a: memref<1x2x2xi32>, %b: memref<1x2x2xi32>, %z: i32, %c: memref<1x2x2xi32>) {
+  "linalg.quantized_batch_matmul"(%a, %b, %z, %z, %c) <{operandSegmentSizes = array<i32: 4, 1>}> ({
+  ^bb0(%0: i32, %1: i32, %2: i32, %3: i32, %4: i32):
+    %5 = "arith.muli"(%0, %1) : (i32, i32) -> i32
+    %6 = "arith.addi"(%4, %5) : (i32, i32) -> i32
+    "linalg.yield"(%6) : (i32) -> ()
+  }) : (memref<1x2x2xi32>, memref<1x2x2xi32>, i32, i32, memref<1x2x2xi32>) -> ()
+  func.return
+}
+
+// CHECK: linalg.quantized_batch_matmul body is not MLIR's definition of the op: expected `v0 = arith.subi(in0, in2) : i32; v1 = arith.subi(in1, in3) : i32; v2 = arith.muli(v0, v1) : i32; v3 = arith.addi(out0, v2) : i32; linalg.yield(v3)`, got `v0 = arith.muli(in0, in1) : i32; v1 = arith.addi(out0, v0) : i32; linalg.yield(v1)`
+
+// -----
+
+func.func @quantized_conv_without_zero_points(%i: memref<1x4x4x1xi8>, %k: memref<2x2x1x1xi8>, %o: memref<1x3x3x1xi32>) {
+  linalg.conv_2d_nhwc_hwcf_q ins(%i, %k : memref<1x4x4x1xi8>, memref<2x2x1x1xi8>) outs(%o : memref<1x3x3x1xi32>)
+  func.return
+}
+
+// CHECK: linalg.conv_2d_nhwc_hwcf_q takes 4 inputs and one output, got 2 and 1
+
+// -----
+
+func.func @softmax_dimension(%x: memref<2x3xf32>, %y: memref<2x3xf32>) {
+  linalg.softmax dimension(2) ins(%x : memref<2x3xf32>) outs(%y : memref<2x3xf32>)
+  func.return
+}
+
+// CHECK: linalg.softmax dimension 2 is not a dimension of the input (rank 2)
+
+// -----
+
+func.func @softmax_shape(%x: memref<2x3xf32>, %y: memref<3x2xf32>) {
+  linalg.softmax dimension(1) ins(%x : memref<2x3xf32>) outs(%y : memref<3x2xf32>)
+  func.return
+}
+
+// CHECK: linalg.softmax output shape [3, 2] is not compatible with the input shape [2, 3]
+
+// -----
+
+func.func @softmax_element_types(%x: memref<2x3xf16>, %y: memref<2x3xf32>) {
+  linalg.softmax dimension(1) ins(%x : memref<2x3xf16>) outs(%y : memref<2x3xf32>)
+  func.return
+}
+
+// CHECK: linalg.softmax input and output must have the same element type, got f16 and f32
+
+// -----
+
+func.func @softmax_tensor_without_result(%x: tensor<2x3xf32>) {
+  linalg.softmax dimension(1) ins(%x : tensor<2x3xf32>) outs(%x : tensor<2x3xf32>)
+  func.return
+}
+
+// CHECK: linalg.softmax must have one tensor result, of the output's type, when its output is a tensor, and none on memrefs
+
+// -----
+
+func.func @reduce_dimension(%x: memref<2x3xf32>, %y: memref<2xf32>) {
+  linalg.reduce { arith.addf } ins(%x : memref<2x3xf32>) outs(%y : memref<2xf32>) dimensions = [2]
+  func.return
+}
+
+// CHECK: linalg.reduce dimensions for reduction should be in the range [0, 1], got [2]
+
+// -----
+
+func.func @reduce_unsorted(%x: memref<2x3x4xf32>, %y: memref<3xf32>) {
+  linalg.reduce { arith.addf } ins(%x : memref<2x3x4xf32>) outs(%y : memref<3xf32>) dimensions = [2, 0]
+  func.return
+}
+
+// CHECK: linalg.reduce dimensions must be in increasing order, got [2, 0]
+
+// -----
+
+func.func @reduce_shape(%x: memref<2x3xf32>, %y: memref<3xf32>) {
+  linalg.reduce { arith.addf } ins(%x : memref<2x3xf32>) outs(%y : memref<3xf32>) dimensions = [1]
+  func.return
+}
+
+// CHECK: linalg.reduce init dimensions [3] don't match the input dimensions after reduction [2]
+
+// -----
+
+func.func @reduce_argument_type(%x: memref<2x3xf32>, %y: memref<2xf32>) {
+  linalg.reduce ins(%x : memref<2x3xf32>) outs(%y : memref<2xf32>) dimensions = [1] (%in: f64, %init: f32) {
+    linalg.yield %init : f32
+  }
+  func.return
+}
+
+// CHECK: linalg.reduce body must take the input's then the init's element type (f32, f32), got (f64, f32)
+
+// -----
+
+func.func @reduce_yield_type(%x: memref<2x3xf32>, %y: memref<2xf32>) {
+  linalg.reduce ins(%x : memref<2x3xf32>) outs(%y : memref<2xf32>) dimensions = [1] (%in: f32, %init: f32) {
+    %r = arith.fptosi %in : f32 to i32
+    linalg.yield %r : i32
+  }
+  func.return
+}
+
+// CHECK: linalg.reduce: type of yield operand 0 (i32) does not match the element type of output 0 (f32)

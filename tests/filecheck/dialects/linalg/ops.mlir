@@ -118,3 +118,72 @@ func.func @tensors(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>, %c: tensor<2x4xf32>
 // CHECK-NEXT:      linalg.yield
 // CHECK-NEXT:    }
 // CHECK-NEXT:    func.return %e : tensor<2x4xf32>
+
+func.func @tiled_and_quantized(%a: memref<2x3x4x5xi8>, %b: memref<6x3x7x5xi8>, %c: memref<2x6x4x7xi32>, %ba: memref<9x2x3x4x5xf16>, %bb: memref<9x6x3x7x5xf16>, %bc: memref<9x2x6x4x7xf32>, %qa: memref<5x2x3xi8>, %qb: memref<5x3x4xi8>, %az: i8, %bz: i8, %qc: memref<5x2x4xi32>, %i: memref<1x6x6x2xi8>, %k: memref<2x2x2x3xi8>, %o: memref<1x3x5x3xi32>) {
+  linalg.mmt4d ins(%a, %b : memref<2x3x4x5xi8>, memref<6x3x7x5xi8>) outs(%c : memref<2x6x4x7xi32>)
+  linalg.batch_mmt4d ins(%ba, %bb : memref<9x2x3x4x5xf16>, memref<9x6x3x7x5xf16>) outs(%bc : memref<9x2x6x4x7xf32>)
+  linalg.quantized_batch_matmul ins(%qa, %qb, %az, %bz : memref<5x2x3xi8>, memref<5x3x4xi8>, i8, i8) outs(%qc : memref<5x2x4xi32>)
+  linalg.conv_2d_nhwc_hwcf_q {dilations = dense<1> : vector<2xi64>, strides = dense<[2, 1]> : vector<2xi64>} ins(%i, %k, %az, %bz : memref<1x6x6x2xi8>, memref<2x2x2x3xi8>, i8, i8) outs(%o : memref<1x3x5x3xi32>)
+  func.return
+}
+
+// CHECK-LABEL: func.func @tiled_and_quantized
+// CHECK-NEXT:    linalg.mmt4d ins(%a, %b : memref<2x3x4x5xi8>, memref<6x3x7x5xi8>) outs(%c : memref<2x6x4x7xi32>)
+// CHECK-NEXT:    linalg.batch_mmt4d ins(%ba, %bb : memref<9x2x3x4x5xf16>, memref<9x6x3x7x5xf16>) outs(%bc : memref<9x2x6x4x7xf32>)
+// CHECK-NEXT:    linalg.quantized_batch_matmul ins(%qa, %qb, %az, %bz : memref<5x2x3xi8>, memref<5x3x4xi8>, i8, i8) outs(%qc : memref<5x2x4xi32>)
+// CHECK-NEXT:    linalg.conv_2d_nhwc_hwcf_q {dilations = dense<1> : vector<2xi64>, strides = dense<[2, 1]> : vector<2xi64>} ins(%i, %k, %az, %bz : memref<1x6x6x2xi8>, memref<2x2x2x3xi8>, i8, i8) outs(%o : memref<1x3x5x3xi32>)
+
+// GENERIC:      "linalg.mmt4d"(%a, %b, %c)
+// GENERIC-NEXT: ^{{.*}}(%[[A:[a-z0-9_]+]]: i8, %[[B:[a-z0-9_]+]]: i8, %[[C:[a-z0-9_]+]]: i32):
+// GENERIC-NEXT:   %[[EA:[a-z0-9_]+]] = "arith.extsi"(%[[A]])
+// GENERIC-NEXT:   %[[EB:[a-z0-9_]+]] = "arith.extsi"(%[[B]])
+// GENERIC-NEXT:   %[[M:[a-z0-9_]+]] = "arith.muli"(%[[EA]], %[[EB]])
+// GENERIC-NEXT:   %[[S:[a-z0-9_]+]] = "arith.addi"(%[[C]], %[[M]])
+// GENERIC-NEXT:   "linalg.yield"(%[[S]])
+// GENERIC:      "linalg.quantized_batch_matmul"(%qa, %qb, %az, %bz, %qc)
+// GENERIC-NEXT: ^{{.*}}(%[[QA:[a-z0-9_]+]]: i8, %[[QB:[a-z0-9_]+]]: i8, %[[AZ:[a-z0-9_]+]]: i8, %[[BZ:[a-z0-9_]+]]: i8, %[[QC:[a-z0-9_]+]]: i32):
+// GENERIC-NEXT:   %[[X:[a-z0-9_]+]] = "arith.extsi"(%[[QA]])
+// GENERIC-NEXT:   %[[XZ:[a-z0-9_]+]] = "arith.extsi"(%[[AZ]])
+// GENERIC-NEXT:   %[[XS:[a-z0-9_]+]] = "arith.subi"(%[[X]], %[[XZ]])
+// GENERIC-NEXT:   %[[Y:[a-z0-9_]+]] = "arith.extsi"(%[[QB]])
+// GENERIC-NEXT:   %[[YZ:[a-z0-9_]+]] = "arith.extsi"(%[[BZ]])
+// GENERIC-NEXT:   %[[YS:[a-z0-9_]+]] = "arith.subi"(%[[Y]], %[[YZ]])
+// GENERIC-NEXT:   %[[P:[a-z0-9_]+]] = "arith.muli"(%[[XS]], %[[YS]])
+// GENERIC-NEXT:   %[[Q:[a-z0-9_]+]] = "arith.addi"(%[[QC]], %[[P]])
+// GENERIC-NEXT:   "linalg.yield"(%[[Q]])
+
+func.func @softmax(%x: memref<2x3xf32>, %y: memref<2x3xf32>, %t: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  linalg.softmax dimension(1) ins(%x : memref<2x3xf32>) outs(%y : memref<2x3xf32>)
+  linalg.softmax {tag = 1 : i64} dimension(0) ins(%x : memref<2x3xf32>) outs(%y : memref<2x3xf32>)
+  %r = linalg.softmax dimension(1) ins(%t : tensor<2x3xf32>) outs(%t : tensor<2x3xf32>) -> tensor<2x3xf32>
+  func.return %r : tensor<2x3xf32>
+}
+
+// CHECK-LABEL: func.func @softmax
+// CHECK-NEXT:    linalg.softmax dimension(1) ins(%x : memref<2x3xf32>) outs(%y : memref<2x3xf32>)
+// CHECK-NEXT:    linalg.softmax {tag = 1 : i64} dimension(0) ins(%x : memref<2x3xf32>) outs(%y : memref<2x3xf32>)
+// CHECK-NEXT:    %r = linalg.softmax dimension(1) ins(%t : tensor<2x3xf32>) outs(%t : tensor<2x3xf32>) -> tensor<2x3xf32>
+
+// GENERIC: "linalg.softmax"(%x, %y) <{dimension = 1 : i64}> : (memref<2x3xf32>, memref<2x3xf32>) -> ()
+
+func.func @reduce(%x: memref<2x3xf32>, %y: memref<2xf32>) {
+  linalg.reduce { arith.addf } ins(%x : memref<2x3xf32>) outs(%y : memref<2xf32>) dimensions = [1]
+  linalg.reduce { arith.subf {fastmath = #arith.fastmath<fast>} } ins(%x : memref<2x3xf32>) outs(%y : memref<2xf32>) dimensions = [1] {tag}
+  linalg.reduce ins(%x : memref<2x3xf32>) outs(%y : memref<2xf32>) dimensions = [1] (%in: f32, %init: f32) {
+    %r = arith.addf %in, %init : f32
+    linalg.yield %r : f32
+  }
+  func.return
+}
+
+// CHECK-LABEL: func.func @reduce
+// CHECK-NEXT:    linalg.reduce { arith.addf } ins(%x : memref<2x3xf32>) outs(%y : memref<2xf32>) dimensions = [1]
+// CHECK-NEXT:    linalg.reduce { arith.subf {fastmath = #arith.fastmath<fast>} } ins(%x : memref<2x3xf32>) outs(%y : memref<2xf32>) dimensions = [1] {tag}
+// CHECK-NEXT:    linalg.reduce ins(%x : memref<2x3xf32>) outs(%y : memref<2xf32>) dimensions = [1] (%in: f32, %init: f32) {
+// CHECK-NEXT:      %r = arith.addf %in, %init : f32
+// CHECK-NEXT:      linalg.yield %r : f32
+// CHECK-NEXT:    }
+
+// GENERIC:      "linalg.reduce"(%x, %y) <{dimensions = array<i64: 1>}> ({
+// GENERIC-NEXT: ^{{.*}}(%[[IN:[a-z0-9_]+]]: f32, %[[INIT:[a-z0-9_]+]]: f32):
+// GENERIC-NEXT:   %{{.*}} = "arith.addf"(%[[INIT]], %[[IN]])

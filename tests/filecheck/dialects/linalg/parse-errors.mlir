@@ -24,3 +24,23 @@ func.func @f(%a: memref<2x3xf32>, %c: memref<2x3xf32>) {
 }
 
 // CHECK: linalg.map takes one init operand
+
+// -----
+
+func.func @f(%a: memref<2x3xf32>, %c: memref<2xf32>) {
+  linalg.reduce ins(%a, %a : memref<2x3xf32>, memref<2x3xf32>) outs(%c : memref<2xf32>) dimensions = [1] (%x: f32, %y: f32, %z: f32) {
+    linalg.yield %z : f32
+  }
+  func.return
+}
+
+// CHECK: linalg.reduce takes one ins operand (memplan)
+
+// -----
+
+func.func @f(%a: memref<2x3xf32>, %c: memref<2x3xf32>) {
+  linalg.softmax ins(%a : memref<2x3xf32>) outs(%c : memref<2x3xf32>)
+  func.return
+}
+
+// CHECK: Expected 'dimension' in linalg.softmax

@@ -1,0 +1,152 @@
+"""MLIR's quantized named ops besides `quantized_matmul`: the batched matmul
+and the convolutions with zero points (`*_q`).
+
+Each takes, after its two tensors, two scalar zero points (one for each
+tensor) and accumulates `(cast(x) - cast(x_zp)) * (cast(w) - cast(w_zp))`,
+every cast MLIR's `cast_signed` to the output element type, in the order
+`quantized_matmul` builds it.  A convolution's loops are those of the op
+without `_q`; its zero points are scalars, indexed by "" in `DIMS`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from xdsl.dialects.builtin import ArrayAttr
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.ir import Region, SSAValue
+from xdsl.ir.affine import AffineMap
+from xdsl.irdl import irdl_op_definition
+from xdsl.utils.exceptions import VerifyException
+
+from memplan.dialects.linalg import (
+    Conv2DNchwFchwOp,
+    Conv2DNgchwGfchwOp,
+    Conv2DNhwc_FhwcOp,
+    Conv2DNhwc_HwcfOp,
+    Conv2DNhwgcGfhwcOp,
+    Conv3DNdhwcDhwcfOp,
+    DepthwiseConv2DNhwcHwcmOp,
+    DepthwiseConv2DNhwcHwcOp,
+    HiddenBodyOperation,
+    QuantizedMatmulOp,
+    WindowOperation,
+)
+from memplan.dialects.linalg_tiled import iterators_of_output
+
+__all__ = [
+    "Conv2DNchwFchwQOp",
+    "Conv2DNgchwGfchwQOp",
+    "Conv2DNhwcFhwcQOp",
+    "Conv2DNhwcHwcfQOp",
+    "Conv2DNhwgcGfhwcQOp",
+    "Conv3DNdhwcDhwcfQOp",
+    "DepthwiseConv2DNhwcHwcQOp",
+    "DepthwiseConv2DNhwcHwcmQOp",
+    "QuantizedBatchMatmulOp",
+    "QuantizedConvolutionOperation",
+]
+
+
+def _quantized_body(
+    name: str, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
+) -> Region:
+    """quantized_matmul's body, for two tensors, two zero points and an output."""
+    if len(inputs) != 4 or len(outputs) != 1:
+        raise VerifyException(
+            f"{name} takes 4 inputs and one output, got {len(inputs)} and "
+            f"{len(outputs)}"
+        )
+    return QuantizedMatmulOp.get_hidden_region(inputs, outputs)
+
+
+@irdl_op_definition
+class QuantizedBatchMatmulOp(HiddenBodyOperation):
+    """C[b, i, j] += (cast(A[b, i, k]) - cast(a_zp)) * (cast(B[b, k, j]) - cast(b_zp))."""
+
+    name = "linalg.quantized_batch_matmul"
+
+    MAPS: ClassVar[tuple[AffineMap, ...]] = (
+        AffineMap.from_callable(lambda b, i, _, k: (b, i, k)),
+        AffineMap.from_callable(lambda b, _, j, k: (b, k, j)),
+        AffineMap(4, 0, ()),
+        AffineMap(4, 0, ()),
+        AffineMap.from_callable(lambda b, i, j, _: (b, i, j)),
+    )
+
+    @classmethod
+    def get_hidden_region(
+        cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
+    ) -> Region:
+        return _quantized_body(cls.name, inputs, outputs)
+
+    def get_default_indexing_maps(self) -> Sequence[AffineMap]:
+        return self.MAPS
+
+    def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
+        return iterators_of_output(self.MAPS)
+
+
+def _with_zero_points(dims: tuple[str, ...]) -> tuple[str, ...]:
+    """The DIMS of a convolution, with its two scalar zero points added."""
+    loops, image, filter_, output = dims
+    return (loops, image, filter_, "", "", output)
+
+
+class QuantizedConvolutionOperation(WindowOperation):
+    """out += (cast(input) - cast(input_zp)) * (cast(filter) - cast(filter_zp))."""
+
+    @classmethod
+    def get_hidden_region(
+        cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
+    ) -> Region:
+        return _quantized_body(cls.name, inputs, outputs)
+
+
+@irdl_op_definition
+class Conv2DNchwFchwQOp(QuantizedConvolutionOperation):
+    name = "linalg.conv_2d_nchw_fchw_q"
+    DIMS: ClassVar[tuple[str, ...]] = _with_zero_points(Conv2DNchwFchwOp.DIMS)
+
+
+@irdl_op_definition
+class Conv2DNhwcHwcfQOp(QuantizedConvolutionOperation):
+    name = "linalg.conv_2d_nhwc_hwcf_q"
+    DIMS: ClassVar[tuple[str, ...]] = _with_zero_points(Conv2DNhwc_HwcfOp.DIMS)
+
+
+@irdl_op_definition
+class Conv2DNhwcFhwcQOp(QuantizedConvolutionOperation):
+    name = "linalg.conv_2d_nhwc_fhwc_q"
+    DIMS: ClassVar[tuple[str, ...]] = _with_zero_points(Conv2DNhwc_FhwcOp.DIMS)
+
+
+@irdl_op_definition
+class Conv2DNgchwGfchwQOp(QuantizedConvolutionOperation):
+    name = "linalg.conv_2d_ngchw_gfchw_q"
+    DIMS: ClassVar[tuple[str, ...]] = _with_zero_points(Conv2DNgchwGfchwOp.DIMS)
+
+
+@irdl_op_definition
+class Conv2DNhwgcGfhwcQOp(QuantizedConvolutionOperation):
+    name = "linalg.conv_2d_nhwgc_gfhwc_q"
+    DIMS: ClassVar[tuple[str, ...]] = _with_zero_points(Conv2DNhwgcGfhwcOp.DIMS)
+
+
+@irdl_op_definition
+class Conv3DNdhwcDhwcfQOp(QuantizedConvolutionOperation):
+    name = "linalg.conv_3d_ndhwc_dhwcf_q"
+    DIMS: ClassVar[tuple[str, ...]] = _with_zero_points(Conv3DNdhwcDhwcfOp.DIMS)
+
+
+@irdl_op_definition
+class DepthwiseConv2DNhwcHwcQOp(QuantizedConvolutionOperation):
+    name = "linalg.depthwise_conv_2d_nhwc_hwc_q"
+    DIMS: ClassVar[tuple[str, ...]] = _with_zero_points(DepthwiseConv2DNhwcHwcOp.DIMS)
+
+
+@irdl_op_definition
+class DepthwiseConv2DNhwcHwcmQOp(QuantizedConvolutionOperation):
+    name = "linalg.depthwise_conv_2d_nhwc_hwcm_q"
+    DIMS: ClassVar[tuple[str, ...]] = _with_zero_points(DepthwiseConv2DNhwcHwcmOp.DIMS)
