@@ -423,6 +423,27 @@ CASES: list[Case] = [
         accumulate(lambda a, b, az, bz: (a - az) @ (b - bz)),
     ),
     Case(
+        "quantized_batch_matmul",
+        "linalg.quantized_batch_matmul {ins} {outs}",
+        (i8(2, 2, 3), i8(2, 3, 4), Operand(np.int8, None), Operand(np.int8, None)),
+        i32(2, 2, 4),
+        accumulate(lambda a, b, az, bz: (a - az) @ (b - bz)),
+    ),
+    Case(
+        "mmt4d",
+        "linalg.mmt4d {ins} {outs}",
+        (i8(2, 3, 4, 5), i8(6, 3, 7, 5)),
+        i32(2, 6, 4, 7),
+        accumulate(lambda a, b: np.einsum("mkxz,nkyz->mnxy", a, b)),
+    ),
+    Case(
+        "batch_mmt4d",
+        "linalg.batch_mmt4d {ins} {outs}",
+        (f32(2, 2, 3, 4, 5), f32(2, 6, 3, 7, 5)),
+        f32(2, 2, 6, 4, 7),
+        accumulate(lambda a, b: np.einsum("bmkxz,bnkyz->bmnxy", a, b)),
+    ),
+    Case(
         "conv_1d",
         "linalg.conv_1d {ins} {outs}",
         (f32(9), f32(3)),
@@ -722,6 +743,42 @@ CASES: list[Case] = [
         (2, 2, 2),
         f32(1, 2, 2, 2, 2),
     ),
+]
+
+
+def quantized(name: str) -> Case:
+    """The convolution case `name` as its `_q` op: i8 data, i32 zero points
+    subtracted before the product, an i32 output."""
+    case = next(c for c in CASES if c.id == name)
+    image, kernel = (Operand(np.int8, o.shape, -9, 9) for o in case.inputs)
+    zero_point = Operand(np.int32, None, -4, 4)
+
+    def reference(x, w, x_zp, w_zp, initial):
+        return case.reference(
+            x.astype(np.int32) - x_zp, w.astype(np.int32) - w_zp, initial
+        )
+
+    return Case(
+        f"{name}_q",
+        case.op.replace(f"linalg.{name} ", f"linalg.{name}_q "),
+        (image, kernel, zero_point, zero_point),
+        Operand(np.int32, case.output.shape, -9, 9),
+        reference,
+    )
+
+
+CASES += [
+    quantized(name)
+    for name in (
+        "conv_2d_nchw_fchw",
+        "conv_2d_nhwc_hwcf",
+        "conv_2d_nhwc_fhwc",
+        "conv_2d_ngchw_gfchw",
+        "conv_2d_nhwgc_gfhwc",
+        "conv_3d_ndhwc_dhwcf",
+        "depthwise_conv_2d_nhwc_hwc",
+        "depthwise_conv_2d_nhwc_hwcm",
+    )
 ]
 
 
