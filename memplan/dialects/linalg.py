@@ -19,7 +19,7 @@ is corrected and what is added.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import ClassVar, Self
 
@@ -75,6 +75,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
 
 from memplan.dialects.arith import TruncIOp
+from memplan.dialects.linalg_attrs import ElementwiseKindAttr, TypeFn, TypeFnAttr
 from memplan.dialects.syntax import print_values_with_types
 
 __all__ = [
@@ -85,10 +86,12 @@ __all__ = [
     "BatchMatmulOp",
     "BatchMatvecOp",
     "BatchMmt4DOp",
+    "BatchReduceMatmulOp",
     "BatchVecmatOp",
     "BinaryElementwiseOperation",
     "BroadcastOp",
     "CeilOp",
+    "ContractOp",
     "ContractionOperation",
     "Conv1DNcwFcwOp",
     "Conv1DNwcWcfOp",
@@ -125,6 +128,7 @@ __all__ = [
     "DivOp",
     "DivUnsignedOp",
     "DotOp",
+    "ElementwiseOp",
     "ErfOp",
     "ExpOp",
     "FillOp",
@@ -175,6 +179,7 @@ __all__ = [
     "SubOp",
     "TanhOp",
     "TransposeOp",
+    "TypeFnAttr",
     "UnaryElementwiseOperation",
     "UnitStrideConvolutionOperation",
     "VecmatOp",
@@ -184,6 +189,10 @@ __all__ = [
     "body_arg_types",
     "cast_scalar",
     "describe_body",
+    "is_unsigned_cast",
+    "mac_body",
+    "parse_optional_indexing_maps",
+    "verify_yield_types",
 ]
 
 
@@ -337,12 +346,33 @@ def _tensor_results(outputs: Sequence[SSAValue]) -> list[Attribute]:
 
 
 class HiddenBodyOperation(NamedOperation, ABC):
-    """A named op whose body is MLIR's definition, built by `get_hidden_region`.
+    """A named op whose body is MLIR's definition, built by `build_body`.
 
     Its verifier checks that the body it holds (e.g. one read in generic form)
     is exactly that definition."""
 
     PRINT_ATTRS_IN_FRONT: ClassVar[bool] = True
+
+    BODY_PROPERTIES: ClassVar[tuple[str, ...]] = ()
+    """The properties the body depends on (`cast`, `kind`), read by `build_body`."""
+
+    @classmethod
+    def build_body(
+        cls,
+        inputs: Sequence[SSAValue],
+        outputs: Sequence[SSAValue],
+        properties: Mapping[str, Attribute | None],
+    ) -> Region:
+        """MLIR's body for these operands and properties: `get_hidden_region`'s
+        unless the op has BODY_PROPERTIES."""
+        return cls.get_hidden_region(inputs, outputs)
+
+    def rebuild_body(self) -> None:
+        """Replace the body by `build_body`'s for the op's current properties
+        (xDSL's parser builds it before it has read them)."""
+        body = self.build_body(self.inputs, self.outputs, self.properties)
+        self.body.detach_block(0).erase()
+        body.move_blocks(self.body)
 
     def __init__(
         self,
@@ -358,18 +388,31 @@ class HiddenBodyOperation(NamedOperation, ABC):
             result_types=_tensor_results(outputs) if res is None else res,
             properties=properties,
             attributes=attributes,
-            hidden_region=self.get_hidden_region(inputs, outputs),
+            hidden_region=self.build_body(inputs, outputs, properties or {}),
         )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        op = super().parse(parser)
+        if any(name in op.properties for name in cls.BODY_PROPERTIES):
+            op.rebuild_body()
+        return op
 
     def verify_(self) -> None:
         super().verify_()
+        if "cast" in self.attributes:
+            raise VerifyException(
+                f"{self.name} takes no cast attribute (MLIR ignores it on this "
+                "op): remove it"
+            )
         verify_yield_types(self, self.body, self.outputs)
         num_inputs = len(self.inputs)
         arg_types = tuple(arg.type for arg in self.body.block.args)
-        if _defined_body(type(self), arg_types, num_inputs) != describe_body(
+        variant = tuple(self.properties.get(name) for name in self.BODY_PROPERTIES)
+        if _defined_body(type(self), variant, arg_types, num_inputs) != describe_body(
             self.body.block, num_inputs, canonical=True
         ):
-            expected = self.get_hidden_region(self.inputs, self.outputs).block
+            expected = self.build_body(self.inputs, self.outputs, self.properties).block
             raise VerifyException(
                 f"{self.name} body is not MLIR's definition of the op: expected "
                 f"`{describe_body(expected, num_inputs)}`, got "
@@ -380,24 +423,40 @@ class HiddenBodyOperation(NamedOperation, ABC):
 @lru_cache(maxsize=1024)
 def _defined_body(
     op_type: type[HiddenBodyOperation],
+    variant: tuple[Attribute | None, ...],
     arg_types: tuple[Attribute, ...],
     num_inputs: int,
 ) -> str:
     """The canonical description of the body `op_type` defines for these
-    body argument types (built once per op and types: verifying stays cheap)."""
+    BODY_PROPERTIES values and body argument types (built once per op, values
+    and types: verifying stays cheap)."""
     values = Block(arg_types=arg_types).args
-    body = op_type.get_hidden_region(values[:num_inputs], values[num_inputs:])
+    properties = dict(zip(op_type.BODY_PROPERTIES, variant, strict=True))
+    body = op_type.build_body(values[:num_inputs], values[num_inputs:], properties)
     return describe_body(body.block, num_inputs, canonical=True)
 
 
-def _mac_body(inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> Region:
-    """out + cast(in0) * cast(in1), casts to the output element type."""
+def is_unsigned_cast(properties: Mapping[str, Attribute | None]) -> bool:
+    """Whether an op's `cast` property is `#linalg.type_fn<cast_unsigned>`
+    (MLIR's default, when it is absent, is cast_signed)."""
+    cast = properties.get("cast")
+    return isinstance(cast, TypeFnAttr) and cast.data == TypeFn.CAST_UNSIGNED
+
+
+def mac_body(
+    inputs: Sequence[SSAValue],
+    outputs: Sequence[SSAValue],
+    *,
+    unsigned: bool = False,
+) -> Region:
+    """out + cast(in0) * cast(in1), casts (signed unless `unsigned`) to the
+    output element type."""
     arg_types = body_arg_types((*inputs, *outputs))
 
     @Builder.implicit_region(arg_types)
     def body(args: tuple[BlockArgument, ...]) -> None:
-        lhs = cast_scalar(args[0], arg_types[-1])
-        rhs = cast_scalar(args[1], arg_types[-1])
+        lhs = cast_scalar(args[0], arg_types[-1], unsigned=unsigned)
+        rhs = cast_scalar(args[1], arg_types[-1], unsigned=unsigned)
         product = binary_scalar("mul", lhs, rhs)
         YieldOp(binary_scalar("add", args[-1], product))
 
@@ -728,7 +787,7 @@ class ContractionOperation(HiddenBodyOperation, ABC):
     def get_hidden_region(
         cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
     ) -> Region:
-        return _mac_body(inputs, outputs)
+        return mac_body(inputs, outputs)
 
     def get_default_indexing_maps(self) -> Sequence[AffineMap]:
         return self.DEFAULT_MAPS
@@ -743,10 +802,23 @@ class ContractionOperation(HiddenBodyOperation, ABC):
 class MapsContractionOperation(ContractionOperation, ABC):
     """A contraction whose `indexing_maps` may replace the default maps, as
     current MLIR prints them (e.g. for a transposed operand); custom syntax
-    `linalg.matmul indexing_maps = [...] ins(...) outs(...)`, the maps written
-    only when they are not the default ones."""
+    `linalg.matmul indexing_maps = [...] {cast = #linalg.type_fn<...>}
+    ins(...) outs(...)`, the maps written only when they are not the default
+    ones.  `cast_unsigned` makes the casts extui, uitofp and fptoui."""
 
     indexing_maps = opt_prop_def(ArrayAttr[AffineMapAttr])
+    cast = opt_prop_def(TypeFnAttr)
+
+    BODY_PROPERTIES: ClassVar[tuple[str, ...]] = ("cast",)
+
+    @classmethod
+    def build_body(
+        cls,
+        inputs: Sequence[SSAValue],
+        outputs: Sequence[SSAValue],
+        properties: Mapping[str, Attribute | None],
+    ) -> Region:
+        return mac_body(inputs, outputs, unsigned=is_unsigned_cast(properties))
 
     @classmethod
     def default_maps_attr(cls) -> ArrayAttr[AffineMapAttr]:
@@ -772,15 +844,7 @@ class MapsContractionOperation(ContractionOperation, ABC):
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
-        maps: Attribute | None = None
-        if parser.parse_optional_keyword("indexing_maps"):
-            parser.parse_punctuation("=")
-            maps_at = parser.pos
-            maps = parser.parse_attribute()
-            if not isa(maps, ArrayAttr[AffineMapAttr]):
-                parser.raise_error(
-                    "indexing_maps must be a list of affine maps", maps_at, parser.pos
-                )
+        maps = parse_optional_indexing_maps(parser)
         op = super().parse(parser)
         if "indexing_maps" not in op.properties:
             op.properties["indexing_maps"] = maps or cls.default_maps_attr()
@@ -791,6 +855,20 @@ class MapsContractionOperation(ContractionOperation, ABC):
             printer.print_string(" indexing_maps = ")
             printer.print_attribute(self.indexing_maps)
         super().print(printer)
+
+
+def parse_optional_indexing_maps(parser: Parser) -> ArrayAttr[AffineMapAttr] | None:
+    """`indexing_maps = [affine_map<...>, ...]`, if it comes next."""
+    if not parser.parse_optional_keyword("indexing_maps"):
+        return None
+    parser.parse_punctuation("=")
+    maps_at = parser.pos
+    maps = parser.parse_attribute()
+    if not isa(maps, ArrayAttr[AffineMapAttr]):
+        parser.raise_error(
+            "indexing_maps must be a list of affine maps", maps_at, parser.pos
+        )
+    return maps
 
 
 @irdl_op_definition
@@ -1068,7 +1146,7 @@ class ConvolutionOperation(WindowOperation, ABC):
     def get_hidden_region(
         cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
     ) -> Region:
-        return _mac_body(inputs, outputs)
+        return mac_body(inputs, outputs)
 
 
 class UnitStrideConvolutionOperation(SlidingWindowOperation, ABC):
@@ -1078,7 +1156,7 @@ class UnitStrideConvolutionOperation(SlidingWindowOperation, ABC):
     def get_hidden_region(
         cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
     ) -> Region:
-        return _mac_body(inputs, outputs)
+        return mac_body(inputs, outputs)
 
 
 class PoolingOperation(WindowOperation, ABC):
@@ -1625,6 +1703,11 @@ def _parse_short_form_payload(parser: Parser) -> Callable[..., Region] | None:
 
 
 # Ops defined in their own modules, which build on the helpers above.
+from memplan.dialects.linalg_contract import (  # noqa: E402 (builds on the ops above)
+    BatchReduceMatmulOp,
+    ContractOp,
+    ElementwiseOp,
+)
 from memplan.dialects.linalg_quantized import (  # noqa: E402
     Conv2DNchwFchwQOp,
     Conv2DNgchwGfchwQOp,
@@ -1733,7 +1816,10 @@ LINALG = Dialect(
         DepthwiseConv2DNhwcHwcQOp,
         DepthwiseConv2DNhwcHwcmQOp,
         SoftmaxOp,
+        ContractOp,
+        BatchReduceMatmulOp,
+        ElementwiseOp,
     ],
-    [IteratorTypeAttr],
+    [IteratorTypeAttr, TypeFnAttr, ElementwiseKindAttr],
 )
 """linalg for memplan: xDSL's correct ops, the corrected ones and the added ones."""

@@ -782,6 +782,97 @@ CASES += [
 ]
 
 
+def elementwise_kind(kind: str, function, *inputs: Operand, maps: str = ""):
+    """linalg.elementwise of `kind` (no casts: the output has the inputs' type)."""
+    output = Operand(inputs[-1].dtype, inputs[-1].shape)
+    return Case(
+        f"elementwise_{kind}_{inputs[-1].mlir_type()}",
+        f"linalg.elementwise kind=#linalg.elementwise_kind<{kind}> {maps}{{ins}} {{outs}}",
+        inputs,
+        output,
+        lambda *args: np.asarray(function(*args[:-1])).astype(output.dtype),
+    )
+
+
+def unsigned_matmul(a, b, out):
+    """out + a @ b with the i8 inputs read as unsigned (cast_unsigned)."""
+    product = a.view(np.uint8).astype(np.int64) @ b.view(np.uint8).astype(np.int64)
+    return (out + product).astype(out.dtype)
+
+
+def as_unsigned(a: np.ndarray) -> np.ndarray:
+    return a.view(np.uint32)
+
+
+UNSIGNED = "{cast = #linalg.type_fn<cast_unsigned>}"
+CONTRACT_TRANSPOSED_OUT = (
+    "indexing_maps = [affine_map<(m, n, k) -> (m, k)>, "
+    "affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (n, m)>]"
+)
+CONTRACT_MATMUL = (
+    "indexing_maps = [affine_map<(m, n, k) -> (m, k)>, "
+    "affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]"
+)
+
+CASES += [
+    elementwise_kind("exp", np.exp, f32(6)),
+    elementwise_kind("log1p", np.log1p, f32(6, low=0)),
+    elementwise_kind("atan", np.arctan, f32(6)),
+    elementwise_kind("max_signed", np.maximum, i32(6), i32(6)),
+    elementwise_kind(
+        "max_unsigned",
+        lambda a, b: np.maximum(as_unsigned(a), as_unsigned(b)).view(np.int32),
+        i32(6),
+        i32(6),
+    ),
+    elementwise_kind("select", np.where, Operand(np.bool_, (6,)), f32(6), f32(6)),
+    Case(
+        "elementwise_sub_transposed_and_broadcast",
+        "linalg.elementwise kind=#linalg.elementwise_kind<sub> indexing_maps = "
+        "[affine_map<(i, j) -> (j, i)>, affine_map<(i, j) -> (i)>, "
+        "affine_map<(i, j) -> (i, j)>] {ins} {outs}",
+        (f32(3, 2), f32(2)),
+        f32(2, 3),
+        lambda a, b, _: a.T - b[:, None],
+    ),
+    Case(
+        "contract_transposed_output",
+        f"linalg.contract {CONTRACT_TRANSPOSED_OUT} {{ins}} {{outs}}",
+        (f32(2, 3), f32(3, 4)),
+        f32(4, 2),
+        accumulate(lambda a, b: (a @ b).T),
+    ),
+    Case(
+        "contract_unsigned_i8_i32",
+        f"linalg.contract {CONTRACT_MATMUL} {UNSIGNED} {{ins}} {{outs}}",
+        (i8(2, 3), i8(3, 4)),
+        i32(2, 4),
+        unsigned_matmul,
+    ),
+    Case(
+        "matmul_unsigned_i8_f32",
+        f"linalg.matmul {UNSIGNED} {{ins}} {{outs}}",
+        (i8(2, 3), i8(3, 4)),
+        f32(2, 4),
+        unsigned_matmul,
+    ),
+    Case(
+        "batch_reduce_matmul",
+        "linalg.batch_reduce_matmul {ins} {outs}",
+        (f32(5, 2, 3), f32(5, 3, 4)),
+        f32(2, 4),
+        accumulate(lambda a, b: np.einsum("bmk,bkn->mn", a, b)),
+    ),
+    Case(
+        "batch_reduce_matmul_i8_i32",
+        "linalg.batch_reduce_matmul {ins} {outs}",
+        (i8(5, 2, 3), i8(5, 3, 4)),
+        i32(2, 4),
+        accumulate(lambda a, b: np.einsum("bmk,bkn->mn", a, b)),
+    ),
+]
+
+
 def _print(module: ModuleOp, generic: bool) -> str:
     stream = StringIO()
     Printer(stream=stream, print_generic_format=generic).print_op(module)

@@ -286,6 +286,29 @@ func.func @main(%x: memref<3x4xf32>, %shape: memref<2xi64>, %row: memref<1x4xf32
 through), a clone into another layout, a reshape to sizes read at run time."""
 
 
+MATMUL_MAPS = (
+    "[affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, "
+    "affine_map<(m, n, k) -> (m, n)>]"
+)
+CONTRACT_AND_ELEMENTWISE = f"""
+func.func @main(%a: memref<2x3xi8>, %b: memref<3x4xi8>, %c: memref<2x4xi32>, %f: memref<2x4xf32>, %ba: memref<2x2x3xi8>, %bb: memref<2x3x4xi8>, %x: memref<3x4xf32>, %y: memref<4xf32>, %z: memref<4x3xf32>, %m: memref<4x3xi1>, %u: memref<4xi32>, %v: memref<4xi32>, %w: memref<4xi32>) attributes {{llvm.emit_c_interface}} {{
+  linalg.contract indexing_maps = {MATMUL_MAPS} {{cast = #linalg.type_fn<cast_unsigned>}} ins(%a, %b : memref<2x3xi8>, memref<3x4xi8>) outs(%c : memref<2x4xi32>)
+  linalg.matmul {{cast = #linalg.type_fn<cast_unsigned>}} ins(%a, %b : memref<2x3xi8>, memref<3x4xi8>) outs(%f : memref<2x4xf32>)
+  linalg.batch_reduce_matmul ins(%ba, %bb : memref<2x2x3xi8>, memref<2x3x4xi8>) outs(%c : memref<2x4xi32>)
+  linalg.elementwise kind=#linalg.elementwise_kind<sub> indexing_maps = [affine_map<(i, j) -> (j, i)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>] ins(%x, %y : memref<3x4xf32>, memref<4xf32>) outs(%z : memref<4x3xf32>)
+  linalg.elementwise kind=#linalg.elementwise_kind<floor> ins(%z : memref<4x3xf32>) outs(%z : memref<4x3xf32>)
+  linalg.elementwise kind=#linalg.elementwise_kind<negf> ins(%z : memref<4x3xf32>) outs(%z : memref<4x3xf32>)
+  linalg.elementwise kind=#linalg.elementwise_kind<select> ins(%m, %z, %z : memref<4x3xi1>, memref<4x3xf32>, memref<4x3xf32>) outs(%z : memref<4x3xf32>)
+  linalg.elementwise kind=#linalg.elementwise_kind<div_unsigned> ins(%u, %v : memref<4xi32>, memref<4xi32>) outs(%w : memref<4xi32>)
+  linalg.elementwise kind=#linalg.elementwise_kind<max_unsigned> ins(%w, %v : memref<4xi32>, memref<4xi32>) outs(%w : memref<4xi32>)
+  linalg.elementwise kind=#linalg.elementwise_kind<min_signed> ins(%u, %w : memref<4xi32>, memref<4xi32>) outs(%u : memref<4xi32>)
+  func.return
+}}
+"""
+"""contract, batch_reduce_matmul and elementwise, with unsigned casts and
+unsigned integer kinds (on negative values, where signedness shows)."""
+
+
 def _atomics(kinds: tuple[str, ...], type_: str, value: str) -> str:
     """Each kind applied to element i of %m (i its position in `kinds`), the
     value it returns stored at element i of %old."""
@@ -412,6 +435,25 @@ CASES = {
             np.array([2, 6], np.int64),
             np.zeros((1, 4), np.float32),
             np.zeros((2, 6), np.float32),
+        ],
+        "none",
+    ),
+    "contract-and-elementwise": (
+        CONTRACT_AND_ELEMENTWISE,
+        [
+            np.array([[-1, 2, -128], [127, -3, 5]], np.int8),
+            np.arange(-6, 6, dtype=np.int8).reshape(3, 4),
+            np.ones((2, 4), np.int32),
+            np.zeros((2, 4), np.float32),
+            np.arange(-6, 6, dtype=np.int8).reshape(2, 2, 3),
+            np.arange(-12, 12, dtype=np.int8).reshape(2, 3, 4),
+            FLOATS.reshape(3, 4).copy(),
+            np.array([0.25, -0.5, 1.0, 2.0], np.float32),
+            np.zeros((4, 3), np.float32),
+            np.arange(12).reshape(4, 3) % 3 == 0,
+            np.array([-7, 7, -(2**31), 9], np.int32),
+            np.array([2, -2, 3, 5], np.int32),
+            np.zeros(4, np.int32),
         ],
         "none",
     ),

@@ -242,6 +242,8 @@ def cases() -> dict[str, str]:
                 f"  linalg.reduce {{ {payload} }} ins(%i0 : {memref([2, 3], a)}) "
                 f"outs(%o0 : {memref([2], b)}) dimensions = [1]\n  func.return\n}}\n"
             )
+        found.update(_contract_cases(a, b))
+        found.update(_elementwise_cases(a, b))
     found["matmul_transposed_b/f32/f32"] = (
         "func.func @f(%a: memref<2x3xf32>, %b: memref<4x3xf32>, %c: memref<2x4xf32>) {\n"
         "  linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, "
@@ -249,10 +251,134 @@ def cases() -> dict[str, str]:
         "ins(%a, %b : memref<2x3xf32>, memref<4x3xf32>) outs(%c : memref<2x4xf32>)\n"
         "  func.return\n}\n"
     )
+    found["batch_reduce_matmul_transposed_b/f32/f32"] = source(
+        "batch_reduce_matmul",
+        [memref([5, 2, 3], "f32"), memref([5, 4, 3], "f32")],
+        [memref([2, 4], "f32")],
+        BATCH_REDUCE_TRANSPOSED_B,
+    )
+    found["elementwise_broadcast/f32/f32"] = source(
+        "elementwise",
+        [memref([5, 4], "f32"), memref([5], "f32")],
+        [memref([4, 5], "f32")],
+        "kind=#linalg.elementwise_kind<sub> indexing_maps = ["
+        "affine_map<(i, j) -> (j, i)>, affine_map<(i, j) -> (j)>, "
+        "affine_map<(i, j) -> (i, j)>]",
+    )
     found["map/f32/f32"] = (
         "func.func @f(%a: memref<2x4xf32>, %b: memref<2x4xf32>, %c: memref<2x4xf32>) {\n"
         "  linalg.map { arith.subf } ins(%a, %b : memref<2x4xf32>, memref<2x4xf32>) "
         "outs(%c : memref<2x4xf32>)\n  func.return\n}\n"
+    )
+    return found
+
+
+UNSIGNED = "{cast = #linalg.type_fn<cast_unsigned>}"
+SIGNED = "{cast = #linalg.type_fn<cast_signed>}"
+MATMUL_MAPS = (
+    "indexing_maps = [affine_map<(m, n, k) -> (m, k)>, "
+    "affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]"
+)
+BATCH_REDUCE_TRANSPOSED_B = (
+    "indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, "
+    "affine_map<(b, m, n, k) -> (b, n, k)>, affine_map<(b, m, n, k) -> (m, n)>]"
+)
+UNARY_KINDS = [
+    "exp",
+    "log",
+    "abs",
+    "ceil",
+    "floor",
+    "negf",
+    "reciprocal",
+    "round",
+    "sqrt",
+    "rsqrt",
+    "square",
+    "tanh",
+    "erf",
+    "sin",
+    "cos",
+    "tan",
+    "acos",
+    "acosh",
+    "asin",
+    "asinh",
+    "atan",
+    "atanh",
+    "log10",
+    "log1p",
+    "log2",
+]
+BINARY_KINDS = [
+    "add",
+    "sub",
+    "mul",
+    "div",
+    "div_unsigned",
+    "max_signed",
+    "min_signed",
+    "max_unsigned",
+    "min_unsigned",
+    "powf",
+]
+
+
+def _contract_cases(a: str, b: str) -> dict[str, str]:
+    """contract, batch_reduce_matmul and the `cast` attribute, signed and
+    unsigned.  batch_reduce_matmul's unsigned case only on floats: on integers
+    MLIR ignores the attribute, which memplan rejects."""
+    lhs, rhs, out = memref([2, 3], a), memref([3, 4], a), memref([2, 4], b)
+    blhs, brhs = memref([5, 2, 3], a), memref([5, 3, 4], a)
+    bout = memref([5, 2, 4], b)
+    found = {
+        f"contract/{a}/{b}": source("contract", [lhs, rhs], [out], MATMUL_MAPS),
+        f"contract_signed/{a}/{b}": source(
+            "contract", [lhs, rhs], [out], f"{MATMUL_MAPS} {SIGNED}"
+        ),
+        f"contract_unsigned/{a}/{b}": source(
+            "contract", [lhs, rhs], [out], f"{MATMUL_MAPS} {UNSIGNED}"
+        ),
+        f"matmul_signed/{a}/{b}": source("matmul", [lhs, rhs], [out], SIGNED),
+        f"matmul_unsigned/{a}/{b}": source("matmul", [lhs, rhs], [out], UNSIGNED),
+        f"batch_matmul_unsigned/{a}/{b}": source(
+            "batch_matmul", [blhs, brhs], [bout], UNSIGNED
+        ),
+        f"batch_reduce_matmul/{a}/{b}": source(
+            "batch_reduce_matmul", [blhs, brhs], [out]
+        ),
+    }
+    if not a.startswith("i"):
+        found[f"batch_reduce_matmul_unsigned/{a}/{b}"] = source(
+            "batch_reduce_matmul", [blhs, brhs], [out], UNSIGNED
+        )
+    return found
+
+
+def _elementwise_cases(a: str, b: str) -> dict[str, str]:
+    """linalg.elementwise of every kind, as `elementwise/KIND/a/b`.  MLIR
+    crashes (rather than failing) on a float kind over integers or an
+    unsigned one over floats: those are left out."""
+    v4a, v4b = memref([4], a), memref([4], b)
+    is_int = a.startswith("i")
+    found: dict[str, str] = {}
+    for kind in UNARY_KINDS if not is_int else ():
+        found[f"elementwise/{kind}/{a}/{b}"] = source(
+            "elementwise", [v4a], [v4b], f"kind=#linalg.elementwise_kind<{kind}>"
+        )
+    for kind in BINARY_KINDS:
+        if is_int or "unsigned" not in kind:
+            found[f"elementwise/{kind}/{a}/{b}"] = source(
+                "elementwise",
+                [v4a, v4a],
+                [v4b],
+                f"kind=#linalg.elementwise_kind<{kind}>",
+            )
+    found[f"elementwise/select/{a}/{b}"] = source(
+        "elementwise",
+        [memref([4], "i1"), v4a, v4a],
+        [v4b],
+        "kind=#linalg.elementwise_kind<select>",
     )
     return found
 

@@ -243,3 +243,199 @@ func.func @reduce_yield_type(%x: memref<2x3xf32>, %y: memref<2xf32>) {
 }
 
 // CHECK: linalg.reduce: type of yield operand 0 (i32) does not match the element type of output 0 (f32)
+
+// -----
+
+// A generic-form elementwise whose body is not its kind's.
+func.func @elementwise_body(%a: memref<4xf32>, %c: memref<4xf32>) {
+  "linalg.elementwise"(%a, %c) <{kind = #linalg.elementwise_kind<exp>, indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], operandSegmentSizes = array<i32: 1, 1>}> ({
+  ^bb0(%x: f32, %y: f32):
+    %0 = "math.log"(%x) : (f32) -> f32
+    "linalg.yield"(%0) : (f32) -> ()
+  }) : (memref<4xf32>, memref<4xf32>) -> ()
+  func.return
+}
+
+// CHECK: linalg.elementwise body is not MLIR's definition of the op: expected `v0 = math.exp(in0) : f32; linalg.yield(v0)`, got `v0 = math.log(in0) : f32; linalg.yield(v0)`
+
+// -----
+
+// MLIR's generic parser accepts a unary kind with two inputs; its custom
+// parser does not.
+func.func @elementwise_arity(%a: memref<4xf32>, %b: memref<4xf32>, %c: memref<4xf32>) {
+  "linalg.elementwise"(%a, %b, %c) <{kind = #linalg.elementwise_kind<exp>, indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], operandSegmentSizes = array<i32: 2, 1>}> ({
+  ^bb0(%x: f32, %z: f32, %y: f32):
+    %0 = "math.exp"(%x) : (f32) -> f32
+    "linalg.yield"(%0) : (f32) -> ()
+  }) : (memref<4xf32>, memref<4xf32>, memref<4xf32>) -> ()
+  func.return
+}
+
+// CHECK: linalg.elementwise kind exp takes 1 input(s) and one output, got 2 and 1
+
+// -----
+
+// elementwise does not cast: f16 in, f32 out yields the wrong type (as in MLIR).
+func.func @elementwise_yield(%a: memref<4xf16>, %c: memref<4xf32>) {
+  linalg.elementwise kind=#linalg.elementwise_kind<exp> ins(%a : memref<4xf16>) outs(%c : memref<4xf32>)
+  func.return
+}
+
+// CHECK: linalg.elementwise: type of yield operand 0 (f16) does not match the element type of output 0 (f32)
+
+// -----
+
+func.func @elementwise_int_exp(%a: memref<4xi32>, %c: memref<4xi32>) {
+  "linalg.elementwise"(%a, %c) <{kind = #linalg.elementwise_kind<exp>, indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], operandSegmentSizes = array<i32: 1, 1>}> ({
+  ^bb0(%x: i32, %y: i32):
+    "linalg.yield"(%x) : (i32) -> ()
+  }) : (memref<4xi32>, memref<4xi32>) -> ()
+  func.return
+}
+
+// CHECK: linalg.elementwise kind exp: not defined on element type i32
+
+// -----
+
+func.func @elementwise_maps(%a: memref<4xf32>, %c: memref<4xf32>) {
+  linalg.elementwise kind=#linalg.elementwise_kind<exp> indexing_maps = [affine_map<(d0) -> (d0)>] ins(%a : memref<4xf32>) outs(%c : memref<4xf32>)
+  func.return
+}
+
+// CHECK: expected the number of indexing_map (1) to be equal to the number of input/output operands (2)
+
+// -----
+
+func.func @elementwise_loops(%a: memref<4x5xf32>, %c: memref<4xf32>) {
+  linalg.elementwise kind=#linalg.elementwise_kind<exp> indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>] ins(%a : memref<4x5xf32>) outs(%c : memref<4xf32>)
+  func.return
+}
+
+// CHECK: expected indexing_map #0 to have 1 dim(s) to match the number of loops
+
+// -----
+
+// `cast` changes the body: a generic-form matmul holding the signed body
+// while it says cast_unsigned is rejected, not computed either way.
+func.func @matmul_cast_body(%a: memref<2x3xi8>, %b: memref<3x4xi8>, %c: memref<2x4xi32>) {
+  "linalg.matmul"(%a, %b, %c) <{cast = #linalg.type_fn<cast_unsigned>, operandSegmentSizes = array<i32: 2, 1>}> ({
+  ^bb0(%x: i8, %y: i8, %z: i32):
+    %0 = "arith.extsi"(%x) : (i8) -> i32
+    %1 = "arith.extsi"(%y) : (i8) -> i32
+    %2 = "arith.muli"(%0, %1) : (i32, i32) -> i32
+    %3 = "arith.addi"(%z, %2) : (i32, i32) -> i32
+    "linalg.yield"(%3) : (i32) -> ()
+  }) : (memref<2x3xi8>, memref<3x4xi8>, memref<2x4xi32>) -> ()
+  func.return
+}
+
+// CHECK: linalg.matmul body is not MLIR's definition of the op: expected `v0 = arith.extui(in0) : i32; v1 = arith.extui(in1) : i32; v2 = arith.muli(v0, v1) : i32; v3 = arith.addi(out0, v2) : i32; linalg.yield(v3)`, got `v0 = arith.extsi(in0) : i32; v1 = arith.extsi(in1) : i32; v2 = arith.muli(v0, v1) : i32; v3 = arith.addi(out0, v2) : i32; linalg.yield(v3)`
+
+// -----
+
+// MLIR keeps `cast` on matvec as a discardable attribute and ignores it.
+func.func @matvec_cast(%a: memref<2x3xi8>, %b: memref<3xi8>, %c: memref<2xi32>) {
+  linalg.matvec {cast = #linalg.type_fn<cast_unsigned>} ins(%a, %b : memref<2x3xi8>, memref<3xi8>) outs(%c : memref<2xi32>)
+  func.return
+}
+
+// CHECK: linalg.matvec takes no cast attribute (MLIR ignores it on this op): remove it
+
+// -----
+
+func.func @elementwise_cast(%a: memref<4xf32>, %c: memref<4xf32>) {
+  linalg.elementwise kind=#linalg.elementwise_kind<exp> {cast = #linalg.type_fn<cast_unsigned>} ins(%a : memref<4xf32>) outs(%c : memref<4xf32>)
+  func.return
+}
+
+// CHECK: linalg.elementwise takes no cast attribute (MLIR ignores it on this op): remove it
+
+// -----
+
+// MLIR 20261001 builds extsi for batch_reduce_matmul whatever `cast` says.
+func.func @batch_reduce_unsigned(%a: memref<5x2x3xi8>, %b: memref<5x3x4xi8>, %c: memref<2x4xi32>) {
+  linalg.batch_reduce_matmul {cast = #linalg.type_fn<cast_unsigned>} ins(%a, %b : memref<5x2x3xi8>, memref<5x3x4xi8>) outs(%c : memref<2x4xi32>)
+  func.return
+}
+
+// CHECK: linalg.batch_reduce_matmul: MLIR casts signed whatever `cast` says, so cast_unsigned on these element types is ambiguous; use linalg.contract with cast_unsigned for unsigned casts
+
+// -----
+
+func.func @batch_reduce_maps(%a: memref<5x2x3xf32>, %b: memref<5x3x4xf32>, %c: memref<2x4xf32>) {
+  linalg.batch_reduce_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, k, n)>] ins(%a, %b : memref<5x2x3xf32>, memref<5x3x4xf32>) outs(%c : memref<2x4xf32>)
+  func.return
+}
+
+// CHECK: expected the number of indexing_map (2) to be equal to the number of input/output operands (3)
+
+// -----
+
+func.func @contract_no_reduction(%a: memref<2xf32>, %b: memref<4xf32>, %c: memref<2x4xf32>) {
+  linalg.contract indexing_maps = [affine_map<(m, n) -> (m)>, affine_map<(m, n) -> (n)>, affine_map<(m, n) -> (m, n)>] ins(%a, %b : memref<2xf32>, memref<4xf32>) outs(%c : memref<2x4xf32>)
+  func.return
+}
+
+// CHECK: linalg.contract indexing_maps contract no loop (each is in the output)
+
+// -----
+
+func.func @contract_map_count(%a: memref<2x3xf32>, %b: memref<3x4xf32>, %c: memref<2x4xf32>) {
+  linalg.contract indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>] ins(%a, %b : memref<2x3xf32>, memref<3x4xf32>) outs(%c : memref<2x4xf32>)
+  func.return
+}
+
+// CHECK: linalg.contract needs 3 indexing_maps (lhs, rhs, output), got 2
+
+// -----
+
+func.func @contract_one_sided(%a: memref<2x3x5xf32>, %b: memref<3x4xf32>, %c: memref<2x4xf32>) {
+  linalg.contract indexing_maps = [affine_map<(m, n, k, u) -> (m, k, u)>, affine_map<(m, n, k, u) -> (k, n)>, affine_map<(m, n, k, u) -> (m, n)>] ins(%a, %b : memref<2x3x5xf32>, memref<3x4xf32>) outs(%c : memref<2x4xf32>)
+  func.return
+}
+
+// CHECK: linalg.contract loop d3 is neither in the output (parallel) nor in both inputs (contracted)
+
+// -----
+
+func.func @contract_unused(%a: memref<2x3xf32>, %b: memref<3x4xf32>, %c: memref<2x4xf32>) {
+  linalg.contract indexing_maps = [affine_map<(m, n, k, u) -> (m, k)>, affine_map<(m, n, k, u) -> (k, n)>, affine_map<(m, n, k, u) -> (m, n)>] ins(%a, %b : memref<2x3xf32>, memref<3x4xf32>) outs(%c : memref<2x4xf32>)
+  func.return
+}
+
+// CHECK: linalg.contract loop d3 is not used by any indexing_map
+
+// -----
+
+func.func @contract_permutation(%a: memref<2x3xf32>, %b: memref<3x4xf32>, %c: memref<2x4xf32>) {
+  linalg.contract indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, 0)>, affine_map<(m, n, k) -> (m, n)>] ins(%a, %b : memref<2x3xf32>, memref<3x4xf32>) outs(%c : memref<2x4xf32>)
+  func.return
+}
+
+// CHECK: linalg.contract indexing_map #1 ((d0, d1, d2) -> (d2, 0)) is not a projected permutation
+
+// -----
+
+func.func @contract_operands(%a: memref<2x3xf32>, %b: memref<3x4xf32>, %d: memref<3x4xf32>, %c: memref<2x4xf32>) {
+  linalg.contract indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>] ins(%a, %b, %d : memref<2x3xf32>, memref<3x4xf32>, memref<3x4xf32>) outs(%c : memref<2x4xf32>)
+  func.return
+}
+
+// CHECK: linalg.contract takes two inputs and one output, got 3 and 1
+
+// -----
+
+// A generic-form contract whose body casts unsigned without saying so.
+func.func @contract_body(%a: memref<2x3xi8>, %b: memref<3x4xi8>, %c: memref<2x4xf32>) {
+  "linalg.contract"(%a, %b, %c) <{indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], operandSegmentSizes = array<i32: 2, 1>}> ({
+  ^bb0(%x: i8, %y: i8, %z: f32):
+    %0 = "arith.uitofp"(%x) : (i8) -> f32
+    %1 = "arith.uitofp"(%y) : (i8) -> f32
+    %2 = "arith.mulf"(%0, %1) : (f32, f32) -> f32
+    %3 = "arith.addf"(%z, %2) : (f32, f32) -> f32
+    "linalg.yield"(%3) : (f32) -> ()
+  }) : (memref<2x3xi8>, memref<3x4xi8>, memref<2x4xf32>) -> ()
+  func.return
+}
+
+// CHECK: linalg.contract body is not MLIR's definition of the op: expected `v0 = arith.sitofp(in0) : f32; v1 = arith.sitofp(in1) : f32; v2 = arith.mulf(v0, v1) : f32; v3 = arith.addf(out0, v2) : f32; linalg.yield(v3)`, got `v0 = arith.uitofp(in0) : f32; v1 = arith.uitofp(in1) : f32; v2 = arith.mulf(v0, v1) : f32; v3 = arith.addf(out0, v2) : f32; linalg.yield(v3)`

@@ -187,3 +187,71 @@ func.func @reduce(%x: memref<2x3xf32>, %y: memref<2xf32>) {
 // GENERIC:      "linalg.reduce"(%x, %y) <{dimensions = array<i64: 1>}> ({
 // GENERIC-NEXT: ^{{.*}}(%[[IN:[a-z0-9_]+]]: f32, %[[INIT:[a-z0-9_]+]]: f32):
 // GENERIC-NEXT:   %{{.*}} = "arith.addf"(%[[INIT]], %[[IN]])
+
+// linalg.elementwise: maps written only when not the identities; the
+// attribute dictionary may follow `outs`, it is printed in front.
+func.func @elementwise_kinds(%a: memref<5x4xf32>, %b: memref<5xf32>, %c: memref<4x5xf32>, %m: memref<4x5xi1>, %t: tensor<4xf32>) -> tensor<4xf32> {
+  linalg.elementwise kind=#linalg.elementwise_kind<sub> indexing_maps = [affine_map<(i, j) -> (j, i)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>] ins(%a, %b : memref<5x4xf32>, memref<5xf32>) outs(%c : memref<4x5xf32>)
+  linalg.elementwise kind = #linalg.elementwise_kind<log1p> indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>] ins(%c : memref<4x5xf32>) outs(%c : memref<4x5xf32>) {tag}
+  linalg.elementwise kind=#linalg.elementwise_kind<select> ins(%m, %c, %c : memref<4x5xi1>, memref<4x5xf32>, memref<4x5xf32>) outs(%c : memref<4x5xf32>)
+  %r = linalg.elementwise kind=#linalg.elementwise_kind<max_signed> ins(%t, %t : tensor<4xf32>, tensor<4xf32>) outs(%t : tensor<4xf32>) -> tensor<4xf32>
+  func.return %r : tensor<4xf32>
+}
+
+// CHECK-LABEL: func.func @elementwise_kinds
+// CHECK-NEXT:    linalg.elementwise kind=#linalg.elementwise_kind<sub> indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>] ins(%a, %b : memref<5x4xf32>, memref<5xf32>) outs(%c : memref<4x5xf32>)
+// CHECK-NEXT:    linalg.elementwise kind=#linalg.elementwise_kind<log1p> {tag} ins(%c : memref<4x5xf32>) outs(%c : memref<4x5xf32>)
+// CHECK-NEXT:    linalg.elementwise kind=#linalg.elementwise_kind<select> ins(%m, %c, %c : memref<4x5xi1>, memref<4x5xf32>, memref<4x5xf32>) outs(%c : memref<4x5xf32>)
+// CHECK-NEXT:    %r = linalg.elementwise kind=#linalg.elementwise_kind<max_signed> ins(%t, %t : tensor<4xf32>, tensor<4xf32>) outs(%t : tensor<4xf32>) -> tensor<4xf32>
+
+// GENERIC:      "linalg.elementwise"(%a, %b, %c) <{kind = #linalg.elementwise_kind<sub>, indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>]
+// GENERIC-NEXT: ^{{.*}}(%[[A:[a-z0-9_]+]]: f32, %[[B:[a-z0-9_]+]]: f32, %{{.*}}: f32):
+// GENERIC-NEXT:   %[[SUB:[a-z0-9_]+]] = "arith.subf"(%[[A]], %[[B]])
+// GENERIC-NEXT:   "linalg.yield"(%[[SUB]])
+// GENERIC:      "linalg.elementwise"(%c, %c) <{kind = #linalg.elementwise_kind<log1p>, indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>]
+// GENERIC-NEXT: ^{{.*}}(%[[X:[a-z0-9_]+]]: f32, %{{.*}}: f32):
+// GENERIC-NEXT:   %[[LOG:[a-z0-9_]+]] = "math.log1p"(%[[X]])
+// GENERIC:      "linalg.elementwise"(%m, %c, %c, %c)
+// GENERIC-NEXT: ^{{.*}}(%[[M:[a-z0-9_]+]]: i1, %[[X:[a-z0-9_]+]]: f32, %[[Y:[a-z0-9_]+]]: f32, %{{.*}}: f32):
+// GENERIC-NEXT:   %[[SEL:[a-z0-9_]+]] = "arith.select"(%[[M]], %[[X]], %[[Y]])
+// GENERIC:      "linalg.elementwise"(%t, %t, %t)
+// GENERIC:        "arith.maximumf"
+
+// linalg.contract (maps always written) and the `cast` attribute of
+// matmul, batch_matmul, batch_reduce_matmul and contract.
+func.func @contract_and_cast(%a: memref<2x3xi8>, %b: memref<3x4xi8>, %c: memref<2x4xi32>, %f: memref<2x4xf32>, %ba: memref<5x2x3xi8>, %bb: memref<5x3x4xi8>, %bc: memref<5x2x4xi32>, %fa: memref<5x2x3xf32>, %fb: memref<5x4x3xf32>, %ct: memref<4x2xi32>) {
+  linalg.contract indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>] {cast = #linalg.type_fn<cast_unsigned>} ins(%a, %b : memref<2x3xi8>, memref<3x4xi8>) outs(%f : memref<2x4xf32>)
+  linalg.contract indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (n, m)>] ins(%a, %b : memref<2x3xi8>, memref<3x4xi8>) outs(%ct : memref<4x2xi32>)
+  linalg.matmul {cast = #linalg.type_fn<cast_unsigned>} ins(%a, %b : memref<2x3xi8>, memref<3x4xi8>) outs(%c : memref<2x4xi32>)
+  linalg.batch_matmul {cast = #linalg.type_fn<cast_signed>} ins(%ba, %bb : memref<5x2x3xi8>, memref<5x3x4xi8>) outs(%bc : memref<5x2x4xi32>)
+  linalg.batch_reduce_matmul ins(%ba, %bb : memref<5x2x3xi8>, memref<5x3x4xi8>) outs(%c : memref<2x4xi32>)
+  linalg.batch_reduce_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, n, k)>, affine_map<(b, m, n, k) -> (m, n)>] {cast = #linalg.type_fn<cast_unsigned>} ins(%fa, %fb : memref<5x2x3xf32>, memref<5x4x3xf32>) outs(%f : memref<2x4xf32>)
+  func.return
+}
+
+// CHECK-LABEL: func.func @contract_and_cast
+// CHECK-NEXT:    linalg.contract indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] {cast = #linalg.type_fn<cast_unsigned>} ins(%a, %b : memref<2x3xi8>, memref<3x4xi8>) outs(%f : memref<2x4xf32>)
+// CHECK-NEXT:    linalg.contract indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d1, d0)>] ins(%a, %b : memref<2x3xi8>, memref<3x4xi8>) outs(%ct : memref<4x2xi32>)
+// CHECK-NEXT:    linalg.matmul {cast = #linalg.type_fn<cast_unsigned>} ins(%a, %b : memref<2x3xi8>, memref<3x4xi8>) outs(%c : memref<2x4xi32>)
+// CHECK-NEXT:    linalg.batch_matmul {cast = #linalg.type_fn<cast_signed>} ins(%ba, %bb : memref<5x2x3xi8>, memref<5x3x4xi8>) outs(%bc : memref<5x2x4xi32>)
+// CHECK-NEXT:    linalg.batch_reduce_matmul ins(%ba, %bb : memref<5x2x3xi8>, memref<5x3x4xi8>) outs(%c : memref<2x4xi32>)
+// CHECK-NEXT:    linalg.batch_reduce_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d1, d2)>] {cast = #linalg.type_fn<cast_unsigned>} ins(%fa, %fb : memref<5x2x3xf32>, memref<5x4x3xf32>) outs(%f : memref<2x4xf32>)
+
+// GENERIC:      "linalg.contract"(%a, %b, %f) <{cast = #linalg.type_fn<cast_unsigned>,
+// GENERIC-NEXT: ^{{.*}}(%[[A:[a-z0-9_]+]]: i8, %[[B:[a-z0-9_]+]]: i8, %[[ACC:[a-z0-9_]+]]: f32):
+// GENERIC-NEXT:   %[[CA:[a-z0-9_]+]] = "arith.uitofp"(%[[A]])
+// GENERIC-NEXT:   %[[CB:[a-z0-9_]+]] = "arith.uitofp"(%[[B]])
+// GENERIC-NEXT:   %[[MUL:[a-z0-9_]+]] = "arith.mulf"(%[[CA]], %[[CB]])
+// GENERIC-NEXT:   %[[ADD:[a-z0-9_]+]] = "arith.addf"(%[[ACC]], %[[MUL]])
+// GENERIC-NEXT:   "linalg.yield"(%[[ADD]])
+// GENERIC:      "linalg.contract"(%a, %b, %ct)
+// GENERIC:        "arith.extsi"
+// GENERIC:      "linalg.matmul"(%a, %b, %c) <{cast = #linalg.type_fn<cast_unsigned>,
+// GENERIC-NEXT: ^{{.*}}(%[[A:[a-z0-9_]+]]: i8, %[[B:[a-z0-9_]+]]: i8, %{{.*}}: i32):
+// GENERIC-NEXT:   %{{.*}} = "arith.extui"(%[[A]])
+// GENERIC-NEXT:   %{{.*}} = "arith.extui"(%[[B]])
+// GENERIC:      "linalg.batch_matmul"(%ba, %bb, %bc) <{cast = #linalg.type_fn<cast_signed>,
+// GENERIC-NEXT: ^{{.*}}(%[[A:[a-z0-9_]+]]: i8,
+// GENERIC-NEXT:   %{{.*}} = "arith.extsi"(%[[A]])
+// GENERIC:      "linalg.batch_reduce_matmul"(%ba, %bb, %c) <{operandSegmentSizes = array<i32: 2, 1>, indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d1, d2)>]
+// GENERIC:        "arith.extsi"

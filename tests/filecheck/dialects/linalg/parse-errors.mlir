@@ -44,3 +44,75 @@ func.func @f(%a: memref<2x3xf32>, %c: memref<2x3xf32>) {
 }
 
 // CHECK: Expected 'dimension' in linalg.softmax
+
+// -----
+
+func.func @f(%a: memref<4xf32>, %c: memref<4xf32>) {
+  linalg.elementwise kind=#linalg.elementwise_kind<clamp> ins(%a : memref<4xf32>) outs(%c : memref<4xf32>)
+  func.return
+}
+
+// CHECK: Expected `exp`, `log`
+
+// -----
+
+func.func @f(%a: memref<4xf32>, %c: memref<4xf32>) {
+  linalg.elementwise kind=#linalg.elementwise_kind<add> ins(%a : memref<4xf32>) outs(%c : memref<4xf32>)
+  func.return
+}
+
+// CHECK: linalg.elementwise kind add takes 2 input(s) and one output
+
+// -----
+
+func.func @f(%a: memref<4xf32>, %c: memref<4xf32>) {
+  linalg.elementwise indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>] kind=#linalg.elementwise_kind<exp> ins(%a : memref<4xf32>) outs(%c : memref<4xf32>)
+  func.return
+}
+
+// CHECK: 'kind' expected in linalg.elementwise
+
+// -----
+
+func.func @f(%a: memref<4xi32>, %c: memref<4xi32>) {
+  linalg.elementwise kind=#linalg.elementwise_kind<sqrt> ins(%a : memref<4xi32>) outs(%c : memref<4xi32>)
+  func.return
+}
+
+// CHECK: linalg.elementwise kind sqrt: not defined on element type i32
+
+// -----
+
+func.func @f(%a: memref<4xf32>, %c: memref<4xf32>) {
+  linalg.elementwise kind=#linalg.elementwise_kind<max_unsigned> ins(%a, %a : memref<4xf32>, memref<4xf32>) outs(%c : memref<4xf32>)
+  func.return
+}
+
+// CHECK: linalg.elementwise kind max_unsigned: linalg max_unsigned is not defined on element type f32
+
+// -----
+
+func.func @f(%m: memref<4xf32>, %a: memref<4xf32>, %c: memref<4xf32>) {
+  linalg.elementwise kind=#linalg.elementwise_kind<select> ins(%m, %a, %a : memref<4xf32>, memref<4xf32>, memref<4xf32>) outs(%c : memref<4xf32>)
+  func.return
+}
+
+// CHECK: linalg.elementwise kind select: the condition must be i1, not f32
+
+// -----
+
+func.func @f(%a: memref<2x3xf32>, %b: memref<3x4xf32>, %c: memref<2x4xf32>) {
+  linalg.contract ins(%a, %b : memref<2x3xf32>, memref<3x4xf32>) outs(%c : memref<2x4xf32>)
+  func.return
+}
+
+// CHECK: linalg.contract expects `indexing_maps = [...]`
+
+// -----
+
+func.func @f(%a: memref<2x3xi8>, %b: memref<3x4xi8>, %c: memref<2x4xi32>) {
+  linalg.matmul {cast = #linalg.type_fn<cast_foo>} ins(%a, %b : memref<2x3xi8>, memref<3x4xi8>) outs(%c : memref<2x4xi32>)
+  func.return
+}
+
+// CHECK: Expected `cast_signed`, or `cast_unsigned`.
