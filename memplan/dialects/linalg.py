@@ -260,11 +260,31 @@ _FLOAT_AND_INT_OPS: dict[str, tuple[_BinaryBuilder | None, _BinaryBuilder]] = {
 """MLIR's BinaryFn on floats and on integers (None: not defined on floats)."""
 
 
+_BOOL_OPS: dict[str, _BinaryBuilder | None] = {
+    "add": arith.OrIOp,
+    "mul": arith.AndIOp,
+    "sub": None,
+    "div": None,
+    "div_unsigned": None,
+}
+"""MLIR's BinaryFn on two i1 values where it differs from the integer op:
+a sum is an or, a product an and, and there is no difference or quotient
+(MLIR: "unsupported operation: sub with bools")."""
+
+
 def binary_scalar(kind: str, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
     """MLIR's BinaryFn `kind` (add, mul, max_signed as "max", ...) on two body values."""
     float_op, int_op = _FLOAT_AND_INT_OPS[kind]
     if isinstance(lhs.type, AnyFloat) and float_op is not None:
         return float_op(lhs, rhs).results[0]
+    if lhs.type == rhs.type == IntegerType(1) and kind in _BOOL_OPS:
+        bool_op = _BOOL_OPS[kind]
+        if bool_op is None:
+            raise VerifyException(
+                f"linalg {kind} is not defined on i1 (MLIR: unsupported "
+                f"operation: {kind} with bools)"
+            )
+        return bool_op(lhs, rhs).results[0]
     if _is_int(lhs.type):
         return int_op(lhs, rhs).results[0]
     raise VerifyException(f"linalg {kind} is not defined on element type {lhs.type}")

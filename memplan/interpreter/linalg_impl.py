@@ -40,7 +40,12 @@ from memplan.interpreter.generic_vectorize import (
     loop_ranges,
     run_vectorized,
 )
-from memplan.interpreter.memory_impl import copy_tensor, read_tensor, write_tensor
+from memplan.interpreter.memory_impl import (
+    copy_tensor,
+    count_copy,
+    read_tensor,
+    write_tensor,
+)
 from memplan.interpreter.model import DiscontiguousTensor, MemoryModel, Tensor
 from memplan.interpreter.vector_body import REDUCTION_UFUNCS
 
@@ -137,7 +142,14 @@ class LinalgFunctions(InterpreterFunctions):
         assert isinstance(source_type, MemRefType) and isinstance(
             target_type, MemRefType
         )
-        copy_tensor(self.model, source_type, target_type, args[0], args[1])
+        if source_type.element_type == target_type.element_type:
+            copy_tensor(self.model, source_type, target_type, args[0], args[1])
+            return ()
+        # A copy between element types is its body's cast (`extsi` of an i1
+        # true is -1, `trunci` to i1 keeps the low bit), which numpy's
+        # conversion is not.
+        self.run_structured(interpreter, op, args)
+        count_copy(self.model, source_type, target_type, args[0])
         return ()
 
     @impl(linalg.TransposeOp)

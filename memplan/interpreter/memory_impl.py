@@ -69,6 +69,13 @@ def copy_tensor(
             f"shape {list(target.shape)}"
         )
     write_tensor(target, read_tensor(source))
+    count_copy(model, source_type, target_type, source)
+
+
+def count_copy(
+    model: MemoryModel, source_type: MemRefType, target_type: MemRefType, source: Tensor
+) -> None:
+    """Count a copy of all of `source` from its scope to the target's."""
     model.stats.record_copy(
         memory.scope_of(source_type), memory.scope_of(target_type), int(source.nbytes)
     )

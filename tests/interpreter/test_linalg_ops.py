@@ -91,6 +91,44 @@ def test_copy_copies_and_counts_bytes(run: Run):
     assert stats.bytes_copied == {"global->global": 64}
 
 
+def test_copy_between_element_types_casts_as_its_body(run: Run):
+    # MLIR's body: extsi (an i1 true is -1), sitofp, trunci (the low bit).
+    program = """
+    func.func @main(%b: memref<2xi1>, %w: memref<2xi32>, %f: memref<2xf32>, %t: memref<2xi1>) {
+      linalg.copy ins(%b : memref<2xi1>) outs(%w : memref<2xi32>)
+      linalg.copy ins(%b : memref<2xi1>) outs(%f : memref<2xf32>)
+      linalg.copy ins(%w : memref<2xi32>) outs(%t : memref<2xi1>)
+      func.return
+    }
+    """
+    b = np.array([True, False])
+    w, f, t = np.zeros(2, np.int32), np.zeros(2, np.float32), np.ones(2, bool)
+    stats = run(program, b, w, f, t).stats
+    np.testing.assert_array_equal(w, [-1, 0])
+    np.testing.assert_array_equal(f, [-1.0, 0.0])
+    np.testing.assert_array_equal(t, [True, False])
+    assert stats.bytes_copied == {"global->global": 2 + 2 + 8}
+
+
+def test_bool_sums_are_ors_and_products_ands(run: Run):
+    program = """
+    func.func @main(%a: memref<4xi1>, %b: memref<4xi1>, %s: memref<4xi1>, %p: memref<4xi1>, %m: memref<2x2xi1>, %o: memref<2x2xi1>) {
+      linalg.add ins(%a, %b : memref<4xi1>, memref<4xi1>) outs(%s : memref<4xi1>)
+      linalg.mul ins(%a, %b : memref<4xi1>, memref<4xi1>) outs(%p : memref<4xi1>)
+      linalg.matmul ins(%m, %m : memref<2x2xi1>, memref<2x2xi1>) outs(%o : memref<2x2xi1>)
+      func.return
+    }
+    """
+    a, b = np.array([1, 1, 0, 0], bool), np.array([1, 0, 1, 0], bool)
+    s, p = np.zeros(4, bool), np.zeros(4, bool)
+    m, o = np.array([[1, 1], [0, 1]], bool), np.zeros((2, 2), bool)
+    run(program, a, b, s, p, m, o)
+    np.testing.assert_array_equal(s, a | b)
+    np.testing.assert_array_equal(p, a & b)
+    # [[1 & 1 | 1 & 0, 1 & 1 | 1 & 1], [0 & 1 | 1 & 0, 0 & 1 | 1 & 1]]
+    np.testing.assert_array_equal(o, [[True, True], [False, True]])
+
+
 def test_transpose_matches_numpy(run: Run):
     program = """
     func.func @main(%a: memref<2x3x4xf32>, %c: memref<4x2x3xf32>) {

@@ -247,6 +247,19 @@ func.func @main(%m: memref<6x8xf32>, %p: memref<3xindex>, %out: memref<24xf32>) 
 subview of dynamic offsets, sizes and strides, in loop bounds, accesses and
 an integer set."""
 
+BOOLS = """
+func.func @main(%a: memref<4xi1>, %b: memref<4xi1>, %s: memref<4xi1>, %m: memref<2x2xi1>, %o: memref<2x2xi1>, %w: memref<4xi32>, %f: memref<4xf32>, %t: memref<4xi1>) attributes {llvm.emit_c_interface} {
+  linalg.add ins(%a, %b : memref<4xi1>, memref<4xi1>) outs(%s : memref<4xi1>)
+  linalg.matmul ins(%m, %m : memref<2x2xi1>, memref<2x2xi1>) outs(%o : memref<2x2xi1>)
+  linalg.copy ins(%a : memref<4xi1>) outs(%w : memref<4xi32>)
+  linalg.copy ins(%b : memref<4xi1>) outs(%f : memref<4xf32>)
+  linalg.copy ins(%w : memref<4xi32>) outs(%t : memref<4xi1>)
+  func.return
+}
+"""
+"""i1 sums (ori), products (andi) and copies to and from other types
+(extsi, sitofp, trunci), compiled from memplan's generic form."""
+
 REALLOC = """
 func.func @main(%x: memref<6xf32>, %grown: memref<9xf32>, %shrunk: memref<4xf32>) attributes {llvm.emit_c_interface} {
   %c4 = arith.constant 4 : index
@@ -415,6 +428,20 @@ CASES = {
             FLOATS[:6].repeat(8).reshape(6, 8) * np.arange(8, dtype=np.float32),
             np.array([1, 2, 3], np.int64),
             np.zeros(24, np.float32),
+        ],
+        "none",
+    ),
+    "bools": (
+        BOOLS,
+        [
+            np.array([1, 1, 0, 0], bool),
+            np.array([1, 0, 1, 0], bool),
+            np.zeros(4, bool),
+            np.array([[1, 1], [0, 1]], bool),
+            np.zeros((2, 2), bool),
+            np.zeros(4, np.int32),
+            np.zeros(4, np.float32),
+            np.ones(4, bool),
         ],
         "none",
     ),

@@ -82,6 +82,15 @@ func.func @unsigned_max_on_floats(%in: memref<1x5x2xf32>, %win: memref<2xf32>, %
 
 // -----
 
+func.func @difference_of_bools(%a: memref<4xi1>, %c: memref<4xi1>) {
+  linalg.sub ins(%a, %a : memref<4xi1>, memref<4xi1>) outs(%c : memref<4xi1>)
+  func.return
+}
+
+// CHECK: linalg sub is not defined on i1 (MLIR: unsupported operation: sub with bools)
+
+// -----
+
 func.func @matmul_maps(%a: memref<2x3xf32>, %b: memref<3x4xf32>, %c: memref<2x4xf32>) {
   linalg.matmul indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : memref<2x3xf32>, memref<3x4xf32>) outs(%c : memref<2x4xf32>)
   func.return
