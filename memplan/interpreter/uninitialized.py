@@ -10,10 +10,12 @@ Each storage gets a byte mask of what was written.  Placing a tensor
 clears its bytes; ops write and read masks through views that mirror the
 tensor's own strides.  Reads are known exactly for linalg ops (an operand is
 read when its body block argument is used), copies, `bufferization.clone`,
-`memref.load`, `memref.atomic_rmw` (but `assign`) and the shape operand of
-`memref.reshape` (a view: its source is neither read nor written); writes for linalg
-outputs, copy targets, clones, `memref.store` and `atomic_rmw`.  `memref.realloc` carries the mask of the
-elements it keeps over to its new buffer.  Any other op that is
+`memref.load`, `affine.load` (the element its map names),
+`memref.atomic_rmw` (but `assign`) and the shape operand of `memref.reshape`
+(a view: its source is neither read nor written); writes for linalg
+outputs, copy targets, clones, `memref.store`, `affine.store` and
+`atomic_rmw`.  `memref.realloc` carries the mask of the elements it keeps
+over to its new buffer.  Any other op that is
 handed a memref counts as writing all of it, so the check never reports a
 read that a write it cannot see made valid (it may miss reads by such ops).
 """
@@ -26,9 +28,11 @@ from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
+from xdsl.dialects import affine
 from xdsl.ir import Operation
 
 from memplan.dialects import memref
+from memplan.interpreter.affine_impl import CompiledMap
 from memplan.interpreter.errors import ModelError
 from memplan.interpreter.model import (
     DiscontiguousTensor,
@@ -100,6 +104,14 @@ class UninitializedReads:
             load = op.name == "memref.load"
             reads = load or _combines_with_memory(op)
             return partial(self._element_access, 0 if load else 1, reads, not load)
+        if isinstance(op, affine.LoadOp | affine.StoreOp):
+            load = isinstance(op, affine.LoadOp)
+            return partial(
+                self._affine_element_access,
+                0 if load else 1,
+                CompiledMap.of(op.map.data),
+                load,
+            )
         if op.name == "memref.realloc":
             # The run carries the source's written bytes over to the result.
             return _nothing
@@ -136,6 +148,13 @@ class UninitializedReads:
             self._check(masks, target, "the element it loads")
         if writes:
             _mark(masks)
+
+    def _affine_element_access(
+        self, position: int, access: CompiledMap, load: bool, args: Sequence[object]
+    ) -> None:
+        """An affine.load or affine.store: its map gives the element's indices."""
+        indices = access(args[position + 1 :])  # pyright: ignore[reportArgumentType]
+        self._element_access(0, load, not load, (args[position], *indices))
 
     def _operands_access(
         self,

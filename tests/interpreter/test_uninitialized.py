@@ -108,6 +108,32 @@ def test_loads_and_stores_track_single_elements():
     checked(store_then_load, X)
 
 
+def test_affine_loads_and_stores_track_the_element_their_map_names():
+    # convert-linalg-to-affine-loops writes affine.load / affine.store; the
+    # check counted them as writing the whole memref, so a read of bytes
+    # never written went unseen.
+    read_before_store = program(
+        f"%v = affine.load %t[%i0 + 1] : {V}",
+        f"memory.copy %x, %t : memref<4xi32> to {V}",
+    )
+    with pytest.raises(
+        InterpretationError, match=r"affine.load %v .* the element it loads"
+    ):
+        checked(read_before_store, X)
+    other_element = program(
+        f"affine.store %c1, %t[%i0] : {V}",
+        f"%v = affine.load %t[%i0 + 1] : {V}",
+    )
+    with pytest.raises(InterpretationError, match=r"affine.load %v"):
+        checked(other_element, X)
+    same_element = program(
+        f"affine.store %c1, %t[%i0 * 2 + 1] : {V}",
+        f"%v = affine.load %t[%i0 + 1] : {V}",
+        f"memory.copy %x, %t : memref<4xi32> to {V}",
+    )
+    checked(same_element, X)
+
+
 def test_stores_and_loads_of_a_0d_memref_track_its_element():
     store_then_return = """
     func.func @main() -> memref<i64> {
