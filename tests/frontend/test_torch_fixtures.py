@@ -79,7 +79,7 @@ def _remembered(step):
     return wrapper
 
 
-def _opt(source: Path, passes: str, output: Path) -> Path:
+def memplan_opt(source: Path, passes: str, output: Path) -> Path:
     """`memplan-opt SOURCE -p PASSES -o OUTPUT`."""
     try:
         MemplanOptMain(args=[str(source), "-p", passes, "-o", str(output)]).run()
@@ -90,7 +90,7 @@ def _opt(source: Path, passes: str, output: Path) -> Path:
     return output
 
 
-def _arrays(path: Path | str) -> dict[str, np.ndarray]:
+def read_arrays(path: Path | str) -> dict[str, np.ndarray]:
     """The arrays of an .npz, bf16 ones (saved as 2-byte void) viewed as bf16."""
     with np.load(path) as saved:
         return {
@@ -100,7 +100,7 @@ def _arrays(path: Path | str) -> dict[str, np.ndarray]:
 
 
 def expected(name: str) -> dict[str, np.ndarray]:
-    return _arrays(FIXTURES / f"{name}.npz")
+    return read_arrays(FIXTURES / f"{name}.npz")
 
 
 @dataclass(frozen=True)
@@ -111,12 +111,14 @@ class Run:
 
 @_remembered
 def planned(name: str) -> Path:
-    return _opt(FIXTURES / f"{name}.mlir", PLAN, OUTPUTS / f"{name}.planned.mlir")
+    return memplan_opt(
+        FIXTURES / f"{name}.mlir", PLAN, OUTPUTS / f"{name}.planned.mlir"
+    )
 
 
 @_remembered
 def lowered(name: str) -> Path:
-    return _opt(
+    return memplan_opt(
         planned(name), "convert-memory-to-memref", OUTPUTS / f"{name}.lowered.mlir"
     )
 
@@ -147,7 +149,7 @@ def run(name: str, stage: str) -> Run:
         status = memplan_run.main(command)
     if status != 0:
         raise StepFailed(f"memplan-run {source.name}: {errors.getvalue().strip()}")
-    return Run(_arrays(f"{out}.npz"), json.loads(Path(f"{out}.json").read_text()))
+    return Run(read_arrays(f"{out}.npz"), json.loads(Path(f"{out}.json").read_text()))
 
 
 def _cases(test: str) -> list:
@@ -218,7 +220,7 @@ def test_planning_keeps_results_bitwise(name: str):
 
 @pytest.mark.parametrize("name", _cases("verify"))
 def test_plan_passes_memory_verify(name: str):
-    _opt(planned(name), "memory-verify", OUTPUTS / f"{name}.verified.mlir")
+    memplan_opt(planned(name), "memory-verify", OUTPUTS / f"{name}.verified.mlir")
 
 
 @pytest.mark.parametrize("name", _cases("lowered"))

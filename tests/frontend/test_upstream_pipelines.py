@@ -1,0 +1,133 @@
+"""Fixtures rewritten by upstream MLIR passes still run, plan and compute
+their results in memplan.
+
+Runs only when MEMPLAN_MLIR_PYTHON names a Python with MLIR's bindings, such
+as torch-mlir's (a development check, like test_compiled_by_mlir.py).  A
+user may run upstream passes between bufferization and memplan: loops
+instead of linalg ops, named ops specialized from generics, subviews
+expanded into semi-affine index maps, buffers promoted to the stack.  For
+each fixture and pipeline, MLIR rewrites the exported module and prints it
+in generic form; memplan must then
+- run it without reading a byte nothing wrote (`--check-uninitialized`) and
+  compute the export's results (loops sum in another order than memplan's
+  vectorized ops, so within a few float steps);
+- plan it (`memory-manifest,memory-plan`, clean under `memory-verify`) and
+  compute the same bits as before planning.
+`specialize` on `dtypes` fails without memplan's i1 bodies: MLIR's
+`linalg.mul` of i1 is an `andi`, which memplan refused.  MLIR's
+`affine-loop-fusion` is left out: it changes what these modules compute
+(memplan-run and MLIR's compiled code agree on the changed results, and
+`--check-uninitialized` reports the buffers it no longer writes).
+"""
+
+from __future__ import annotations
+
+import io
+import subprocess
+from contextlib import redirect_stderr, redirect_stdout
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+import pytest
+from mlir_execution import MLIR_PYTHON, needs_mlir
+from test_torch_fixtures import FIXTURES, OUTPUTS, memplan_opt, read_arrays
+
+from memplan.tools import memplan_run
+
+pytestmark = needs_mlir
+
+REWRITE = """
+import sys
+from torch_mlir import ir, passmanager
+with ir.Context():
+    module = ir.Module.parse(sys.stdin.read())
+    passmanager.PassManager.parse(f"builtin.module({sys.argv[1]})").run(module.operation)
+    sys.stdout.write(module.operation.get_asm(print_generic_op_form=True))
+"""
+
+PIPELINES = {
+    "expand-strided-metadata": "expand-strided-metadata",
+    "fold-memref-alias-ops": "fold-memref-alias-ops",
+    "affine-loops-scalrep": (
+        "func.func(convert-linalg-to-affine-loops),func.func(affine-scalrep)"
+    ),
+    "affine-loops-lowered": "func.func(convert-linalg-to-affine-loops),lower-affine",
+    "parallel-loops": "func.func(convert-linalg-to-parallel-loops)",
+    "loops-expanded": (
+        "func.func(convert-linalg-to-loops),expand-strided-metadata,canonicalize"
+    ),
+    "generalize": "linalg-generalize-named-ops",
+    "specialize": "linalg-specialize-generic-ops",
+    "canonicalize-cse": "canonicalize,cse",
+    "fold-unit-dims": "func.func(linalg-fold-unit-extent-dims)",
+    "normalize-memrefs": "normalize-memrefs",
+    "promote-to-stack": (
+        "func.func(promote-buffers-to-stack{max-alloc-size-in-bytes=4096})"
+    ),
+}
+"""Upstream pipelines a user may run on bufferized torch-mlir output."""
+
+MODELS = ("cnn", "dtypes", "layout_3d", "pooling")
+"""Convolutions and matmuls, integer and i1 arithmetic, 3-d layouts and
+pads, poolings."""
+
+
+def _rewritten(name: str, pipeline: str, tmp_path: Path) -> Path:
+    assert MLIR_PYTHON is not None
+    done = subprocess.run(
+        [MLIR_PYTHON, "-c", REWRITE, PIPELINES[pipeline]],
+        input=(FIXTURES / f"{name}.mlir").read_text(),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    path = tmp_path / f"{name}.{pipeline}.mlir"
+    path.write_text(done.stdout)
+    return path
+
+
+@cache
+def _exported(name: str, out: Path) -> dict[str, np.ndarray]:
+    return _run(FIXTURES / f"{name}.mlir", out)
+
+
+def _run(source: Path, out: Path) -> dict[str, np.ndarray]:
+    errors = io.StringIO()
+    arguments = [
+        str(source),
+        "--args",
+        str(FIXTURES / f"{source.name.split('.')[0]}.npz"),
+    ]
+    with redirect_stdout(io.StringIO()), redirect_stderr(errors):
+        status = memplan_run.main(
+            [*arguments, "--output", str(out), "--no-stats", "--check-uninitialized"]
+        )
+    assert status == 0, errors.getvalue()
+    return read_arrays(out)
+
+
+@pytest.mark.parametrize("pipeline", sorted(PIPELINES))
+@pytest.mark.parametrize("name", MODELS)
+def test_rewritten_module_runs_plans_and_keeps_its_results(
+    name: str, pipeline: str, tmp_path: Path
+):
+    exported = _exported(name, OUTPUTS / f"{name}.exported.npz")
+    rewritten = _rewritten(name, pipeline, tmp_path)
+    unplanned = _run(rewritten, tmp_path / "unplanned.npz")
+    planned_path = memplan_opt(
+        rewritten, "memory-manifest,memory-plan", tmp_path / f"{name}.planned.mlir"
+    )
+    memplan_opt(planned_path, "memory-verify", tmp_path / f"{name}.verified.mlir")
+    planned = _run(planned_path, tmp_path / "planned.npz")
+    assert sorted(unplanned) == sorted(exported) == sorted(planned)
+    for key, value in exported.items():
+        np.testing.assert_allclose(
+            unplanned[key].astype(np.float64),
+            value.astype(np.float64),
+            rtol=1e-5,
+            atol=1e-6,
+            err_msg=key,
+        )
+        assert planned[key].tobytes() == unplanned[key].tobytes(), key
