@@ -1,8 +1,5 @@
 """linalg's `contract`, `batch_reduce_matmul` and `elementwise`, as upstream
 MLIR defines them (bodies, maps, syntax, verifier rules).
-
-Import these ops from `memplan.dialects.linalg`, which registers them in its
-LINALG dialect (this module builds on that one's helpers).
 """
 
 from __future__ import annotations
@@ -20,6 +17,7 @@ from xdsl.dialects.builtin import (
     ShapedType,
 )
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.dialects.linalg.ops import YieldOp
 from xdsl.ir import Attribute, BlockArgument, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.irdl import irdl_op_definition, opt_prop_def, prop_def
@@ -27,8 +25,37 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from memplan.dialects import linalg
-from memplan.dialects.linalg_attrs import ElementwiseKind, ElementwiseKindAttr
+from memplan.dialects.linalg_attrs import (
+    ElementwiseKind,
+    ElementwiseKindAttr,
+    TypeFnAttr,
+)
+from memplan.dialects.linalg_base import (
+    HiddenBodyOperation,
+    MapsContractionOperation,
+    binary_scalar,
+    body_arg_types,
+    describe_body,
+    is_unsigned_cast,
+    mac_body,
+    parse_operands_with_types,
+    parse_optional_indexing_maps,
+)
+from memplan.dialects.linalg_elementwise import (
+    AbsOp,
+    CeilOp,
+    ErfOp,
+    ExpOp,
+    FloorOp,
+    LogOp,
+    NegFOp,
+    ReciprocalOp,
+    RoundOp,
+    RsqrtOp,
+    SqrtOp,
+    SquareOp,
+    TanhOp,
+)
 from memplan.dialects.syntax import (
     parse_optional_arrow_types,
     print_optional_arrow_types,
@@ -47,7 +74,7 @@ def _print_maps(printer: Printer, maps: ArrayAttr[AffineMapAttr]) -> None:
 
 
 @irdl_op_definition
-class BatchReduceMatmulOp(linalg.MapsContractionOperation):
+class BatchReduceMatmulOp(MapsContractionOperation):
     """C[i, j] += A[b, i, k] * B[b, k, j], summed over the batch b too.
 
     MLIR 20261001 builds signed casts whatever `cast` says; the verifier
@@ -69,19 +96,17 @@ class BatchReduceMatmulOp(linalg.MapsContractionOperation):
         outputs: Sequence[SSAValue],
         properties: Mapping[str, Attribute | None],
     ) -> Region:
-        return linalg.mac_body(inputs, outputs)
+        return mac_body(inputs, outputs)
 
     def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
         parallel, reduction = IteratorTypeAttr.parallel(), IteratorTypeAttr.reduction()
         return ArrayAttr([reduction, parallel, parallel, reduction])
 
     def verify_(self) -> None:
-        if linalg.is_unsigned_cast(self.properties):
-            signed = linalg.mac_body(self.inputs, self.outputs)
-            unsigned = linalg.mac_body(self.inputs, self.outputs, unsigned=True)
-            if linalg.describe_body(signed.block, 2) != linalg.describe_body(
-                unsigned.block, 2
-            ):
+        if is_unsigned_cast(self.properties):
+            signed = mac_body(self.inputs, self.outputs)
+            unsigned = mac_body(self.inputs, self.outputs, unsigned=True)
+            if describe_body(signed.block, 2) != describe_body(unsigned.block, 2):
                 raise VerifyException(
                     "linalg.batch_reduce_matmul: MLIR casts signed whatever `cast` "
                     "says, so cast_unsigned on these element types is ambiguous; "
@@ -94,7 +119,7 @@ class BatchReduceMatmulOp(linalg.MapsContractionOperation):
 
 
 @irdl_op_definition
-class ContractOp(linalg.HiddenBodyOperation):
+class ContractOp(HiddenBodyOperation):
     """out += cast(lhs) * cast(rhs) over the loops of `indexing_maps` (always
     written): loops the output map uses are parallel, the others contracted.
 
@@ -105,7 +130,7 @@ class ContractOp(linalg.HiddenBodyOperation):
     name = "linalg.contract"
 
     indexing_maps = prop_def(ArrayAttr[AffineMapAttr])
-    cast = opt_prop_def(linalg.TypeFnAttr)
+    cast = opt_prop_def(TypeFnAttr)
 
     BODY_PROPERTIES: ClassVar[tuple[str, ...]] = ("cast",)
 
@@ -114,7 +139,7 @@ class ContractOp(linalg.HiddenBodyOperation):
         inputs: Sequence[SSAValue],
         outputs: Sequence[SSAValue],
         indexing_maps: ArrayAttr[AffineMapAttr],
-        cast: linalg.TypeFnAttr | None = None,
+        cast: TypeFnAttr | None = None,
         res: Sequence[Attribute] | None = None,
         attributes: dict[str, Attribute] | None = None,
     ):
@@ -130,7 +155,7 @@ class ContractOp(linalg.HiddenBodyOperation):
     def get_hidden_region(
         cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
     ) -> Region:
-        return linalg.mac_body(inputs, outputs)
+        return mac_body(inputs, outputs)
 
     @classmethod
     def build_body(
@@ -139,8 +164,8 @@ class ContractOp(linalg.HiddenBodyOperation):
         outputs: Sequence[SSAValue],
         properties: Mapping[str, Attribute | None],
     ) -> Region:
-        unsigned = linalg.is_unsigned_cast(properties)
-        return linalg.mac_body(inputs, outputs, unsigned=unsigned)
+        unsigned = is_unsigned_cast(properties)
+        return mac_body(inputs, outputs, unsigned=unsigned)
 
     def get_indexing_maps(self) -> ArrayAttr[AffineMapAttr]:
         return self.indexing_maps
@@ -203,7 +228,7 @@ class ContractOp(linalg.HiddenBodyOperation):
     @classmethod
     def parse(cls, parser: Parser) -> Self:
         maps_at = parser.pos
-        maps = linalg.parse_optional_indexing_maps(parser)
+        maps = parse_optional_indexing_maps(parser)
         if maps is None:
             parser.raise_error(
                 "linalg.contract expects `indexing_maps = [...]`", maps_at, parser.pos
@@ -234,19 +259,19 @@ def _float_only(
 _UNARY: dict[ElementwiseKind, Callable[[SSAValue], SSAValue]] = {
     kind: _float_only(build)
     for kind, build in {
-        ElementwiseKind.EXP: linalg.ExpOp.payload,
-        ElementwiseKind.LOG: linalg.LogOp.payload,
-        ElementwiseKind.ABS: linalg.AbsOp.payload,
-        ElementwiseKind.CEIL: linalg.CeilOp.payload,
-        ElementwiseKind.FLOOR: linalg.FloorOp.payload,
-        ElementwiseKind.NEGF: linalg.NegFOp.payload,
-        ElementwiseKind.RECIPROCAL: linalg.ReciprocalOp.payload,
-        ElementwiseKind.ROUND: linalg.RoundOp.payload,
-        ElementwiseKind.SQRT: linalg.SqrtOp.payload,
-        ElementwiseKind.RSQRT: linalg.RsqrtOp.payload,
-        ElementwiseKind.SQUARE: linalg.SquareOp.payload,
-        ElementwiseKind.TANH: linalg.TanhOp.payload,
-        ElementwiseKind.ERF: linalg.ErfOp.payload,
+        ElementwiseKind.EXP: ExpOp.payload,
+        ElementwiseKind.LOG: LogOp.payload,
+        ElementwiseKind.ABS: AbsOp.payload,
+        ElementwiseKind.CEIL: CeilOp.payload,
+        ElementwiseKind.FLOOR: FloorOp.payload,
+        ElementwiseKind.NEGF: NegFOp.payload,
+        ElementwiseKind.RECIPROCAL: ReciprocalOp.payload,
+        ElementwiseKind.ROUND: RoundOp.payload,
+        ElementwiseKind.SQRT: SqrtOp.payload,
+        ElementwiseKind.RSQRT: RsqrtOp.payload,
+        ElementwiseKind.SQUARE: SquareOp.payload,
+        ElementwiseKind.TANH: TanhOp.payload,
+        ElementwiseKind.ERF: ErfOp.payload,
         ElementwiseKind.SIN: lambda v: math.SinOp(v).result,
         ElementwiseKind.COS: lambda v: math.CosOp(v).result,
         ElementwiseKind.TAN: lambda v: math.TanOp(v).result,
@@ -288,7 +313,7 @@ def _payload(kind: ElementwiseKind, args: Sequence[SSAValue]) -> SSAValue:
     if kind in _UNARY:
         return _UNARY[kind](args[0])
     if kind in _BINARY:
-        return linalg.binary_scalar(_BINARY[kind], args[0], args[1])
+        return binary_scalar(_BINARY[kind], args[0], args[1])
     if kind == ElementwiseKind.POWF:
         return _float_only(lambda v: math.PowFOp(v, args[1]).result)(args[0])
     if args[0].type != IntegerType(1):
@@ -301,7 +326,7 @@ def _rank(value: SSAValue) -> int:
 
 
 @irdl_op_definition
-class ElementwiseOp(linalg.HiddenBodyOperation):
+class ElementwiseOp(HiddenBodyOperation):
     """out = KIND(ins...) with no casts: 25 unary kinds (floats only), 10
     binary and `select`; one loop per output dimension, all parallel.
 
@@ -365,10 +390,10 @@ class ElementwiseOp(linalg.HiddenBodyOperation):
                 f"one output, got {len(inputs)} and {len(outputs)}"
             )
 
-        @Builder.implicit_region(linalg.body_arg_types((*inputs, *outputs)))
+        @Builder.implicit_region(body_arg_types((*inputs, *outputs)))
         def body(args: tuple[BlockArgument, ...]) -> None:
             try:
-                linalg.YieldOp(_payload(kind, args[:-1]))
+                YieldOp(_payload(kind, args[:-1]))
             except VerifyException as error:
                 raise VerifyException(
                     f"linalg.elementwise kind {kind}: {error}"
@@ -399,14 +424,14 @@ class ElementwiseOp(linalg.HiddenBodyOperation):
             parser.raise_error(
                 "expected #linalg.elementwise_kind<...>", kind_at, parser.pos
             )
-        maps = linalg.parse_optional_indexing_maps(parser)
+        maps = parse_optional_indexing_maps(parser)
         attributes = parser.parse_optional_attr_dict()
         operands_at = parser.pos
         inputs: Sequence[SSAValue] = ()
         if parser.parse_optional_characters("ins"):
-            inputs = linalg._parse_operands_with_types(parser)
+            inputs = parse_operands_with_types(parser)
         parser.parse_characters("outs", " in linalg.elementwise")
-        outputs = linalg._parse_operands_with_types(parser)
+        outputs = parse_operands_with_types(parser)
         if len(inputs) != _arity(kind.data) or len(outputs) != 1:
             parser.raise_error(
                 f"linalg.elementwise kind {kind.data} takes {_arity(kind.data)} "

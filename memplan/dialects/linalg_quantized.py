@@ -1,5 +1,5 @@
-"""MLIR's quantized named ops besides `quantized_matmul`: the batched matmul
-and the convolutions with zero points (`*_q`).
+"""MLIR's quantized named ops: `quantized_matmul`, the batched matmul and the
+convolutions with zero points (`*_q`).
 
 Each takes, after its two tensors, two scalar zero points (one for each
 tensor) and accumulates `(cast(x) - cast(x_zp)) * (cast(w) - cast(w_zp))`,
@@ -13,14 +13,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+from xdsl.builder import Builder
 from xdsl.dialects.builtin import ArrayAttr
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
-from xdsl.ir import Region, SSAValue
+from xdsl.dialects.linalg.ops import YieldOp
+from xdsl.ir import BlockArgument, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.irdl import irdl_op_definition
 from xdsl.utils.exceptions import VerifyException
 
-from memplan.dialects.linalg import (
+from memplan.dialects.linalg_base import (
+    HiddenBodyOperation,
+    binary_scalar,
+    body_arg_types,
+    cast_scalar,
+)
+from memplan.dialects.linalg_tiled import iterators_of_output
+from memplan.dialects.linalg_window import (
     Conv2DNchwFchwOp,
     Conv2DNgchwGfchwOp,
     Conv2DNhwc_FhwcOp,
@@ -29,11 +38,8 @@ from memplan.dialects.linalg import (
     Conv3DNdhwcDhwcfOp,
     DepthwiseConv2DNhwcHwcmOp,
     DepthwiseConv2DNhwcHwcOp,
-    HiddenBodyOperation,
-    QuantizedMatmulOp,
     WindowOperation,
 )
-from memplan.dialects.linalg_tiled import iterators_of_output
 
 __all__ = [
     "Conv2DNchwFchwQOp",
@@ -46,7 +52,47 @@ __all__ = [
     "DepthwiseConv2DNhwcHwcmQOp",
     "QuantizedBatchMatmulOp",
     "QuantizedConvolutionOperation",
+    "QuantizedMatmulOp",
 ]
+
+
+@irdl_op_definition
+class QuantizedMatmulOp(HiddenBodyOperation):
+    """C[i, j] += (cast(A[i, k]) - cast(a_zp)) * (cast(B[k, j]) - cast(b_zp))."""
+
+    name = "linalg.quantized_matmul"
+
+    MAPS: ClassVar[tuple[AffineMap, ...]] = (
+        AffineMap.from_callable(lambda i, _, k: (i, k)),
+        AffineMap.from_callable(lambda _, j, k: (k, j)),
+        AffineMap(3, 0, ()),
+        AffineMap(3, 0, ()),
+        AffineMap.from_callable(lambda i, j, _: (i, j)),
+    )
+
+    @classmethod
+    def get_hidden_region(
+        cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
+    ) -> Region:
+        arg_types = body_arg_types((*inputs, *outputs))
+        to = arg_types[-1]
+
+        @Builder.implicit_region(arg_types)
+        def body(args: tuple[BlockArgument, ...]) -> None:
+            lhs = cast_scalar(args[0], to)
+            lhs = binary_scalar("sub", lhs, cast_scalar(args[2], to))
+            rhs = cast_scalar(args[1], to)
+            rhs = binary_scalar("sub", rhs, cast_scalar(args[3], to))
+            YieldOp(binary_scalar("add", args[4], binary_scalar("mul", lhs, rhs)))
+
+        return body
+
+    def get_default_indexing_maps(self) -> Sequence[AffineMap]:
+        return self.MAPS
+
+    def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
+        parallel, reduction = IteratorTypeAttr.parallel(), IteratorTypeAttr.reduction()
+        return ArrayAttr([parallel, parallel, reduction])
 
 
 def _quantized_body(

@@ -26,17 +26,17 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.linalg import ops as xdsl_linalg
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.dialects.linalg.ops import YieldOp
 from xdsl.ir import Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from memplan.dialects.linalg import (
-    YieldOp,
-    _parse_operands_with_types,
-    _parse_short_form_payload,
+from memplan.dialects.linalg_base import (
     body_arg_types,
+    parse_operands_with_types,
+    parse_short_form_payload,
     verify_yield_types,
 )
 
@@ -163,12 +163,12 @@ class ReduceOp(xdsl_linalg.ReduceOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
-        short_form = _parse_short_form_payload(parser)
+        short_form = parse_short_form_payload(parser)
         operands = []
         for keyword in ("ins", "outs"):
             parser.parse_keyword(keyword, " in linalg.reduce")
             at = parser.pos
-            values = _parse_operands_with_types(parser)
+            values = parse_operands_with_types(parser)
             if len(values) != 1:
                 parser.raise_error(
                     f"linalg.reduce takes one {keyword} operand (memplan)",

@@ -37,7 +37,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from memplan.dialects.linalg import _parse_operands_with_types, _tensor_results
+from memplan.dialects.linalg_base import parse_operands_with_types, tensor_results
 
 __all__ = ["SoftmaxOp"]
 
@@ -62,7 +62,7 @@ class SoftmaxOp(IRDLOperation):
     ):
         super().__init__(
             operands=[input, output],
-            result_types=[_tensor_results((output,))],
+            result_types=[tensor_results((output,))],
             properties={"dimension": IntegerAttr(dimension, i64)},
             attributes=attributes,
         )
@@ -100,7 +100,7 @@ class SoftmaxOp(IRDLOperation):
                 f"dimension of the input (rank {rank})"
             )
         results = [r.type for r in self.results]
-        if results != _tensor_results((self.output,)):
+        if results != tensor_results((self.output,)):
             raise VerifyException(
                 "linalg.softmax must have one tensor result, of the output's type, "
                 "when its output is a tensor, and none on memrefs"
@@ -134,7 +134,7 @@ class SoftmaxOp(IRDLOperation):
         for keyword in ("ins", "outs"):
             parser.parse_keyword(keyword, " in linalg.softmax")
             at = parser.pos
-            values = _parse_operands_with_types(parser)
+            values = parse_operands_with_types(parser)
             if len(values) != 1:
                 parser.raise_error(
                     f"linalg.softmax takes one {keyword} operand", at, parser.pos

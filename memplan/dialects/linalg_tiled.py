@@ -16,7 +16,7 @@ from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.irdl import irdl_op_definition
 
-from memplan.dialects.linalg import ContractionOperation
+from memplan.dialects.linalg_base import ContractionOperation
 
 __all__ = ["BatchMmt4DOp", "Mmt4DOp", "iterators_of_output", "named_map"]
 
