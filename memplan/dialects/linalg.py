@@ -4,7 +4,7 @@ A named op's body is hidden in the custom form, so xDSL rebuilds it every time
 it parses that form.  Where xDSL 0.74 builds a body differently from MLIR's
 definition (`pooling_nchw_max` as max(in, window) instead of max(out, in); the
 accumulator as the second operand of matmul and conv adds; no casts between
-element types) a module changes meaning after a round trip.  The ops below
+element types) a module changes meaning after a round trip.  Its named ops
 build their bodies as MLIR's named-op definitions do (operand order, casts,
 signedness) and verify that a body read in generic form is that body, so a
 module written by a tool that got it wrong is rejected instead of silently

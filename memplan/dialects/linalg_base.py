@@ -445,7 +445,7 @@ def parse_optional_indexing_maps(parser: Parser) -> ArrayAttr[AffineMapAttr] | N
     return maps
 
 
-# --- custom syntax ----------------------------------------------------------
+# --- custom syntax ------------------------------------------------------------
 
 
 def parse_operands_with_types(parser: Parser) -> Sequence[SSAValue]:
