@@ -6,6 +6,7 @@ import math
 import operator
 import weakref
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -236,6 +237,8 @@ class MemRefFunctions(CompilingFunctions):
 
     def _alias(self, value: Tensor, read_only: bool) -> Tensor:
         """A view of `value` answering for its tensor, read-only if asked."""
+        if isinstance(value, DiscontiguousTensor):
+            return replace(value, read_only=True) if read_only else value
         if not isinstance(value, np.ndarray):
             return value
         view = self._derived(value.view(), value)

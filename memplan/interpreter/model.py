@@ -188,6 +188,9 @@ class DiscontiguousTensor:
     pointer_width: int
     block_elements: int
     block_count: int
+    read_only: bool = False
+    """Writes through this handle are refused, as through a read-only array
+    (the buffer of a `bufferization.to_buffer` that is `read_only`)."""
 
     @property
     def size(self) -> int:
@@ -224,7 +227,10 @@ class DiscontiguousTensor:
                 f"pointer table entry {index} holds address {address:#x}, not "
                 f"aligned to the element size {self.dtype.itemsize}"
             )
-        return self.data.buffer[offset : offset + nbytes].view(self.dtype)
+        view = self.data.buffer[offset : offset + nbytes].view(self.dtype)
+        if self.read_only:
+            view.flags.writeable = False
+        return view
 
     def element(self, index: tuple[int, ...]) -> tuple[np.ndarray, tuple[int]]:
         """The block holding the element at (in-bounds) `index`, and its position."""

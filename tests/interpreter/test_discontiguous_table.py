@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from interpreter_helpers import Run
 from xdsl.dialects.builtin import ModuleOp
 
 from memplan.interpreter import InterpretationError
-from memplan.interpreter.errors import ModelError
+from memplan.interpreter.errors import READ_ONLY_WRITE, ModelError
 from memplan.interpreter.model import MemoryModel
 from memplan.interpreter.stats import Stats
 from memplan.targets import get_target
@@ -162,3 +164,39 @@ def test_subview_of_a_blocked_tensor_is_a_clean_error(run: Run):
         match=r"memref.subview %v \(in @main\): subviews of discontiguous tensors are not supported",
     ):
         run(program)
+
+
+@pytest.mark.parametrize(
+    "write",
+    [
+        f"linalg.fill ins(%c7 : i32) outs(%r : {DISC})",
+        f"memref.store %c7, %r[%i1, %i2] : {DISC}",
+    ],
+    ids=["fill", "store"],
+)
+def test_a_read_only_to_buffer_of_a_discontiguous_tensor_refuses_writes(
+    run: Run, write: str
+):
+    def program(read_only: str) -> str:
+        return f"""
+        func.func @main() -> memref<3x4xi32> {{
+          %c7 = arith.constant 7 : i32
+          %i1 = arith.constant 1 : index
+          %i2 = arith.constant 2 : index
+          %tables = memory.alloc_storage [64] : !memory.storage<"global">
+          %data = memory.alloc_storage [2048] : !memory.storage<"global.vtcm">
+          %t = memory.alloc_discontiguous_tensor table %tables[0], blocks %data[512, 0, 1024] : !memory.storage<"global">, !memory.storage<"global.vtcm"> to {DISC}
+          linalg.fill ins(%c7 : i32) outs(%t : {DISC})
+          %v = bufferization.to_tensor %t : {DISC} to tensor<3x4xi32>
+          %r = bufferization.to_buffer %v {read_only} : tensor<3x4xi32> to {DISC}
+          {write}
+          %out = memref.alloc() : memref<3x4xi32>
+          memory.copy %r, %out : {DISC} to memref<3x4xi32>
+          func.return %out : memref<3x4xi32>
+        }}
+        """
+
+    (written,) = run(program("")).results
+    np.testing.assert_array_equal(written, np.full((3, 4), 7))
+    with pytest.raises(InterpretationError, match=re.escape(READ_ONLY_WRITE)):
+        run(program("read_only"))
