@@ -170,7 +170,7 @@ from memplan.dialects.linalg_window import (
     UnitStrideConvolutionOperation,
     WindowOperation,
 )
-from memplan.dialects.syntax import print_values_with_types
+from memplan.dialects.syntax import print_ins_outs
 
 __all__ = [
     "COMMUTATIVE_OPS",
@@ -522,15 +522,7 @@ class MapOp(IRDLOperation):
         verify_yield_types(self, self.mapper, (self.init,))
 
     def print(self, printer: Printer) -> None:
-        if self.inputs:
-            printer.print_string(" ins(")
-            print_values_with_types(printer, self.inputs)
-            printer.print_string(")")
-        printer.print_string(" outs(")
-        printer.print_ssa_value(self.init)
-        printer.print_string(" : ")
-        printer.print_attribute(self.init.type)
-        printer.print_string(")")
+        print_ins_outs(printer, self.inputs, [self.init])
         if self.attributes:
             printer.print_string(" ")
             printer.print_attr_dict(self.attributes)

@@ -58,8 +58,8 @@ from memplan.dialects.linalg_elementwise import (
 )
 from memplan.dialects.syntax import (
     parse_optional_arrow_types,
+    print_ins_outs,
     print_optional_arrow_types,
-    print_values_with_types,
 )
 
 __all__ = ["BatchReduceMatmulOp", "ContractOp", "ElementwiseOp"]
@@ -453,11 +453,7 @@ class ElementwiseOp(HiddenBodyOperation):
         if tuple(m.data for m in maps) != tuple(self.get_default_indexing_maps()):
             _print_maps(printer, maps)
         printer.print_op_attributes(self.attributes)
-        printer.print_string(" ins(")
-        print_values_with_types(printer, self.inputs)
-        printer.print_string(") outs(")
-        print_values_with_types(printer, self.outputs)
-        printer.print_string(")")
+        print_ins_outs(printer, self.inputs, self.outputs)
         print_optional_arrow_types(printer, [r.type for r in self.res])
 
 

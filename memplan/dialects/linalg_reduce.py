@@ -39,6 +39,7 @@ from memplan.dialects.linalg_base import (
     parse_short_form_payload,
     verify_yield_types,
 )
+from memplan.dialects.syntax import print_ins_outs
 
 __all__ = ["ReduceOp"]
 
@@ -141,15 +142,8 @@ class ReduceOp(xdsl_linalg.ReduceOp):
                 printer.print_string(" ")
                 printer.print_attr_dict(shown)
             printer.print_string(" }")
-        printer.print_string(" ins(")
-        printer.print_operand(self.input)
-        printer.print_string(" : ")
-        printer.print_attribute(self.input.type)
-        printer.print_string(") outs(")
-        printer.print_operand(self.init)
-        printer.print_string(" : ")
-        printer.print_attribute(self.init.type)
-        printer.print_string(") dimensions = [")
+        print_ins_outs(printer, [self.input], [self.init])
+        printer.print_string(" dimensions = [")
         printer.print_list(self.dimensions.get_values(), printer.print_int)
         printer.print_string("]")
         if self.attributes:

@@ -38,6 +38,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from memplan.dialects.linalg_base import parse_operands_with_types, tensor_results
+from memplan.dialects.syntax import print_ins_outs
 
 __all__ = ["SoftmaxOp"]
 
@@ -110,15 +111,8 @@ class SoftmaxOp(IRDLOperation):
         if self.attributes:
             printer.print_string(" ")
             printer.print_attr_dict(self.attributes)
-        printer.print_string(f" dimension({self.dimension.value.data}) ins(")
-        printer.print_operand(self.input)
-        printer.print_string(" : ")
-        printer.print_attribute(self.input.type)
-        printer.print_string(") outs(")
-        printer.print_operand(self.output)
-        printer.print_string(" : ")
-        printer.print_attribute(self.output.type)
-        printer.print_string(")")
+        printer.print_string(f" dimension({self.dimension.value.data})")
+        print_ins_outs(printer, [self.input], [self.output])
         if self.results:
             printer.print_string(" -> ")
             printer.print_attribute(self.results[0].type)

@@ -41,6 +41,19 @@ def print_values_with_types(printer: Printer, values: Sequence[SSAValue]) -> Non
     printer.print_list([value.type for value in values], printer.print_attribute)
 
 
+def print_ins_outs(
+    printer: Printer, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
+) -> None:
+    """` ins(%a : t) outs(%b : t)` of a linalg op (no `ins` without inputs)."""
+    if inputs:
+        printer.print_string(" ins(")
+        print_values_with_types(printer, inputs)
+        printer.print_string(")")
+    printer.print_string(" outs(")
+    print_values_with_types(printer, outputs)
+    printer.print_string(")")
+
+
 def print_results_and_body(
     printer: Printer,
     result_types: Sequence[Attribute],
