@@ -71,6 +71,7 @@ from xdsl.traits import IsTerminator
 
 from memplan.dialects import memref
 from memplan.dialects.memory import AllocDiscontiguousTensorOp, AllocTensorOp, KillOp
+from memplan.passes.loops import trip_count
 
 TENSOR_ALLOCATIONS = (AllocTensorOp, AllocDiscontiguousTensorOp, memref.AllocOp)
 """Ops whose result is a tensor with a live range of its own."""
@@ -230,7 +231,10 @@ def forwarded_values(user: Operation, index: int) -> list[SSAValue]:
     if iteration is not None:
         inits, args, results = iteration
         position = index - len(user.operands) + len(inits)
-        return [args[position], results[position]]
+        if trip_count(user) in (None, 0):
+            # A loop that may run no trip hands its init on as its result.
+            return [args[position], results[position]]
+        return [args[position]]
     if isinstance(user, scf.WhileOp):
         return [user.before_region.block.args[index]]
     return _outputs(user)

@@ -430,6 +430,36 @@ func.func @results_used_after_kill(%x: memref<16xf32>, %c: i1) {
 
 // -----
 
+// A loop that runs at least once (constant bounds) gives as its result what
+// its body yields, never its init: here a fresh buffer, so the kill of the
+// init does not end the result.  A loop whose trip count is not known may run
+// no trip and hand its init on.
+// CHECK-NOT: %l (which may be %t)
+// CHECK: memory-verify: in @result_of_a_loop_that_runs, %z (which may be %t) is used by test.op after the memory.kill that ended its life: expected no use after a kill
+
+func.func @result_of_a_loop_that_runs(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = memory.alloc_storage [64] : !memory.storage<"global">
+  %t = memory.alloc_tensor %s[0] : !memory.storage<"global"> to memref<16xf32>
+  %l = affine.for %i = 0 to 2 iter_args(%acc = %t) -> (memref<16xf32>) {
+    %u = memref.alloc() : memref<16xf32>
+    "test.op"(%acc, %u) : (memref<16xf32>, memref<16xf32>) -> ()
+    affine.yield %u : memref<16xf32>
+  }
+  %z = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %t) -> (memref<16xf32>) {
+    %u = memref.alloc() : memref<16xf32>
+    "test.op"(%acc, %u) : (memref<16xf32>, memref<16xf32>) -> ()
+    scf.yield %u : memref<16xf32>
+  }
+  memory.kill %s : !memory.storage<"global">
+  "test.op"(%l) : (memref<16xf32>) -> ()
+  "test.op"(%z) : (memref<16xf32>) -> ()
+  func.return
+}
+
+// -----
+
 // t is carried to the next iteration through the iter_arg, which that
 // iteration reads after placing its own t on the same bytes of s, allocated
 // outside the loop: the new t overwrites the one still read.  Also when t is
