@@ -1,5 +1,6 @@
-"""Hypothesis in CI runs a fixed sequence of examples (`derandomize`), so a
-CI run is reproducible; developers' runs keep exploring new examples."""
+"""Hypothesis in CI runs a fixed sequence of examples (`derandomize`; `.ci/run`
+also fixes PYTHONHASHSEED, on which `program_gen`'s programs depend), so a CI
+run is reproducible; developers' runs keep exploring new examples."""
 
 import os
 
