@@ -75,6 +75,7 @@ from memplan.dialects.linalg_base import (
     parse_operands_with_types,
     parse_optional_indexing_maps,
     parse_short_form_payload,
+    shape_of,
     tensor_results,
     verify_yield_types,
 )
@@ -345,15 +346,11 @@ class FillOp(HiddenBodyOperation):
         return body
 
     def get_default_indexing_maps(self) -> Sequence[AffineMap]:
-        rank = _rank(self.outputs[0].type)
+        rank = len(shape_of(self.outputs[0].type))
         return (AffineMap(rank, 0, ()), AffineMap.identity(rank))
 
     def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
         return ArrayAttr([IteratorTypeAttr.parallel()] * self.get_num_loops())
-
-
-def _rank(type_: Attribute) -> int:
-    return len(type_.get_shape()) if isinstance(type_, ShapedType) else 0
 
 
 # --- contractions ---------------------------------------------------------------
@@ -494,11 +491,11 @@ class MapOp(IRDLOperation):
         return self.mapper
 
     def get_indexing_maps(self) -> ArrayAttr[AffineMapAttr]:
-        identity = AffineMapAttr(AffineMap.identity(_rank(self.init.type)))
+        identity = AffineMapAttr(AffineMap.identity(len(shape_of(self.init.type))))
         return ArrayAttr([identity] * (len(self.inputs) + 1))
 
     def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
-        return ArrayAttr([IteratorTypeAttr.parallel()] * _rank(self.init.type))
+        return ArrayAttr([IteratorTypeAttr.parallel()] * len(shape_of(self.init.type)))
 
     def verify_(self) -> None:
         init_type = self.init.type

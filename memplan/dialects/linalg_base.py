@@ -23,6 +23,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerType,
     MemRefType,
+    ShapedType,
     TensorType,
     VectorType,
 )
@@ -55,12 +56,18 @@ __all__ = [
     "parse_operands_with_types",
     "parse_optional_indexing_maps",
     "parse_short_form_payload",
+    "shape_of",
     "tensor_results",
     "verify_yield_types",
 ]
 
 
 # --- scalar helpers shared by the hidden bodies -------------------------------
+
+
+def shape_of(type_: Attribute) -> tuple[int, ...]:
+    """The shape of a shaped type (memref, tensor, vector); () for a scalar."""
+    return tuple(type_.get_shape()) if isinstance(type_, ShapedType) else ()
 
 
 def element_type(type_: Attribute) -> Attribute:

@@ -14,7 +14,6 @@ from xdsl.dialects.builtin import (
     AnyFloat,
     ArrayAttr,
     IntegerType,
-    ShapedType,
 )
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import YieldOp
@@ -40,6 +39,7 @@ from memplan.dialects.linalg_base import (
     mac_body,
     parse_operands_with_types,
     parse_optional_indexing_maps,
+    shape_of,
 )
 from memplan.dialects.linalg_elementwise import (
     AbsOp,
@@ -321,10 +321,6 @@ def _payload(kind: ElementwiseKind, args: Sequence[SSAValue]) -> SSAValue:
     return arith.SelectOp(args[0], args[1], args[2]).result
 
 
-def _rank(value: SSAValue) -> int:
-    return len(value.type.get_shape()) if isinstance(value.type, ShapedType) else 0
-
-
 @irdl_op_definition
 class ElementwiseOp(HiddenBodyOperation):
     """out = KIND(ins...) with no casts: 25 unary kinds (floats only), 10
@@ -408,7 +404,9 @@ class ElementwiseOp(HiddenBodyOperation):
         return self.indexing_maps
 
     def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
-        return ArrayAttr([IteratorTypeAttr.parallel()] * _rank(self.outputs[0]))
+        return ArrayAttr(
+            [IteratorTypeAttr.parallel()] * len(shape_of(self.outputs[0].type))
+        )
 
     def verify_(self) -> None:
         self.build_body(self.inputs, self.outputs, self.properties)
@@ -462,5 +460,5 @@ def _identity_maps(
 ) -> tuple[AffineMap, ...]:
     """MLIR's default maps: the identity over the output's dimensions, for
     every operand."""
-    rank = _rank(outputs[0]) if outputs else 0
+    rank = len(shape_of(outputs[0].type)) if outputs else 0
     return (AffineMap.identity(rank),) * (len(inputs) + len(outputs))

@@ -21,7 +21,6 @@ from xdsl.dialects.builtin import (
     AffineMapAttr,
     ArrayAttr,
     DenseArrayBase,
-    ShapedType,
     i64,
 )
 from xdsl.dialects.linalg import ops as xdsl_linalg
@@ -37,6 +36,7 @@ from memplan.dialects.linalg_base import (
     body_arg_types,
     parse_operands_with_types,
     parse_short_form_payload,
+    shape_of,
     verify_yield_types,
 )
 from memplan.dialects.syntax import print_ins_outs
@@ -64,7 +64,7 @@ class ReduceOp(xdsl_linalg.ReduceOp):
 
     def get_indexing_maps(self) -> ArrayAttr[AffineMapAttr]:
         """The input's loops in order; the init keeps the unreduced ones."""
-        rank = len(_shape(self.input.type))
+        rank = len(shape_of(self.input.type))
         dimensions = self.dimensions.get_values()
         kept = tuple(AffineDimExpr(d) for d in range(rank) if d not in dimensions)
         return ArrayAttr(
@@ -80,12 +80,12 @@ class ReduceOp(xdsl_linalg.ReduceOp):
             IteratorTypeAttr.reduction()
             if d in dimensions
             else IteratorTypeAttr.parallel()
-            for d in range(len(_shape(self.input.type)))
+            for d in range(len(shape_of(self.input.type)))
         )
 
     def verify_(self) -> None:
         dimensions = self.dimensions.get_values()
-        input_shape = _shape(self.input.type)
+        input_shape = shape_of(self.input.type)
         rank = len(input_shape)
         if list(dimensions) != sorted(set(dimensions)):
             raise VerifyException(
@@ -98,9 +98,9 @@ class ReduceOp(xdsl_linalg.ReduceOp):
                 f"[0, {rank - 1}], got {list(dimensions)}"
             )
         kept = [n for d, n in enumerate(input_shape) if d not in dimensions]
-        if list(_shape(self.init.type)) != kept:
+        if list(shape_of(self.init.type)) != kept:
             raise VerifyException(
-                f"linalg.reduce init dimensions {list(_shape(self.init.type))} "
+                f"linalg.reduce init dimensions {list(shape_of(self.init.type))} "
                 f"don't match the input dimensions after reduction {kept}"
             )
         expected = body_arg_types((self.input, self.init))
@@ -187,7 +187,3 @@ class ReduceOp(xdsl_linalg.ReduceOp):
         op = cls(input_, init, DenseArrayBase.from_list(i64, dimensions), body)
         op.attributes.update(attributes)
         return op
-
-
-def _shape(type_: object) -> tuple[int, ...]:
-    return tuple(type_.get_shape()) if isinstance(type_, ShapedType) else ()

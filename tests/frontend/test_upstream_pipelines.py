@@ -90,15 +90,16 @@ def _rewritten(name: str, pipeline: str, tmp_path: Path) -> Path:
 
 @cache
 def _exported(name: str, out: Path) -> dict[str, np.ndarray]:
-    return _run(FIXTURES / f"{name}.mlir", out)
+    return _run(name, FIXTURES / f"{name}.mlir", out)
 
 
-def _run(source: Path, out: Path) -> dict[str, np.ndarray]:
+def _run(name: str, source: Path, out: Path) -> dict[str, np.ndarray]:
+    """memplan-run of `source` on fixture `name`'s inputs."""
     errors = io.StringIO()
     arguments = [
         str(source),
         "--args",
-        str(FIXTURES / f"{source.name.split('.')[0]}.npz"),
+        str(FIXTURES / f"{name}.npz"),
     ]
     with redirect_stdout(io.StringIO()), redirect_stderr(errors):
         status = memplan_run.main(
@@ -115,12 +116,12 @@ def test_rewritten_module_runs_plans_and_keeps_its_results(
 ):
     exported = _exported(name, OUTPUTS / f"{name}.exported.npz")
     rewritten = _rewritten(name, pipeline, tmp_path)
-    unplanned = _run(rewritten, tmp_path / "unplanned.npz")
+    unplanned = _run(name, rewritten, tmp_path / "unplanned.npz")
     planned_path = memplan_opt(
         rewritten, "memory-manifest,memory-plan", tmp_path / f"{name}.planned.mlir"
     )
     memplan_opt(planned_path, "memory-verify", tmp_path / f"{name}.verified.mlir")
-    planned = _run(planned_path, tmp_path / "planned.npz")
+    planned = _run(name, planned_path, tmp_path / "planned.npz")
     assert sorted(unplanned) == sorted(exported) == sorted(planned)
     for key, value in exported.items():
         np.testing.assert_allclose(
