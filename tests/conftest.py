@@ -1,6 +1,6 @@
-"""Hypothesis in CI runs a fixed sequence of examples (`derandomize`; `.ci/run`
-also fixes PYTHONHASHSEED, on which `program_gen`'s programs depend), so a CI
-run is reproducible; developers' runs keep exploring new examples."""
+"""Hypothesis in CI runs a fixed sequence of examples (`derandomize`, and
+strategies drawn through `stable_strategies`), so a CI run repeats in any
+process; developers' runs keep exploring new examples."""
 
 import os
 

@@ -57,6 +57,7 @@ from functools import partial
 from typing import Any
 
 from hypothesis import strategies as st
+from stable_strategies import one_of_values
 
 SHAPES: tuple[tuple[int, ...], ...] = ((8,), (2, 4), (4, 4))
 ELEMENTS = ("f32", "i32")
@@ -213,7 +214,7 @@ def _broadcast(draw: Draw, names: Names, tensor: Tensor) -> list[str]:
     """`linalg.broadcast` of a new DDR tensor (never deallocated) along the
     first dimension: a use that writes all of `tensor` and reads none of it."""
     source = Tensor(names.fresh("b"), tensor.shape[1:], tensor.element, "global")
-    init = draw(st.sampled_from([_fill, _generic_from_index]))
+    init = draw(one_of_values([_fill, _generic_from_index]))
     return [
         *_allocation(source),
         *init(draw, names, source),
@@ -306,7 +307,7 @@ class BlockWriter:
                 element,
                 scope,
                 spelled=scope == "global" and self.draw(st.booleans()),
-                alignment=self.draw(st.sampled_from(ALIGNMENTS)),
+                alignment=self.draw(one_of_values(ALIGNMENTS)),
                 hand_written=self.draw(st.booleans()),
             )
         return self._initialized(tensor)
@@ -314,7 +315,7 @@ class BlockWriter:
     def alloc_like(self, like: Tensor) -> Tensor:
         """A `memref.alloc` of `like`'s type (one a region may yield in its
         place), initialized as `alloc` does."""
-        alignment = self.draw(st.sampled_from(ALIGNMENTS)) if self.rich else None
+        alignment = self.draw(one_of_values(ALIGNMENTS)) if self.rich else None
         return self._initialized(
             replace(_plain(like, self.names.fresh("m")), alignment=alignment)
         )
@@ -323,20 +324,20 @@ class BlockWriter:
         inits = [_fill, _generic_from_index, _broadcast, _store_loops]
         if self.flows:
             inits.append(partial(_store_loops, affine=True))
-        init = self.draw(st.sampled_from(inits))
+        init = self.draw(one_of_values(inits))
         lines = _allocation(tensor) + init(self.draw, self.names, tensor)
         self.statements.append(Statement(lines, {tensor.name}))
         self.local.append(tensor)
         return tensor
 
     def _any_live(self) -> Tensor:
-        return self.draw(st.sampled_from(self.live))
+        return self.draw(one_of_values(self.live))
 
     def random_alloc(self) -> Tensor:
         return self.alloc(
-            self.draw(st.sampled_from(SHAPES)),
-            self.draw(st.sampled_from(ELEMENTS)),
-            self.draw(st.sampled_from(SCOPES)),
+            self.draw(one_of_values(SHAPES)),
+            self.draw(one_of_values(ELEMENTS)),
+            self.draw(one_of_values(SCOPES)),
         )
 
     def operand(
@@ -350,15 +351,15 @@ class BlockWriter:
             if t.shape == shape and t.element == element and not t.owners & exclude
         ]
         if candidates and self.draw(st.booleans()):
-            return self.draw(st.sampled_from(candidates))
-        return self.alloc(shape, element, self.draw(st.sampled_from(SCOPES)))
+            return self.draw(one_of_values(candidates))
+        return self.alloc(shape, element, self.draw(one_of_values(SCOPES)))
 
     def elementwise(self, out: Tensor | None = None) -> None:
         if out is None:
             out = self._any_live()
         lhs = self.operand(out.shape, out.element, out.owners)
         rhs = self.operand(out.shape, out.element, out.owners)
-        op = self.draw(st.sampled_from(["add", "sub", "mul"]))
+        op = self.draw(one_of_values(["add", "sub", "mul"]))
         line = (
             f"linalg.{op} ins({lhs.name}, {rhs.name} : {lhs.type}, {rhs.type}) "
             f"outs({out.name} : {out.type})"
@@ -375,7 +376,7 @@ class BlockWriter:
     def reinterpret(self) -> None:
         """Copy a window of a tensor, read through a `memref.reinterpret_cast`
         whose offset counts from the tensor's first element."""
-        out = self.draw(st.sampled_from(self.live))
+        out = self.draw(one_of_values(self.live))
         sources = [
             t
             for t in self.live
@@ -384,9 +385,9 @@ class BlockWriter:
             and t.elements >= out.elements
         ]
         if sources and self.draw(st.booleans()):
-            source = self.draw(st.sampled_from(sources))
+            source = self.draw(one_of_values(sources))
         else:
-            source = self.alloc((4, 4), out.element, self.draw(st.sampled_from(SCOPES)))
+            source = self.alloc((4, 4), out.element, self.draw(one_of_values(SCOPES)))
         offset = self.draw(st.integers(0, source.elements - out.elements))
         strides = _row_major_strides(out.shape)
         window_type = _memref(
@@ -408,7 +409,7 @@ class BlockWriter:
         outs = [t for t in self.live if len(t.shape) == 2]
         if not outs:
             return
-        out = self.draw(st.sampled_from(outs))
+        out = self.draw(one_of_values(outs))
         rows, cols = out.shape
         lhs = self.operand((rows, 4), out.element, out.owners)
         rhs = self.operand((4, cols), out.element, out.owners | lhs.owners)
@@ -424,12 +425,12 @@ class BlockWriter:
         if self.draw(st.booleans()):
             return (
                 [
-                    f"{cond} = arith.constant {self.draw(st.sampled_from(['true', 'false']))}"
+                    f"{cond} = arith.constant {self.draw(one_of_values(['true', 'false']))}"
                 ],
                 set(),
                 cond,
             )
-        tensor = self.draw(st.sampled_from(self.live))
+        tensor = self.draw(one_of_values(self.live))
         indices = ", ".join("%c0" for _ in tensor.shape)
         value, zero = self.names.fresh("x"), self.names.fresh("z")
         compare = "arith.cmpf ogt" if tensor.element == "f32" else "arith.cmpi sgt"
@@ -484,7 +485,7 @@ class BlockWriter:
         """`scf.for` or (with `flows`) `affine.for` of 2 or 3 trips, carrying
         `carried` (block arguments) from `inits`, of `types` (by default the
         memref types of `inits`)."""
-        trips = self.draw(st.sampled_from(TRIP_COUNTS))
+        trips = self.draw(one_of_values(TRIP_COUNTS))
         iv = self.names.fresh("iv")
         affine = self.flows and self.draw(st.booleans())
         header = (
@@ -504,10 +505,10 @@ class BlockWriter:
     def select(self) -> None:
         """`%r = scf.if %cond -> (T)` yielding a live tensor or a fresh one
         from each branch; later statements read and write `%r`."""
-        first = self.draw(st.sampled_from(self.live))
+        first = self.draw(one_of_values(self.live))
         lines, uses, cond = self.condition()
         same = [t for t in self.live if t.type == first.type]
-        choices = [first, self.draw(st.sampled_from(same))]
+        choices = [first, self.draw(one_of_values(same))]
         result = self.names.fresh("r")
         lines.append(f"{result} = scf.if {cond} -> ({first.type}) {{")
         yielded: list[Tensor] = []
@@ -537,7 +538,7 @@ class BlockWriter:
         tensor from the carried one and yields it (freeing the carried one or
         not: freeing it frees the initial tensor on the first trip), or writes
         the carried tensor in place, or swaps it with a second carried one."""
-        init = self.draw(st.sampled_from(self.live))
+        init = self.draw(one_of_values(self.live))
         body = self.nested()
         if self.draw(st.booleans()):
             inits = [init]
@@ -563,7 +564,7 @@ class BlockWriter:
                 for t in inits
             ]
             if len(carried) == 1:
-                self.draw(st.sampled_from([body.elementwise, body.copy]))(carried[0])
+                self.draw(one_of_values([body.elementwise, body.copy]))(carried[0])
             else:
                 body.source(carried[0], carried[1])
             yielded = carried[::-1] if self.draw(st.booleans()) else carried
@@ -611,7 +612,7 @@ class BlockWriter:
         `scf.condition` hands on (to the `after` region and out as
         `results`); `after` is the `after` region's arguments, its lines
         and what it yields."""
-        trips = self.draw(st.sampled_from(TRIP_COUNTS))
+        trips = self.draw(one_of_values(TRIP_COUNTS))
         (before_args, before_lines, handed), (after_args, body, yielded) = before, after
         count, after_count, go, next_count = (
             self.names.fresh(prefix) for prefix in ("wc", "wd", "go", "wn")
@@ -659,7 +660,7 @@ class BlockWriter:
         carried one (freeing the carried one or not, as `carry` does) and
         hands the fresh one through `scf.condition` to the `after` region,
         which writes it in place and yields it, and out as the result."""
-        init = self.draw(st.sampled_from(self.live))
+        init = self.draw(one_of_values(self.live))
         freeable = self._freeable(init)
         before, after = self.nested(), self.nested()
         if freeable:
@@ -677,7 +678,7 @@ class BlockWriter:
         carried = _plain(init, self.names.fresh("acc"))
         after.local.append(carried)
         after.keep = frozenset({carried.name})
-        self.draw(st.sampled_from([after.elementwise, after.copy]))(carried)
+        self.draw(one_of_values([after.elementwise, after.copy]))(carried)
         if self.draw(st.booleans()):
             after.fill()
         result = _plain(init, self.names.fresh("l"))
@@ -706,7 +707,7 @@ class BlockWriter:
             t for t in self.live if t.type == init.type and not t.owners & init.owners
         ]
         if others and self.draw(st.booleans()):
-            return [self.draw(st.sampled_from(others))]
+            return [self.draw(one_of_values(others))]
         return []
 
     def to_tensor(self) -> None:
@@ -737,13 +738,13 @@ class BlockWriter:
         if not self.live_values:
             self.to_tensor()
         values = self.live_values
-        value = self.draw(st.sampled_from(values))
+        value = self.draw(one_of_values(values))
         result = replace(value, name=self.names.fresh("tr"))
         uses = _uses(value)
         if self.branches and self.draw(st.booleans()):
             lines, cond_uses, cond = self.condition()
             same = [v for v in values if v.tensor_type == value.tensor_type]
-            choices = [value, self.draw(st.sampled_from(same))]
+            choices = [value, self.draw(one_of_values(same))]
             lines.append(f"{result.name} = scf.if {cond} -> ({value.tensor_type}) {{")
             for k, choice in enumerate(choices):
                 branch = self.nested()
@@ -785,7 +786,7 @@ class BlockWriter:
         write, which may be any of them."""
         if not self.live_values:
             self.to_tensor()
-        value = self.draw(st.sampled_from(self.live_values))
+        value = self.draw(one_of_values(self.live_values))
         buffer = replace(value, name=self.names.fresh("u"))
         line = (
             f"{buffer.name} = bufferization.to_buffer {value.name} : "
@@ -796,7 +797,7 @@ class BlockWriter:
 
     def source(self, out: Tensor, source: Tensor) -> None:
         """Write all of `out` from `source`: a copy, or an elementwise op of it."""
-        op = self.draw(st.sampled_from(["copy", "add", "sub", "mul"]))
+        op = self.draw(one_of_values(["copy", "add", "sub", "mul"]))
         ins = f"{source.name} : {source.type}"
         if op != "copy":
             ins = f"{source.name}, {source.name} : {source.type}, {source.type}"
@@ -829,7 +830,7 @@ class BlockWriter:
             if self.depth < MAX_DEPTH:
                 kinds += [self.carry, self.hand_on, self.pass_value, self.pass_value]
         for _ in range(self.draw(st.integers(1, 5))):
-            self.draw(st.sampled_from(kinds))()
+            self.draw(one_of_values(kinds))()
 
     def outer_uses(self) -> set[str]:
         local = {t.name for t in self.local}
@@ -844,7 +845,7 @@ class BlockWriter:
             if tensor.aliases or tensor.name in self.keep | self.freed:
                 continue
             free = self._free(tensor)
-            policy = self.draw(st.sampled_from(["early", "late", "never"]))
+            policy = self.draw(one_of_values(["early", "late", "never"]))
             if policy == "early":
                 last = max(i for i, s in enumerate(statements) if tensor.name in s.uses)
                 # A fault goes between the tensor's kill and its storage's.
@@ -947,9 +948,7 @@ def programs(
     names = Names()
     body = BlockWriter(draw, names, [], 0, branches, rich, faults, flows, detours)
     results = [
-        body.alloc(
-            draw(st.sampled_from(SHAPES)), draw(st.sampled_from(ELEMENTS)), "global"
-        )
+        body.alloc(draw(one_of_values(SHAPES)), draw(one_of_values(ELEMENTS)), "global")
         for _ in range(draw(st.integers(1, 2)))
     ]
     body.keep = frozenset(t.name for t in results)

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from stable_strategies import one_of_values
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import PassFailedException
@@ -29,8 +30,8 @@ def _manifested(text: str, manifest: MemoryManifestPass | None = None) -> Module
 
 @given(
     shape=st.lists(st.integers(1, 6), max_size=3),
-    element=st.sampled_from(sorted(ELEMENT_BYTES)),
-    space=st.sampled_from(["", ', "global"', ', "global.vtcm"']),
+    element=one_of_values(sorted(ELEMENT_BYTES)),
+    space=one_of_values(["", ', "global"', ', "global.vtcm"']),
     alignment=st.none() | st.integers(0, 12).map(lambda k: 1 << k),
 )
 def test_storage_holds_exactly_the_tensor_with_the_requested_alignment(

@@ -26,8 +26,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 from program_gen import programs
+from stable_strategies import one_of_values
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 from xdsl.passes import ModulePass
@@ -147,8 +147,8 @@ def test_a_branch_arena_that_no_longer_nests_counts_as_added():
 @_settings(examples=40)
 @given(
     text=programs(),
-    capacity=st.sampled_from(CAPACITIES),
-    tensor_alignment=st.sampled_from(TENSOR_ALIGNMENTS),
+    capacity=one_of_values(CAPACITIES),
+    tensor_alignment=one_of_values(TENSOR_ALIGNMENTS),
 )
 def test_placed_programs_keep_results_fit_and_cost_no_more(
     text: str, capacity: int | None, tensor_alignment: int | None
@@ -159,8 +159,8 @@ def test_placed_programs_keep_results_fit_and_cost_no_more(
 @_settings(examples=12)
 @given(
     text=programs(),
-    capacity=st.sampled_from(CAPACITIES),
-    tensor_alignment=st.sampled_from(TENSOR_ALIGNMENTS),
+    capacity=one_of_values(CAPACITIES),
+    tensor_alignment=one_of_values(TENSOR_ALIGNMENTS),
 )
 def test_exact_placements_keep_results_fit_and_cost_no_more(
     text: str, capacity: int | None, tensor_alignment: int | None

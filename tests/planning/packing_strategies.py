@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from hypothesis import strategies as st
+from stable_strategies import one_of_values
 
 from memplan.planning import Buffer
 
@@ -34,12 +35,12 @@ def traces(
 ) -> list[Buffer]:
     """Small traces rich in ties: equal sizes, back-to-back lifetimes, zero sizes, alignments."""
     count = draw(st.integers(0, max_buffers))
-    sizes = st.sampled_from([0, 1, 2, 3, 4, 4, 5, 8, 16])
+    sizes = one_of_values([0, 1, 2, 3, 4, 4, 5, 8, 16])
     buffers: list[Buffer] = []
     for index in range(count):
         lower = draw(st.integers(0, max_time - 1))
         upper = draw(st.integers(lower + 1, max_time))
-        alignment = draw(st.sampled_from(alignments))
+        alignment = draw(one_of_values(alignments))
         buffers.append(Buffer(f"b{index}", lower, upper, draw(sizes), alignment))
     return buffers
 

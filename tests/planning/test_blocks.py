@@ -4,6 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from packing_strategies import examples, traces
+from stable_strategies import one_of_values
 
 from memplan.planning import Buffer, BufferId, TraceError, lower_bound, plan
 from memplan.planning.blocks import (
@@ -230,11 +231,11 @@ def test_validation_names_tables_that_clash_or_are_missing() -> None:
 
 
 def block_sizes() -> st.SearchStrategy[int]:
-    return st.sampled_from([1, 2, 4, 8])
+    return one_of_values([1, 2, 4, 8])
 
 
 @settings(max_examples=examples(80, 1000), deadline=None)
-@given(traces(), block_sizes(), st.booleans(), st.sampled_from([1, 4]))
+@given(traces(), block_sizes(), st.booleans(), one_of_values([1, 4]))
 def test_always_plans_are_valid_and_reach_the_block_bound(
     buffers: list[Buffer], block_size: int, tables: bool, pointer_width: int
 ) -> None:
@@ -276,7 +277,7 @@ def test_auto_is_valid_and_never_worse_than_contiguous_at_a_capacity(
 
 
 @settings(max_examples=examples(30, 300), deadline=None)
-@given(traces(), block_sizes(), st.integers(0, 40), st.sampled_from(["auto", "always"]))
+@given(traces(), block_sizes(), st.integers(0, 40), one_of_values(["auto", "always"]))
 def test_same_inputs_give_the_same_plan(
     buffers: list[Buffer], block_size: int, capacity: int, mode: str
 ) -> None:

@@ -5,6 +5,7 @@ monotone in the capacity."""
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from packing_strategies import examples, traces
+from stable_strategies import one_of_values
 
 from memplan.planning import Buffer, lower_bound, plan, validate
 from memplan.planning import best as best_module
@@ -22,9 +23,9 @@ def crowded_traces(draw: st.DrawFn) -> tuple[list[Buffer], int]:
         upper = draw(st.integers(lower + 1, horizon))
         size = draw(st.integers(1, 40))
         buffers.append(
-            Buffer(index, lower, upper, size, draw(st.sampled_from([1, 1, 4])))
+            Buffer(index, lower, upper, size, draw(one_of_values([1, 1, 4])))
         )
-    return buffers, count * draw(st.sampled_from([0, 1, 2, 4, 8, 16, 1_000]))
+    return buffers, count * draw(one_of_values([0, 1, 2, 4, 8, 16, 1_000]))
 
 
 def fits(buffers: list[Buffer], capacity: int, budget: int) -> bool:
@@ -69,7 +70,7 @@ def test_slice_by_slice_fits_are_monotone_too(
 
 
 @settings(max_examples=examples(40, 400), deadline=None)
-@given(traces(max_buffers=12, max_time=10), st.sampled_from([0, 5, 50, 5_000]))
+@given(traces(max_buffers=12, max_time=10), one_of_values([0, 5, 50, 5_000]))
 def test_a_greedy_plan_within_the_capacity_always_fits(
     buffers: list[Buffer], budget: int
 ) -> None:

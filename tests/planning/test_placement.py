@@ -7,6 +7,7 @@ import itertools
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from stable_strategies import one_of_values
 
 from memplan.planning import placement
 from memplan.planning.placement import (
@@ -216,14 +217,14 @@ def problems(draw: st.DrawFn) -> PlacementProblem:
         entities.append(
             Entity(
                 index,
-                draw(st.sampled_from([500, 1000, 1500])),
+                draw(one_of_values([500, 1000, 1500])),
                 4,
                 0,
                 slots,
                 start=None if fixed_data else start,
                 observable=fixed_data,
                 splittable=tuple(draw(st.booleans()) for _ in points[1:]),
-                copy_cycles=draw(st.sampled_from([10.0, 100.0, 400.0])),
+                copy_cycles=draw(one_of_values([10.0, 100.0, 400.0])),
             )
         )
         for slot in range(len(points)):
@@ -233,7 +234,7 @@ def problems(draw: st.DrawFn) -> PlacementProblem:
             )
     if count > 1:
         ops.append(CostedOp(((0, 0), (1, 0)), (600.0, 500.0, 500.0, 50.0)))
-    capacity = draw(st.sampled_from([None, 0, 2048, 4096]))
+    capacity = draw(one_of_values([None, 0, 2048, 4096]))
     return _problem(entities, ops, capacity)
 
 
