@@ -21,7 +21,21 @@ or, instead of INPUT_SHAPE (for several inputs, or integer ones),
 
     def make_inputs() -> tuple[torch.Tensor, ...]
 
-Both are called after seeding torch, numpy and `random` with `--seed`, so the
+For dimensions that vary at run time (a batch, a sequence length), the file
+may also define
+
+    DYNAMIC_SHAPES = ({0: torch.export.Dim("batch", min=1, max=16)},)
+    def make_inputs_for_sizes() -> list[tuple[torch.Tensor, ...]]
+
+`DYNAMIC_SHAPES` is passed to `torch.export.export` as its `dynamic_shapes`
+(one entry per input), so the module has `?` sizes where it names a `Dim`.
+`make_inputs_for_sizes()` gives more input sets, each as many tensors as the
+example inputs, at other sizes: PyTorch runs each, and the `.npz` holds
+set N (counted from 1) as `setN/arg0`, ... and `setN/result0`, ...
+(`memplan-run --args NAME.npz --args-set setN` runs it).  Either may be
+defined alone.
+
+They are called after seeding torch, numpy and `random` with `--seed`, so the
 weights and inputs are the same on every run.  The model is exported in eval
 mode (BatchNorm uses its running statistics, dropout is off).  As with
 `python model.py`, the model file's directory is importable while it loads.
@@ -168,14 +182,48 @@ def _flat_tensors(torch: Any, value: Any) -> list[Any]:
     )
 
 
-def load_model(path: Path, seed: int) -> tuple[Any, tuple]:
-    """The model file's model (in eval mode) and example inputs, seeded."""
+def _input_sets(torch: Any, module: ModuleType, path: Path, count: int) -> list:
+    """The input sets of make_inputs_for_sizes(), if the file defines it."""
+    make_sets = getattr(module, "make_inputs_for_sizes", None)
+    if make_sets is None:
+        return []
+    if not callable(make_sets):
+        raise ExportError(
+            f"{path}: make_inputs_for_sizes is not a function "
+            "(expected: def make_inputs_for_sizes() -> list[tuple[torch.Tensor, ...]])"
+        )
+    sets = _call(path, "make_inputs_for_sizes", make_sets)
+    if not isinstance(sets, tuple | list):
+        raise ExportError(
+            f"{path}: make_inputs_for_sizes() returned {type(sets).__name__}, "
+            "expected a list of input tuples"
+        )
+    sets = [s if isinstance(s, tuple | list) else (s,) for s in sets]
+    for number, inputs in enumerate(sets, 1):
+        if len(inputs) != count or not all(isinstance(x, torch.Tensor) for x in inputs):
+            raise ExportError(
+                f"{path}: make_inputs_for_sizes() set {number} is not {count} "
+                "tensor(s), as many as the example inputs"
+            )
+    return [tuple(s) for s in sets]
+
+
+def _load(path: Path, seed: int) -> tuple[Any, tuple, Any, list]:
+    """The model (in eval mode), its example inputs, the `dynamic_shapes` spec
+    (None without DYNAMIC_SHAPES) and the input sets at other sizes, seeded."""
     torch = _import_torch()[0]
     module = _load_model_file(path)
     random.seed(seed)
     np.random.seed(seed)
     torch.manual_seed(seed)
-    return _model_and_inputs(torch, module, path)
+    model, inputs = _model_and_inputs(torch, module, path)
+    sets = _input_sets(torch, module, path, len(inputs))
+    return model, inputs, getattr(module, "DYNAMIC_SHAPES", None), sets
+
+
+def load_model(path: Path, seed: int) -> tuple[Any, tuple]:
+    """The model file's model (in eval mode) and example inputs, seeded."""
+    return _load(path, seed)[:2]
 
 
 def _foreign_ops(generic_text: str) -> list[str]:
@@ -188,27 +236,32 @@ def _foreign_ops(generic_text: str) -> list[str]:
 def export(path: Path, seed: int) -> tuple[str, dict[str, np.ndarray]]:
     """The generic-form bufferized module and the arrays for the `.npz`."""
     torch, fx, pass_manager, decompositions = _import_torch()
-    model, inputs = load_model(path, seed)
-    # forward may change its inputs and the module's parameters and buffers
-    # in place: PyTorch runs on copies of the inputs, and the module's state
-    # is put back before the export, which bakes it in as constants.
-    arrays = {f"arg{i}": _array(torch, x).copy() for i, x in enumerate(inputs)}
+    model, inputs, dynamic_shapes, sets = _load(path, seed)
+    given = (inputs, *sets)
+    # The inputs as drawn: forward may change them in place.
+    drawn = [[_array(torch, x).copy() for x in tensors] for tensors in given]
     with torch.no_grad():
-        eager_inputs = tuple(x.clone() for x in inputs)
-        before = [(name, t, t.clone()) for name, t in _named_state(model)]
-        returned = _call(path, "forward", lambda: model(*eager_inputs))
-        outputs = [y.clone() for y in _flat_tensors(torch, returned)]
-        after = {name: t.clone() for name, t in _named_state(model)}
-        _restore(model, before)
+        eager = [_eager(torch, path, model, tensors) for tensors in given]
         # torch-mlir's export_and_import(model, *inputs), in two steps to read
         # the signature of the program it imports.
         program = _exporting(
             path,
-            lambda: torch.export.export(model, inputs, strict=False).run_decompositions(
-                decompositions
-            ),
+            lambda: torch.export.export(
+                model, inputs, dynamic_shapes=dynamic_shapes, strict=False
+            ).run_decompositions(decompositions),
         )
-        results = _results(torch, program, after, eager_inputs, outputs)
+    arrays: dict[str, np.ndarray] = {}
+    for number, (values, (state, changed, outputs)) in enumerate(
+        zip(drawn, eager, strict=True)
+    ):
+        # The example inputs' arrays have no prefix; set N's have `setN/`.
+        prefix = f"set{number}/" if number else ""
+        results = _results(torch, program, state, changed, outputs)
+        arrays |= {f"{prefix}arg{i}": value for i, value in enumerate(values)}
+        arrays |= {
+            f"{prefix}result{i}": _array(torch, y) for i, y in enumerate(results)
+        }
+    with torch.no_grad():
         mlir = _exporting(
             path,
             lambda: fx.export_and_import(
@@ -228,8 +281,23 @@ def export(path: Path, seed: int) -> tuple[str, dict[str, np.ndarray]]:
             )
             raise ExportError(f"bufferizing {path} failed: {error}{hint}") from None
     text = mlir.operation.get_asm(print_generic_op_form=True)
-    arrays |= {f"result{i}": _array(torch, y) for i, y in enumerate(results)}
     return text, arrays
+
+
+def _eager(torch: Any, path: Path, model: Any, inputs: tuple) -> tuple:
+    """PyTorch's call on copies of `inputs`: the parameters and buffers by name
+    after it, the inputs after it, and forward's outputs.
+
+    forward may change its inputs and the module's parameters and buffers in
+    place: the module's state is put back after the call, so the export bakes
+    in the state before it, and every input set sees that state."""
+    eager_inputs = tuple(x.clone() for x in inputs)
+    before = [(name, t, t.clone()) for name, t in _named_state(model)]
+    returned = _call(path, "forward", lambda: model(*eager_inputs))
+    outputs = [y.clone() for y in _flat_tensors(torch, returned)]
+    after = {name: t.clone() for name, t in _named_state(model)}
+    _restore(model, before)
+    return after, eager_inputs, outputs
 
 
 def _exporting(path: Path, step: Any) -> Any:
@@ -318,7 +386,10 @@ def main(argv: list[str] | None = None) -> int:
         "plus an .npz of its inputs (arg0, ...) and PyTorch's outputs "
         "(result0, ...).",
         epilog="The model file defines make_model() -> nn.Module and either "
-        "INPUT_SHAPE = (...) or make_inputs() -> tuple of tensors.",
+        "INPUT_SHAPE = (...) or make_inputs() -> tuple of tensors; for dynamic "
+        "sizes also DYNAMIC_SHAPES (torch.export's dynamic_shapes) and "
+        "make_inputs_for_sizes() -> list of input tuples, saved as setN/arg0, "
+        "..., setN/result0, ...",
     )
     parser.add_argument("model", type=Path, help="Python file defining make_model()")
     parser.add_argument(

@@ -227,13 +227,16 @@ def _memref_from_attribute(
 
 
 def arguments_from_npz(
-    path: str, types: Sequence[Attribute], index_bitwidth: int
+    path: str, types: Sequence[Attribute], index_bitwidth: int, input_set: str = ""
 ) -> list[object]:
-    """Arguments from the arrays `arg0`, `arg1`, ... of an `.npz` file.
+    """Arguments from the arrays `arg0`, `arg1`, ... of an `.npz` file, or
+    with `input_set` from `INPUT_SET/arg0`, ... (an input set at another size
+    that `examples/torch/export_model.py` stored for a dynamic model).
 
     Other arrays (such as `result0`, the expected outputs) are not read; an
-    `argN` beyond the function's arguments is an error.
+    `argN` of the set beyond the function's arguments is an error.
     """
+    prefix = f"{input_set}/" if input_set else ""
     try:
         with open(path, "rb") as file:
             # np.load takes other bytes for a pickle and says so, which misleads.
@@ -242,12 +245,18 @@ def arguments_from_npz(
             file.seek(0)
             data = np.lib.npyio.NpzFile(file, allow_pickle=False)
             names = set(data.files)
+            sets = sorted({name.rpartition("/")[0] for name in names if "/" in name})
+            if input_set and not any(name.startswith(prefix) for name in names):
+                raise ModelError(
+                    f"has no input set {input_set} (arrays {prefix}arg0, ...); "
+                    f"its input sets are: {', '.join(sets) or 'none'}"
+                )
             extra = sorted(
                 name
                 for name in names
-                if name.startswith("arg")
-                and name[3:].isdigit()
-                and int(name[3:]) >= len(types)
+                if name.startswith(f"{prefix}arg")
+                and name[len(prefix) + 3 :].isdigit()
+                and int(name[len(prefix) + 3 :]) >= len(types)
             )
             if extra:
                 raise ModelError(
@@ -256,7 +265,7 @@ def arguments_from_npz(
                 )
             arguments: list[object] = []
             for position, type_ in enumerate(types):
-                name = f"arg{position}"
+                name = f"{prefix}arg{position}"
                 if name not in names:
                     raise ModelError(
                         f"has no array {name} for argument {position} ({type_}); "

@@ -338,8 +338,16 @@ class MemRefFunctions(CompilingFunctions):
         (value,) = args
         target = _memref_type(op.dest.type)
         if not _fits_static_sizes(value.shape, target):
+            dim, have, want = next(
+                (dim, have, want)
+                for dim, (have, want) in enumerate(
+                    zip(value.shape, target.get_shape(), strict=True)
+                )
+                if want not in (DYNAMIC_INDEX, have)
+            )
             raise ModelError(
-                f"cannot cast shape {list(value.shape)} to {list(target.get_shape())}"
+                f"cannot cast a memref of shape {list(value.shape)} to {target}: "
+                f"its size {have} in dimension {dim} is not the static size {want}"
             )
         return (value,)
 

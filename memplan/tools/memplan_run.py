@@ -138,6 +138,14 @@ class MemplanRunMain(CommandLineTool):
             "the arguments",
         )
         arg_parser.add_argument(
+            "--args-set",
+            default="",
+            metavar="NAME",
+            help="with an .npz --args, read the arrays NAME/arg0, NAME/arg1, ... "
+            "instead of arg0, ...: an input set at another size that "
+            "examples/torch/export_model.py stores for a dynamic model (set1, set2, ...)",
+        )
+        arg_parser.add_argument(
             "--index-bitwidth",
             choices=(32, 64),
             default=Interpreter.DEFAULT_BITWIDTH,
@@ -294,9 +302,14 @@ class MemplanRunMain(CommandLineTool):
         if text.strip().endswith(".npz"):
             path = text.strip()
             try:
-                return arguments_from_npz(path, types, bits)
+                return arguments_from_npz(path, types, bits, self.args.args_set)
             except ModelError as error:
                 raise InterpretationError(f"--args {path}: {error}") from None
+        if self.args.args_set:
+            raise InterpretationError(
+                f"--args-set {self.args.args_set}: names an input set of an .npz "
+                "archive, but --args is not an .npz path"
+            )
         parser = MemplanParser(self.ctx, text, "args")
         try:
             attributes = (

@@ -530,3 +530,94 @@ def test_errors_never_show_python_exception_names(
         f"memplan-run: error: {program}:2:3: memref.alloc %c (in @main): "
     )
     assert "Exception" not in err and "Error:" not in err
+
+
+DYNAMIC_ROWS = """
+func.func @main(%x: memref<?x3xf32>) -> memref<?x3xf32> {
+  %c0 = arith.constant 0 : index
+  %n = memref.dim %x, %c0 : memref<?x3xf32>
+  %y = memref.alloc(%n) : memref<?x3xf32>
+  memref.copy %x, %y : memref<?x3xf32> to memref<?x3xf32>
+  func.return %y : memref<?x3xf32>
+}
+"""
+
+
+def test_args_set_reads_an_input_set_at_another_size(tmp_path: Path):
+    """export_model.py stores a dynamic model's inputs at other sizes as
+    setN/arg0, ...: --args-set picks one, at its own size."""
+    program = tmp_path / "rows.mlir"
+    program.write_text(DYNAMIC_ROWS)
+    inputs, output = tmp_path / "inputs.npz", tmp_path / "out.npz"
+    example, other = np.ones((2, 3), np.float32), np.arange(15, dtype=np.float32)
+    arrays = {"arg0": example, "set1/arg0": other.reshape(5, 3)}
+    np.savez(inputs, **arrays)  # pyright: ignore[reportArgumentType]
+    for input_set, want in (
+        ([], example),
+        (["--args-set", "set1"], arrays["set1/arg0"]),
+    ):
+        command = [str(program), "--args", str(inputs), *input_set]
+        assert main([*command, "--output", str(output), "--no-stats"]) == 0
+        with np.load(output) as saved:
+            np.testing.assert_array_equal(saved["result0"], want)
+
+
+@pytest.mark.parametrize(
+    ("arrays", "flags", "message"),
+    [
+        (
+            {"arg0": np.zeros((2, 3), np.float32), "set1/arg0": np.zeros((4, 4))},
+            ["--args-set", "set1"],
+            "argument 0 is a float64 array of shape [4, 4], expected memref<?x3xf32>",
+        ),
+        (
+            {"arg0": np.zeros((2, 4), np.float32)},
+            [],
+            "argument 0 is a float32 array of shape [2, 4], expected memref<?x3xf32>",
+        ),
+        (
+            {"arg0": np.zeros((2, 3, 1), np.float32)},
+            [],
+            "argument 0 is a float32 array of shape [2, 3, 1], expected memref<?x3xf32>",
+        ),
+        (
+            {"arg0": np.zeros((2, 3), np.float32), "set1/arg0": np.zeros((4, 3))},
+            ["--args-set", "set7"],
+            "has no input set set7 (arrays set7/arg0, ...); its input sets are: set1",
+        ),
+        (
+            {"arg0": np.zeros((2, 3), np.float32)},
+            ["--args-set", "set1"],
+            "has no input set set1 (arrays set1/arg0, ...); its input sets are: none",
+        ),
+        (
+            {"set1/arg0": np.zeros((2, 3), np.float32), "set1/arg1": np.int32(1)},
+            ["--args-set", "set1"],
+            "holds set1/arg1, but the function takes 1 argument(s)",
+        ),
+    ],
+)
+def test_an_input_of_another_size_or_rank_is_a_clean_error(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    arrays: dict[str, np.ndarray],
+    flags: list[str],
+    message: str,
+):
+    """A dynamic size takes any size; a static size, the rank and the element
+    type must be the argument's."""
+    program = tmp_path / "rows.mlir"
+    program.write_text(DYNAMIC_ROWS)
+    inputs = tmp_path / "in.npz"
+    np.savez(inputs, **arrays)  # pyright: ignore[reportArgumentType]
+    status = main([str(program), "--args", str(inputs), *flags, "--no-stats"])
+    err = capsys.readouterr().err
+    assert (status, err) == (1, f"memplan-run: error: --args {inputs}: {message}\n")
+
+
+def test_args_set_without_an_npz_is_a_clean_error(capsys: pytest.CaptureFixture[str]):
+    assert main([SEED, "--args-set", "set1"]) == 1
+    assert capsys.readouterr().err == (
+        "memplan-run: error: --args-set set1: names an input set of an .npz "
+        "archive, but --args is not an .npz path\n"
+    )

@@ -1,0 +1,122 @@
+"""Exported PyTorch models with dynamic sizes run, plan and match PyTorch at
+every size their fixture stores, with no torch.
+
+A model file with `DYNAMIC_SHAPES` (examples/torch/models/dynamic_*.py) is
+exported once, with `?` sizes, and its `.npz` holds PyTorch's results for
+the example inputs (`arg0`, `result0`, ...) and for more input sets at other
+sizes (`set1/arg0`, `set1/result0`, ...).  test_torch_fixtures.py checks
+every fixture at its example size; here each stored size runs through the
+same route, `memplan-run --args NAME.npz --args-set setN`:
+- as exported, within float tolerance of PyTorch;
+- after `memory-manifest,memory-plan,memory-verify`, bit for bit as before
+  planning, with no byte read before it is written.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from contextlib import redirect_stderr, redirect_stdout
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+import pytest
+from test_torch_fixtures import FIXTURES, NAMES, OUTPUTS, memplan_opt, read_arrays
+
+from memplan.tools import memplan_run
+
+PIPELINE = "memory-manifest,memory-plan,memory-verify"
+
+
+def _input_sets(name: str) -> list[str]:
+    """The fixture's input sets: "" for the example inputs, then set1, ..."""
+    with np.load(FIXTURES / f"{name}.npz") as saved:
+        sets = sorted({key.partition("/")[0] for key in saved.files if "/" in key})
+    return ["", *sets]
+
+
+DYNAMIC = [name for name in NAMES if len(_input_sets(name)) > 1]
+CASES = [(name, input_set) for name in DYNAMIC for input_set in _input_sets(name)]
+
+
+def _expected(name: str, input_set: str) -> dict[str, np.ndarray]:
+    prefix = f"{input_set}/" if input_set else ""
+    return {
+        key.removeprefix(prefix): value
+        for key, value in read_arrays(FIXTURES / f"{name}.npz").items()
+        if key.startswith(f"{prefix}result")
+    }
+
+
+@cache
+def _planned(name: str) -> Path:
+    return memplan_opt(
+        FIXTURES / f"{name}.mlir", PIPELINE, OUTPUTS / f"{name}.dynamic.mlir"
+    )
+
+
+@cache
+def _run(name: str, stage: str, input_set: str) -> tuple[dict[str, np.ndarray], dict]:
+    """memplan-run's results and statistics on one input set of fixture
+    `name`, as exported or planned."""
+    source = FIXTURES / f"{name}.mlir" if stage == "unplanned" else _planned(name)
+    out = OUTPUTS / f"{name}.{stage}.{input_set or 'set0'}"
+    command = [
+        str(source),
+        "--args",
+        str(FIXTURES / f"{name}.npz"),
+        *(["--args-set", input_set] if input_set else []),
+        "--output",
+        f"{out}.npz",
+        "--stats-json",
+        f"{out}.json",
+        "--no-stats",
+        "--check-uninitialized",
+    ]
+    errors = io.StringIO()
+    with redirect_stdout(io.StringIO()), redirect_stderr(errors):
+        status = memplan_run.main(command)
+    assert status == 0, errors.getvalue()
+    return read_arrays(f"{out}.npz"), json.loads(Path(f"{out}.json").read_text())
+
+
+def _sizes(name: str, input_set: str) -> tuple[int, ...]:
+    prefix = f"{input_set}/" if input_set else ""
+    return read_arrays(FIXTURES / f"{name}.npz")[f"{prefix}arg0"].shape
+
+
+def test_dynamic_fixtures_have_dynamic_sizes_and_sets_at_other_sizes():
+    assert len(DYNAMIC) >= 3
+    for name in DYNAMIC:
+        text = (FIXTURES / f"{name}.mlir").read_text()
+        assert re.search(r"function_type = \(memref<[^>]*\?", text), name
+        # memref.alloc with size operands: buffers whose size is only known
+        # when the function runs.
+        assert re.search(r'"memref\.alloc"\(%', text), name
+        sizes = {_sizes(name, input_set) for input_set in _input_sets(name)}
+        assert len(sizes) == len(_input_sets(name)) >= 3, name
+
+
+@pytest.mark.parametrize(("name", "input_set"), CASES)
+def test_dynamic_model_matches_pytorch_at_every_stored_size(name: str, input_set: str):
+    want = _expected(name, input_set)
+    got, _ = _run(name, "unplanned", input_set)
+    assert sorted(got) == sorted(want)
+    for key, value in want.items():
+        assert got[key].shape == value.shape, key
+        np.testing.assert_allclose(got[key], value, rtol=1e-4, atol=1e-5, err_msg=key)
+
+
+@pytest.mark.parametrize(("name", "input_set"), CASES)
+def test_planned_dynamic_model_is_bitwise_unplanned_at_every_size(
+    name: str, input_set: str
+):
+    unplanned, before = _run(name, "unplanned", input_set)
+    planned, after = _run(name, "planned", input_set)
+    assert sorted(planned) == sorted(unplanned)
+    for key, value in unplanned.items():
+        assert planned[key].shape == value.shape, key
+        assert planned[key].tobytes() == value.tobytes(), key
+    assert after["peak_bytes"]["global"] <= before["peak_bytes"]["global"]
