@@ -16,7 +16,9 @@ A tensor is plannable when its storage is a static-size
 no tensor of that storage escapes or is carried from one loop iteration to
 the next.  Everything else (dynamic sizes or offsets, discontiguous tensors,
 storages passed to calls, returned or loop-carried tensors, functions of
-several blocks) is left as it is.
+several blocks) is left as it is, except that with `insert-kills` a storage
+of dynamic size is killed after its tensor's last use
+(`memplan.passes.dynamic_kills`).
 
 With `discontiguous=auto|always`, an arena of a scope with a capacity may
 cut some of its tensors into blocks reached through pointer tables
@@ -54,6 +56,7 @@ from memplan.passes.arena import (
     pack_arena,
 )
 from memplan.passes.diagnostics import check_storage_bytes
+from memplan.passes.dynamic_kills import dynamic_storages, kill_after_last_use
 from memplan.passes.held_vtcm import (
     Held,
     held_list,
@@ -214,7 +217,9 @@ class MemoryPlanPass(MemplanPass):
 
     insert_kills: bool = True
     """Kill each planned tensor after its last use, in its allocating block;
-    the arena itself is always killed after the last use of its tensors."""
+    the arena itself is always killed after the last use of its tensors.
+    Also move the kills of a dynamic-size storage's tensor, and of the
+    storage, to right after that tensor's last use."""
 
     target: str = DEFAULT_TARGET
     """Target that gives scope capacities and default alignments."""
@@ -319,6 +324,7 @@ class MemoryPlanPass(MemplanPass):
     ) -> None:
         liveness = FunctionLiveness(function)
         storages = list(_plannable_storages(liveness))
+        dynamic = dynamic_storages(liveness) if self.insert_kills else []
         arenas = _unit_arenas(
             liveness, storages, per_function=self.arenas == "function"
         )
@@ -399,6 +405,7 @@ class MemoryPlanPass(MemplanPass):
             )
         for planned in storages:
             Rewriter.erase_op(planned.storage)
+        kill_after_last_use(dynamic)
 
     def _block_size(self, scope: str, target: Target) -> int:
         return target.alignment(scope) if self.block_size is None else self.block_size

@@ -41,7 +41,7 @@ DYNAMIC = [name for name in NAMES if len(_input_sets(name)) > 1]
 CASES = [(name, input_set) for name in DYNAMIC for input_set in _input_sets(name)]
 
 
-def _expected(name: str, input_set: str) -> dict[str, np.ndarray]:
+def expected(name: str, input_set: str) -> dict[str, np.ndarray]:
     prefix = f"{input_set}/" if input_set else ""
     return {
         key.removeprefix(prefix): value
@@ -101,7 +101,7 @@ def test_dynamic_fixtures_have_dynamic_sizes_and_sets_at_other_sizes():
 
 @pytest.mark.parametrize(("name", "input_set"), CASES)
 def test_dynamic_model_matches_pytorch_at_every_stored_size(name: str, input_set: str):
-    want = _expected(name, input_set)
+    want = expected(name, input_set)
     got, _ = _run(name, "unplanned", input_set)
     assert sorted(got) == sorted(want)
     for key, value in want.items():
@@ -120,3 +120,18 @@ def test_planned_dynamic_model_is_bitwise_unplanned_at_every_size(
         assert planned[key].shape == value.shape, key
         assert planned[key].tobytes() == value.tobytes(), key
     assert after["peak_bytes"]["global"] <= before["peak_bytes"]["global"]
+
+
+@pytest.mark.parametrize("name", DYNAMIC)
+def test_planning_frees_dynamic_buffers_after_their_last_use(name: str):
+    """MLIR's deallocation pipeline frees the buffers of these straight-line
+    modules at the end, so the export holds every intermediate at once.
+    `memory-plan` packs the static ones into arenas and kills each
+    dynamic-size storage after its tensor's last use.  At the largest stored
+    size, where the dynamic buffers weigh most, that leaves 24 to 82% of the
+    unplanned peak; with the dynamic storages' kills left at the end, 96 to
+    99.8% remained."""
+    largest = max(_input_sets(name), key=lambda s: np.prod(_sizes(name, s)))
+    _, before = _run(name, "unplanned", largest)
+    _, after = _run(name, "planned", largest)
+    assert after["peak_bytes"]["global"] <= 0.9 * before["peak_bytes"]["global"]

@@ -31,6 +31,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 from mlir_execution import MLIR_PYTHON, needs_mlir
+from test_torch_dynamic import CASES as DYNAMIC_CASES
+from test_torch_dynamic import expected as dynamic_expected
 from test_torch_fixtures import FIXTURES, OUTPUTS, memplan_opt, read_arrays
 
 from memplan.tools import memplan_run
@@ -48,6 +50,7 @@ with ir.Context():
 
 PIPELINES = {
     "expand-strided-metadata": "expand-strided-metadata",
+    "expand-strided-metadata-canonicalize": "expand-strided-metadata,canonicalize",
     "fold-memref-alias-ops": "fold-memref-alias-ops",
     "affine-loops-scalrep": (
         "func.func(convert-linalg-to-affine-loops),func.func(affine-scalrep)"
@@ -68,9 +71,24 @@ PIPELINES = {
 }
 """Upstream pipelines a user may run on bufferized torch-mlir output."""
 
-MODELS = ("cnn", "dtypes", "layout_3d", "pooling")
+MODELS = (
+    "cnn",
+    "dtypes",
+    "layout_3d",
+    "pooling",
+    "dynamic_batch",
+    "dynamic_conv",
+    "dynamic_sequence",
+)
 """Convolutions and matmuls, integer and i1 arithmetic, 3-d layouts and
-pads, poolings."""
+pads, poolings; dynamic sizes (`?` sizes, `memref.alloc(%n)`, subviews of
+dynamic size, which `expand-strided-metadata` turns into semi-affine maps
+such as `s0 * s1`)."""
+
+DYNAMIC_PIPELINES = ("expand-strided-metadata-canonicalize", "loops-expanded")
+"""The pipelines that rewrite a dynamic model's subviews into
+`memref.reinterpret_cast`s with sizes and strides computed at run time; the
+dynamic fixtures run through them at every stored size too."""
 
 
 def _rewritten(name: str, pipeline: str, tmp_path: Path) -> Path:
@@ -93,13 +111,17 @@ def _exported(name: str, out: Path) -> dict[str, np.ndarray]:
     return _run(name, FIXTURES / f"{name}.mlir", out)
 
 
-def _run(name: str, source: Path, out: Path) -> dict[str, np.ndarray]:
-    """memplan-run of `source` on fixture `name`'s inputs."""
+def _run(
+    name: str, source: Path, out: Path, input_set: str = ""
+) -> dict[str, np.ndarray]:
+    """memplan-run of `source` on fixture `name`'s inputs (those of
+    `input_set`, an input set at another size, when given)."""
     errors = io.StringIO()
     arguments = [
         str(source),
         "--args",
         str(FIXTURES / f"{name}.npz"),
+        *(["--args-set", input_set] if input_set else []),
     ]
     with redirect_stdout(io.StringIO()), redirect_stderr(errors):
         status = memplan_run.main(
@@ -130,5 +152,30 @@ def test_rewritten_module_runs_plans_and_keeps_its_results(
             rtol=1e-5,
             atol=1e-6,
             err_msg=key,
+        )
+        assert planned[key].tobytes() == unplanned[key].tobytes(), key
+
+
+@pytest.mark.parametrize("pipeline", DYNAMIC_PIPELINES)
+@pytest.mark.parametrize(
+    ("name", "input_set"),
+    [(name, s) for name, s in DYNAMIC_CASES if s],
+)
+def test_rewritten_dynamic_module_computes_pytorchs_results_at_every_size(
+    name: str, input_set: str, pipeline: str, tmp_path: Path
+):
+    rewritten = _rewritten(name, pipeline, tmp_path)
+    unplanned = _run(name, rewritten, tmp_path / "unplanned.npz", input_set)
+    planned_path = memplan_opt(
+        rewritten,
+        "memory-manifest,memory-plan,memory-verify",
+        tmp_path / f"{name}.planned.mlir",
+    )
+    planned = _run(name, planned_path, tmp_path / "planned.npz", input_set)
+    want = dynamic_expected(name, input_set)
+    assert sorted(unplanned) == sorted(want) == sorted(planned)
+    for key, value in want.items():
+        np.testing.assert_allclose(
+            unplanned[key], value, rtol=1e-4, atol=1e-5, err_msg=key
         )
         assert planned[key].tobytes() == unplanned[key].tobytes(), key

@@ -1,7 +1,9 @@
-"""A dynamic batch and height through a padded conv, BatchNorm, ReLU, a max
-pool (the pooled height is the floor of half the input's), a slice of the
-pooled rows and a mean over the width. Exported at 2x3x8x8, stored also at
-1x3x6x8 and 3x3x11x8."""
+"""A dynamic batch, height and width through a padded conv, BatchNorm, ReLU,
+a max pool (each pooled size the floor of half the input's), a slice of the
+pooled rows and a mean over the width. Exported at 2x3x8x10, stored also at
+1x3x6x5 and 3x3x11x12. The slice of a 4-d buffer with two dynamic spatial
+sizes has a batch stride that is a product of two of them, which MLIR's
+`expand-strided-metadata` writes as a semi-affine map (`s0 * s1`)."""
 
 from _statistics import randomize_batchnorm
 
@@ -9,7 +11,13 @@ import torch
 from torch import nn
 from torch.export import Dim
 
-DYNAMIC_SHAPES = ({0: Dim("batch", min=1, max=16), 2: Dim("height", min=6, max=64)},)
+DYNAMIC_SHAPES = (
+    {
+        0: Dim("batch", min=1, max=16),
+        2: Dim("height", min=6, max=64),
+        3: Dim("width", min=4, max=64),
+    },
+)
 
 
 class DynamicConv(nn.Module):
@@ -29,8 +37,8 @@ def make_model() -> nn.Module:
 
 
 def make_inputs() -> tuple[torch.Tensor, ...]:
-    return (torch.randn(2, 3, 8, 8),)
+    return (torch.randn(2, 3, 8, 10),)
 
 
 def make_inputs_for_sizes() -> list[tuple[torch.Tensor, ...]]:
-    return [(torch.randn(1, 3, 6, 8),), (torch.randn(3, 3, 11, 8),)]
+    return [(torch.randn(1, 3, 6, 5),), (torch.randn(3, 3, 11, 12),)]

@@ -644,6 +644,88 @@ func.func @escaping_and_dynamic(%n: index) -> memref<?xf32> {
 
 // -----
 
+// A dynamic-size storage stays where it is (no static offset in an arena),
+// but is killed right after the last use of its tensor, through any alias
+// (here a subview, and a loop): MLIR's deallocation pipeline frees at the
+// end of the function. A storage with two tensors, or not killed at all, or
+// whose tensor is returned, keeps its kills.
+// CHECK-LABEL: func.func @dynamic_killed_after_last_use(%n: index) -> memref<?xi8> {
+// CHECK-NEXT:    %c0 = arith.constant 0 : index
+// CHECK-NEXT:    %c1 = arith.constant 1 : index
+// CHECK-NEXT:    %s0 = memory.alloc_storage [%n] : !memory.storage<"global">
+// CHECK-NEXT:    %a = memory.alloc_tensor %s0[0][%n] : !memory.storage<"global"> to memref<?xi8>
+// CHECK-NEXT:    %v = memref.subview %a[0] [%n] [1] : memref<?xi8> to memref<?xi8, strided<[1]>>
+// CHECK-NEXT:    "test.op"(%v) : (memref<?xi8, strided<[1]>>) -> ()
+// CHECK-NEXT:    memory.kill %a : memref<?xi8>
+// CHECK-NEXT:    memory.kill %s0 : !memory.storage<"global">
+// CHECK-NEXT:    %s1 = memory.alloc_storage [%n] : !memory.storage<"global">
+// CHECK-NEXT:    %b = memory.alloc_tensor %s1[0][%n] : !memory.storage<"global"> to memref<?xi8>
+// CHECK-NEXT:    scf.for %i = %c0 to %n step %c1 {
+// CHECK-NEXT:      "test.op"(%b) : (memref<?xi8>) -> ()
+// CHECK-NEXT:    }
+// CHECK-NEXT:    memory.kill %b : memref<?xi8>
+// CHECK-NEXT:    memory.kill %s1 : !memory.storage<"global">
+// CHECK-NEXT:    %s2 = memory.alloc_storage [%n] : !memory.storage<"global">
+// CHECK-NEXT:    %c = memory.alloc_tensor %s2[0][%n] : !memory.storage<"global"> to memref<?xi8>
+// CHECK-NEXT:    %d = memory.alloc_tensor %s2[0][%n] : !memory.storage<"global"> to memref<?xi8>
+// CHECK-NEXT:    "test.op"(%c, %d) : (memref<?xi8>, memref<?xi8>) -> ()
+// CHECK-NEXT:    %s3 = memory.alloc_storage [%n] : !memory.storage<"global">
+// CHECK-NEXT:    %e = memory.alloc_tensor %s3[0][%n] : !memory.storage<"global"> to memref<?xi8>
+// CHECK-NEXT:    "test.op"(%e) : (memref<?xi8>) -> ()
+// CHECK-NEXT:    %s4 = memory.alloc_storage [%n] : !memory.storage<"global">
+// CHECK-NEXT:    %f = memory.alloc_tensor %s4[0][%n] : !memory.storage<"global"> to memref<?xi8>
+// CHECK-NEXT:    "test.op"(%f) : (memref<?xi8>) -> ()
+// CHECK-NEXT:    memory.kill %c : memref<?xi8>
+// CHECK-NEXT:    memory.kill %d : memref<?xi8>
+// CHECK-NEXT:    memory.kill %s2 : !memory.storage<"global">
+// CHECK-NEXT:    memory.kill %f : memref<?xi8>
+// CHECK-NEXT:    memory.kill %s4 : !memory.storage<"global">
+// CHECK-NEXT:    func.return %f : memref<?xi8>
+// CHECK-NEXT:  }
+
+// NOKILL-LABEL: func.func @dynamic_killed_after_last_use(%n: index) -> memref<?xi8> {
+// NOKILL:         "test.op"(%f) : (memref<?xi8>) -> ()
+// NOKILL-NEXT:    memory.kill %v : memref<?xi8, strided<[1]>>
+// NOKILL-NEXT:    memory.kill %s0 : !memory.storage<"global">
+// NOKILL-NEXT:    memory.kill %b : memref<?xi8>
+// NOKILL-NEXT:    memory.kill %s1 : !memory.storage<"global">
+
+func.func @dynamic_killed_after_last_use(%n: index) -> memref<?xi8> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s0 = memory.alloc_storage [%n] : !memory.storage<"global">
+  %a = memory.alloc_tensor %s0[0][%n] : !memory.storage<"global"> to memref<?xi8>
+  %v = memref.subview %a[0] [%n] [1] : memref<?xi8> to memref<?xi8, strided<[1]>>
+  "test.op"(%v) : (memref<?xi8, strided<[1]>>) -> ()
+  %s1 = memory.alloc_storage [%n] : !memory.storage<"global">
+  %b = memory.alloc_tensor %s1[0][%n] : !memory.storage<"global"> to memref<?xi8>
+  scf.for %i = %c0 to %n step %c1 {
+    "test.op"(%b) : (memref<?xi8>) -> ()
+  }
+  %s2 = memory.alloc_storage [%n] : !memory.storage<"global">
+  %c = memory.alloc_tensor %s2[0][%n] : !memory.storage<"global"> to memref<?xi8>
+  %d = memory.alloc_tensor %s2[0][%n] : !memory.storage<"global"> to memref<?xi8>
+  "test.op"(%c, %d) : (memref<?xi8>, memref<?xi8>) -> ()
+  %s3 = memory.alloc_storage [%n] : !memory.storage<"global">
+  %e = memory.alloc_tensor %s3[0][%n] : !memory.storage<"global"> to memref<?xi8>
+  "test.op"(%e) : (memref<?xi8>) -> ()
+  %s4 = memory.alloc_storage [%n] : !memory.storage<"global">
+  %f = memory.alloc_tensor %s4[0][%n] : !memory.storage<"global"> to memref<?xi8>
+  "test.op"(%f) : (memref<?xi8>) -> ()
+  memory.kill %v : memref<?xi8, strided<[1]>>
+  memory.kill %s0 : !memory.storage<"global">
+  memory.kill %b : memref<?xi8>
+  memory.kill %s1 : !memory.storage<"global">
+  memory.kill %c : memref<?xi8>
+  memory.kill %d : memref<?xi8>
+  memory.kill %s2 : !memory.storage<"global">
+  memory.kill %f : memref<?xi8>
+  memory.kill %s4 : !memory.storage<"global">
+  func.return %f : memref<?xi8>
+}
+
+// -----
+
 // One arena per scope and device, each allocated where its first tensor is.
 // CHECK-LABEL: func.func @scopes() {
 // CHECK-NEXT:    %arena = memory.alloc_storage [64] : !memory.storage<"global">
