@@ -44,6 +44,50 @@ def test_model_code_that_raises_is_one_error_line(
     _assert_one_error_line(tmp_path, done, expected)
 
 
+LINEAR = "def make_model():\n    return nn.Linear(4, 2)\n"
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        (
+            LINEAR + "make_inputs_for_sizes = [torch.ones(2, 4)]\n",
+            "model.py: make_inputs_for_sizes is not a function (expected: "
+            "def make_inputs_for_sizes() -> list[tuple[torch.Tensor, ...]])",
+        ),
+        (
+            LINEAR + "def make_inputs_for_sizes():\n    return torch.ones(2, 4)\n",
+            "model.py: make_inputs_for_sizes() returned Tensor, expected a list "
+            "of input tuples",
+        ),
+        (
+            LINEAR
+            + "def make_inputs_for_sizes():\n"
+            + "    return [(torch.ones(2, 4),), (torch.ones(2, 4), torch.ones(1))]\n",
+            "model.py: make_inputs_for_sizes() set 2 is not 1 tensor(s), as many "
+            "as the example inputs",
+        ),
+        (
+            LINEAR
+            + "DYNAMIC_SHAPES = ({0: torch.export.Dim('b', min=2, max=8)},)\n"
+            + "def make_inputs_for_sizes():\n    return [(torch.ones(3, 4),)]\n",
+            "model.py: UserError: Constraints violated (b)!",
+        ),
+    ],
+    ids=[
+        "not-a-function",
+        "not-a-list",
+        "wrong-count",
+        "dim-range-without-the-example",
+    ],
+)
+def test_bad_dynamic_declarations_are_one_error_line(
+    tmp_path: Path, body: str, expected: str
+):
+    done = _export(tmp_path, MODEL_HEAD + body)
+    _assert_one_error_line(tmp_path, done, expected)
+
+
 # The exporter where torch and torch-mlir are installed but not memplan's
 # dependencies: importing ml_dtypes fails.
 WITHOUT_ML_DTYPES = (
