@@ -83,12 +83,17 @@ with ir.Context():
     main.attributes["llvm.emit_c_interface"] = ir.UnitAttr.get()
     signature = ir.FunctionType(ir.TypeAttr(main.attributes["function_type"]).value)
     types = [ir.MemRefType(t) for t in signature.results]
-    results = [np.zeros(t.shape, DTYPES[str(t.element_type)]) for t in types]
+    with np.load(inputs) as saved:
+        arguments = [saved[f"arg{i}"] for i in range(len(signature.inputs))]
+        # A result of dynamic size becomes an out-parameter the caller
+        # allocates: at the size of the expected result stored beside the inputs.
+        shapes = [t.shape if t.has_static_shape else saved[f"result{i}"].shape
+                  for i, t in enumerate(types)]
+    results = [np.zeros(shape, DTYPES[str(t.element_type)])
+               for shape, t in zip(shapes, types)]
     passmanager.PassManager.parse(PIPELINE).run(module.operation)
     engine = ExecutionEngine(module, opt_level=2)
     engine.raw_register_runtime("memrefCopy", ctypes.cast(memref_copy, ctypes.c_void_p))
-    with np.load(inputs) as saved:
-        arguments = [saved[f"arg{i}"] for i in range(len(signature.inputs))]
     arguments = [np.ascontiguousarray(a.view(np.uint16) if a.dtype.kind == "V" else a)
                  for a in arguments]
     engine.invoke("main", *[
