@@ -9,7 +9,8 @@ every fixture at its example size; here each stored size runs through the
 same route, `memplan-run --args NAME.npz --args-set setN`:
 - as exported, within float tolerance of PyTorch;
 - after `memory-manifest,memory-plan,memory-verify`, bit for bit as before
-  planning, with no byte read before it is written.
+  planning, with no byte read before it is written, and lowered by
+  `convert-memory-to-memref` bit for bit as planned.
 """
 
 from __future__ import annotations
@@ -58,10 +59,21 @@ def _planned(name: str) -> Path:
 
 
 @cache
+def _lowered(name: str) -> Path:
+    return memplan_opt(
+        _planned(name), "convert-memory-to-memref", OUTPUTS / f"{name}.dynamic.low.mlir"
+    )
+
+
+@cache
 def _run(name: str, stage: str, input_set: str) -> tuple[dict[str, np.ndarray], dict]:
     """memplan-run's results and statistics on one input set of fixture
-    `name`, as exported or planned."""
-    source = FIXTURES / f"{name}.mlir" if stage == "unplanned" else _planned(name)
+    `name`, as exported, planned, or planned and lowered."""
+    source = {
+        "unplanned": lambda: FIXTURES / f"{name}.mlir",
+        "planned": lambda: _planned(name),
+        "lowered": lambda: _lowered(name),
+    }[stage]()
     out = OUTPUTS / f"{name}.{stage}.{input_set or 'set0'}"
     command = [
         str(source),
@@ -120,6 +132,19 @@ def test_planned_dynamic_model_is_bitwise_unplanned_at_every_size(
         assert planned[key].shape == value.shape, key
         assert planned[key].tobytes() == value.tobytes(), key
     assert after["peak_bytes"]["global"] <= before["peak_bytes"]["global"]
+
+
+@pytest.mark.parametrize(("name", "input_set"), CASES)
+def test_lowered_dynamic_plan_is_bitwise_planned_at_every_size(
+    name: str, input_set: str
+):
+    """`convert-memory-to-memref` makes a dynamic-size storage a
+    `memref.alloc` of `i8` of its run-time byte size, viewed as the tensor."""
+    planned, _ = _run(name, "planned", input_set)
+    lowered, _ = _run(name, "lowered", input_set)
+    assert sorted(lowered) == sorted(planned)
+    for key, value in planned.items():
+        assert lowered[key].tobytes() == value.tobytes(), key
 
 
 @pytest.mark.parametrize("name", DYNAMIC)
