@@ -34,8 +34,9 @@ PIPELINE = "memory-manifest,memory-plan,memory-verify"
 def _input_sets(name: str) -> list[str]:
     """The fixture's input sets: "" for the example inputs, then set1, ..."""
     with np.load(FIXTURES / f"{name}.npz") as saved:
-        sets = sorted({key.partition("/")[0] for key in saved.files if "/" in key})
-    return ["", *sets]
+        sets = {key.partition("/")[0] for key in saved.files if "/" in key}
+    # set2 before set10.
+    return ["", *sorted(sets, key=lambda s: (len(s), s))]
 
 
 DYNAMIC = [name for name in NAMES if len(_input_sets(name)) > 1]
