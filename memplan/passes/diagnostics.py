@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections import Counter
 
 from xdsl.dialects import func
 from xdsl.ir import Operation, SSAValue
@@ -24,13 +24,13 @@ def failure(pass_name: str, op: Operation, message: str) -> str:
 def describe(value: SSAValue) -> str:
     """How diagnostics name a value: as the printed module spells it, `%name`
     for a value with a name hint, `%N` for one without (IR built outside a
-    module has no printed name: "an unnamed memory.alloc_tensor")."""
+    module has no printed name: "an unnamed memory.alloc_tensor").  Each call
+    walks the module: to name many values, use `printed_names` once."""
     top = _top(value)
-    if value.name_hint:
-        return f"%{printed_name(value)}"
     if top is not None:
-        _, count = _printed_before(top, value, lambda other: not other.name_hint, 0)
-        return f"%{count}"
+        return printed_names(top)[value]
+    if value.name_hint:
+        return f"%{value.name_hint}"
     owner = value.owner
     what = owner.name if isinstance(owner, Operation) else "block argument"
     return f"an unnamed {what}"
@@ -45,18 +45,38 @@ def named_op(op: Operation) -> str:
     return f"{op.name} {name}" if name.startswith("%") else name
 
 
-def printed_name(value: SSAValue) -> str:
-    """The name xDSL's printer gives a value with a name hint: the hint, and
-    `_N` after it when N values printed before it in its scope have that
-    hint too (a scope is everything around it up to the op isolated from
-    above, which starts from the names printed before that op)."""
-    hint = value.name_hint
-    assert hint is not None
-    top = _top(value)
-    if top is None:
-        return hint
-    found, count = _printed_before(top, value, lambda other: other.name_hint == hint, 0)
-    return f"{hint}_{count}" if found and count else hint
+def printed_names(top: Operation) -> dict[SSAValue, str]:
+    """The names xDSL's printer gives the values in and under `top`, in one
+    walk: a value with a name hint is `%hint`, with `_N` after it when N
+    values printed before it in its scope have that hint too; one without is
+    `%N`, N counting the values without a hint printed before it in its scope.
+    A scope is everything around a value up to the op isolated from above,
+    which starts from the counts printed before that op; results come first,
+    then each block's arguments and ops."""
+    names: dict[SSAValue, str] = {}
+
+    def name(value: SSAValue, seen: Counter[str | None]) -> None:
+        hint = value.name_hint
+        count = seen[hint]
+        seen[hint] += 1
+        if hint is None:
+            names[value] = f"%{count}"
+        else:
+            names[value] = f"%{hint}_{count}" if count else f"%{hint}"
+
+    def visit(op: Operation, seen: Counter[str | None]) -> None:
+        for result in op.results:
+            name(result, seen)
+        inner = Counter(seen) if op.has_trait(IsolatedFromAbove) else seen
+        for region in op.regions:
+            for block in region.blocks:
+                for arg in block.args:
+                    name(arg, inner)
+                for nested in block.ops:
+                    visit(nested, inner)
+
+    visit(top, Counter())
+    return names
 
 
 def _top(value: SSAValue) -> Operation | None:
@@ -66,30 +86,6 @@ def _top(value: SSAValue) -> Operation | None:
     while top is not None and top.parent_op() is not None:
         top = top.parent_op()
     return top
-
-
-def _printed_before(
-    op: Operation, value: SSAValue, counts: Callable[[SSAValue], bool], count: int
-) -> tuple[bool, int]:
-    """Whether `value` is printed with `op`, and how many values the printer
-    names as it does (same hint, or numbered) in its scope by then (or after
-    `op`): results first, then each block's arguments and ops."""
-    for result in op.results:
-        if result is value:
-            return True, count
-        count += counts(result)
-    inner = count
-    for region in op.regions:
-        for block in region.blocks:
-            for arg in block.args:
-                if arg is value:
-                    return True, inner
-                inner += counts(arg)
-            for nested in block.ops:
-                found, inner = _printed_before(nested, value, counts, inner)
-                if found:
-                    return True, inner
-    return False, count if op.has_trait(IsolatedFromAbove) else inner
 
 
 def check_storage_bytes(pass_name: str, op: Operation, what: str, size: int) -> None:

@@ -33,6 +33,7 @@ from memplan.dialects.memory import (
 )
 from memplan.ir_walk import walk
 from memplan.parser import MemplanParser, too_deep
+from memplan.passes.diagnostics import printed_names
 from memplan.passes.liveness import FunctionLiveness
 from memplan.planning import Buffer, BufferId, plan
 from memplan.text import NotText, decode_text
@@ -138,13 +139,13 @@ class _Drawable:
     static storage: the picture cannot place them."""
 
 
-def _drawable(function: func.FuncOp) -> _Drawable:
+def _drawable(function: func.FuncOp, names: dict[SSAValue, str]) -> _Drawable:
     boxes: list[_Box] = []
     left_out: dict[str, list[str]] = {}
     for op in walk(function):
         if not isinstance(op, AllocTensorOp | AllocDiscontiguousTensorOp):
             continue
-        name = f"%{op.result.name_hint or len(boxes)}"
+        name = names[op.result]
         if isinstance(op, AllocTensorOp):
             found, missing = _tensor_boxes(op, name)
         else:
@@ -174,7 +175,8 @@ def module_trace(
         functions = [f for f in functions if f.sym_name.data == function_name]
         if not functions:
             raise ModuleTraceError(f"argument --function: no function @{function_name}")
-    drawables = [_drawable(function) for function in functions]
+    names = printed_names(module)
+    drawables = [_drawable(function, names) for function in functions]
     for function, drawable in zip(functions, drawables, strict=True):
         placed = _boxes_by_storage(drawable, scope)
         if placed:

@@ -224,3 +224,30 @@ def test_cli_reports_a_module_that_is_not_utf8_in_one_line(
         f"memplan plot: error: cannot read {bad}: not UTF-8 text (byte 0xff at "
         "offset 0)\n"
     )
+
+
+UNNAMED = """
+func.func @f(%0: index) {
+  %1 = memory.alloc_storage [4096] : !memory.storage<"global.vtcm">
+  %2 = memory.alloc_tensor %1[%0] : !memory.storage<"global.vtcm"> to memref<16xi32, "global.vtcm">
+  %x = memory.alloc_tensor %1[%0] : !memory.storage<"global.vtcm"> to memref<16xi32, "global.vtcm">
+  %x_1 = memory.alloc_tensor %1[%0] : !memory.storage<"global.vtcm"> to memref<16xi32, "global.vtcm">
+  %3 = memory.alloc_tensor %1[%0] : !memory.storage<"global.vtcm"> to memref<16xi32, "global.vtcm">
+  %4 = memory.alloc_tensor %1[0] : !memory.storage<"global.vtcm"> to memref<16xi32, "global.vtcm">
+  "test.op"(%2, %x, %x_1, %3, %4) : (memref<16xi32, "global.vtcm">, memref<16xi32, "global.vtcm">, memref<16xi32, "global.vtcm">, memref<16xi32, "global.vtcm">, memref<16xi32, "global.vtcm">) -> ()
+  func.return
+}
+"""
+
+
+def test_tensors_left_out_are_named_as_the_printed_module_names_them(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "unnamed.mlir"
+    path.write_text(UNNAMED)
+    module = read_module(path)
+    trace = module_trace(module, "global.vtcm", None)
+    assert trace.left_out == ["%2", "%x", "%x_1", "%3"]
+    printed = str(module)
+    for name in trace.left_out:
+        assert f"{name} = memory.alloc_tensor" in printed
