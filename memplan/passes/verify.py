@@ -84,17 +84,18 @@ def _placement_problems(placement: Placement) -> Iterator[str]:
     owner = placement.storage.owner
     if not isinstance(owner, AllocStorageOp):
         return
+    # The tensor's name only when there is a problem: naming an unnamed
+    # value counts the values printed before it, a walk of the module.
     size = owner.static_size_bytes()
-    name = placement.tensor_name()
     if placement.start < 0 or (size is not None and placement.end > size):
         yield (
-            f"{name} ({placement.describe()}) is out of bounds: expected bytes "
-            f"within [0, {size})"
+            f"{placement.tensor_name()} ({placement.describe()}) is out of bounds: "
+            f"expected bytes within [0, {size})"
         )
     aligned = address_alignment(owner.alignment.value.data, placement.start)
     if aligned % placement.alignment:
         yield (
-            f"{name} ({placement.describe()}, storage aligned to "
+            f"{placement.tensor_name()} ({placement.describe()}, storage aligned to "
             f"{owner.alignment.value.data}) is only {aligned}-byte aligned: expected "
             f"a multiple of {placement.alignment} bytes"
         )

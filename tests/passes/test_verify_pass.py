@@ -10,7 +10,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from memplan.context import memplan_context
 from memplan.interpreter import InterpretationError, run_function
-from memplan.passes.placements import address_alignment
+from memplan.passes.placements import Placement, address_alignment
 from memplan.passes.verify import MemoryVerifyPass
 from memplan.targets import get_target
 
@@ -162,6 +162,33 @@ func.func @f() {{
     module = parse_unverified(source)
     MemoryVerifyPass().apply(context(), module)
     assert module.is_structurally_equivalent(parse_unverified(source))
+
+
+def test_clean_plan_of_unnamed_tensors_names_none_of_them(
+    monkeypatch: pytest.MonkeyPatch,
+):
+    """Naming a tensor without a name hint (`%12`, as in a module MLIR printed
+    generic) counts the values printed before it, a walk of the module: doing
+    it for every tensor of a clean plan made memory-verify quadratic (88 s on
+    an exported 80-step LSTM of 1,941 tensors)."""
+    tensors = "\n".join(
+        f"  %{n} = memory.alloc_tensor %0[{256 * (n - 1)}] : {STORAGE} "
+        f'to memref<64xf32, "global.vtcm">\n'
+        f'  "test.op"(%{n}) : (memref<64xf32, "global.vtcm">) -> ()'
+        for n in range(1, 5)
+    )
+    source = f"""
+func.func @f() {{
+  %0 = memory.alloc_storage [1024] align 2048 : {STORAGE}
+{tensors}
+  func.return
+}}"""
+
+    def named(placement: object) -> str:
+        raise AssertionError(f"{placement} named for no problem")
+
+    monkeypatch.setattr(Placement, "tensor_name", named)
+    assert problems(source) == []
 
 
 @pytest.mark.parametrize(
