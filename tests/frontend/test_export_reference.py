@@ -100,20 +100,26 @@ def test_inputs_changed_in_place_are_saved_as_drawn_and_returned_first(
     _assert_saved(saved, ran, [X, Y], [X + 1, new_y, (X + 1) * 2, new_y.sum()])
 
 
+COUNTING_MODEL = (
+    "class M(nn.Module):\n"
+    "    def __init__(self):\n"
+    "        super().__init__()\n"
+    "        self.register_buffer('count', torch.ones(4))\n"
+    "    def forward(self, x):\n"
+    "        self.count.add_(x.sum(0))\n"
+    "        return x * self.count\n"
+    "def make_model():\n"
+    "    return M()\n"
+    "def make_inputs():\n"
+    "    return torch.arange(8.0).reshape(2, 4) / 4 - 1\n"
+)
+"""A model whose forward changes a buffer in place, on a 2x4 input."""
+
+
 def test_buffer_changed_in_place_is_exported_as_before_the_call(tmp_path: Path):
     saved, ran = _export_and_run(
         tmp_path,
-        "class M(nn.Module):\n"
-        "    def __init__(self):\n"
-        "        super().__init__()\n"
-        "        self.register_buffer('count', torch.ones(4))\n"
-        "    def forward(self, x):\n"
-        "        self.count.add_(x.sum(0))\n"
-        "        return x * self.count\n"
-        "def make_model():\n"
-        "    return M()\n"
-        "def make_inputs():\n"
-        "    return torch.arange(8.0).reshape(2, 4) / 4 - 1\n",
+        COUNTING_MODEL,
     )
     count = 1 + X.sum(0)
     _assert_saved(saved, ran, [X], [count, X * count])
@@ -155,18 +161,8 @@ def test_dynamic_model_saves_each_input_set_and_each_runs_at_its_size(
     # start from the state before the first call, as the export does.
     saved, _ = _export_and_run(
         tmp_path,
-        "class M(nn.Module):\n"
-        "    def __init__(self):\n"
-        "        super().__init__()\n"
-        "        self.register_buffer('count', torch.ones(4))\n"
-        "    def forward(self, x):\n"
-        "        self.count.add_(x.sum(0))\n"
-        "        return x * self.count\n"
-        "DYNAMIC_SHAPES = ({0: torch.export.Dim('batch', min=1, max=8)},)\n"
-        "def make_model():\n"
-        "    return M()\n"
-        "def make_inputs():\n"
-        "    return torch.arange(8.0).reshape(2, 4) / 4 - 1\n"
+        COUNTING_MODEL
+        + "DYNAMIC_SHAPES = ({0: torch.export.Dim('batch', min=1, max=8)},)\n"
         "def make_inputs_for_sizes():\n"
         "    return [torch.arange(4.0).reshape(1, 4), (torch.ones(5, 4),)]\n",
     )

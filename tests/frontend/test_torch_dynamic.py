@@ -8,27 +8,19 @@ sizes (`set1/arg0`, `set1/result0`, ...).  test_torch_fixtures.py checks
 every fixture at its example size; here each stored size runs through the
 same route, `memplan-run --args NAME.npz --args-set setN`:
 - as exported, within float tolerance of PyTorch;
-- after `memory-manifest,memory-plan,memory-verify`, bit for bit as before
-  planning, with no byte read before it is written, and lowered by
-  `convert-memory-to-memref` bit for bit as planned.
+- after `memory-manifest,memory-plan` (the plan test_torch_fixtures.py
+  checks with `memory-verify`), bit for bit as before planning, with no byte
+  read before it is written, and lowered by `convert-memory-to-memref` bit
+  for bit as planned.
 """
 
 from __future__ import annotations
 
-import io
-import json
 import re
-from contextlib import redirect_stderr, redirect_stdout
-from functools import cache
-from pathlib import Path
 
 import numpy as np
 import pytest
-from test_torch_fixtures import FIXTURES, NAMES, OUTPUTS, memplan_opt, read_arrays
-
-from memplan.tools import memplan_run
-
-PIPELINE = "memory-manifest,memory-plan,memory-verify"
+from test_torch_fixtures import FIXTURES, NAMES, read_arrays, run
 
 
 def _input_sets(name: str) -> list[str]:
@@ -52,49 +44,6 @@ def expected(name: str, input_set: str) -> dict[str, np.ndarray]:
     }
 
 
-@cache
-def _planned(name: str) -> Path:
-    return memplan_opt(
-        FIXTURES / f"{name}.mlir", PIPELINE, OUTPUTS / f"{name}.dynamic.mlir"
-    )
-
-
-@cache
-def _lowered(name: str) -> Path:
-    return memplan_opt(
-        _planned(name), "convert-memory-to-memref", OUTPUTS / f"{name}.dynamic.low.mlir"
-    )
-
-
-@cache
-def _run(name: str, stage: str, input_set: str) -> tuple[dict[str, np.ndarray], dict]:
-    """memplan-run's results and statistics on one input set of fixture
-    `name`, as exported, planned, or planned and lowered."""
-    source = {
-        "unplanned": lambda: FIXTURES / f"{name}.mlir",
-        "planned": lambda: _planned(name),
-        "lowered": lambda: _lowered(name),
-    }[stage]()
-    out = OUTPUTS / f"{name}.{stage}.{input_set or 'set0'}"
-    command = [
-        str(source),
-        "--args",
-        str(FIXTURES / f"{name}.npz"),
-        *(["--args-set", input_set] if input_set else []),
-        "--output",
-        f"{out}.npz",
-        "--stats-json",
-        f"{out}.json",
-        "--no-stats",
-        "--check-uninitialized",
-    ]
-    errors = io.StringIO()
-    with redirect_stdout(io.StringIO()), redirect_stderr(errors):
-        status = memplan_run.main(command)
-    assert status == 0, errors.getvalue()
-    return read_arrays(f"{out}.npz"), json.loads(Path(f"{out}.json").read_text())
-
-
 def _sizes(name: str, input_set: str) -> tuple[int, ...]:
     prefix = f"{input_set}/" if input_set else ""
     return read_arrays(FIXTURES / f"{name}.npz")[f"{prefix}arg0"].shape
@@ -115,7 +64,7 @@ def test_dynamic_fixtures_have_dynamic_sizes_and_sets_at_other_sizes():
 @pytest.mark.parametrize(("name", "input_set"), CASES)
 def test_dynamic_model_matches_pytorch_at_every_stored_size(name: str, input_set: str):
     want = expected(name, input_set)
-    got, _ = _run(name, "unplanned", input_set)
+    got = run(name, "unplanned", input_set).results
     assert sorted(got) == sorted(want)
     for key, value in want.items():
         assert got[key].shape == value.shape, key
@@ -126,13 +75,13 @@ def test_dynamic_model_matches_pytorch_at_every_stored_size(name: str, input_set
 def test_planned_dynamic_model_is_bitwise_unplanned_at_every_size(
     name: str, input_set: str
 ):
-    unplanned, before = _run(name, "unplanned", input_set)
-    planned, after = _run(name, "planned", input_set)
-    assert sorted(planned) == sorted(unplanned)
-    for key, value in unplanned.items():
-        assert planned[key].shape == value.shape, key
-        assert planned[key].tobytes() == value.tobytes(), key
-    assert after["peak_bytes"]["global"] <= before["peak_bytes"]["global"]
+    before = run(name, "unplanned", input_set)
+    after = run(name, "planned", input_set)
+    assert sorted(after.results) == sorted(before.results)
+    for key, value in before.results.items():
+        assert after.results[key].shape == value.shape, key
+        assert after.results[key].tobytes() == value.tobytes(), key
+    assert after.stats["peak_bytes"]["global"] <= before.stats["peak_bytes"]["global"]
 
 
 @pytest.mark.parametrize(("name", "input_set"), CASES)
@@ -141,8 +90,8 @@ def test_lowered_dynamic_plan_is_bitwise_planned_at_every_size(
 ):
     """`convert-memory-to-memref` makes a dynamic-size storage a
     `memref.alloc` of `i8` of its run-time byte size, viewed as the tensor."""
-    planned, _ = _run(name, "planned", input_set)
-    lowered, _ = _run(name, "lowered", input_set)
+    planned = run(name, "planned", input_set).results
+    lowered = run(name, "lowered", input_set).results
     assert sorted(lowered) == sorted(planned)
     for key, value in planned.items():
         assert lowered[key].tobytes() == value.tobytes(), key
@@ -158,6 +107,6 @@ def test_planning_frees_dynamic_buffers_after_their_last_use(name: str):
     unplanned peak; with the dynamic storages' kills left at the end, 96 to
     99.8% remained."""
     largest = max(_input_sets(name), key=lambda s: np.prod(_sizes(name, s)))
-    _, before = _run(name, "unplanned", largest)
-    _, after = _run(name, "planned", largest)
-    assert after["peak_bytes"]["global"] <= 0.9 * before["peak_bytes"]["global"]
+    before = run(name, "unplanned", largest).stats["peak_bytes"]["global"]
+    after = run(name, "planned", largest).stats["peak_bytes"]["global"]
+    assert after <= 0.9 * before

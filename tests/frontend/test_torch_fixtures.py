@@ -124,19 +124,21 @@ def lowered(name: str) -> Path:
 
 
 @_remembered
-def run(name: str, stage: str) -> Run:
-    """memplan-run on the fixture as exported, planned, or planned and lowered;
-    none may read bytes nothing wrote."""
+def run(name: str, stage: str, input_set: str = "") -> Run:
+    """memplan-run on the fixture as exported, planned, or planned and lowered,
+    on its example inputs or on one of its input sets at other sizes
+    (`--args-set`); none may read bytes nothing wrote."""
     source = {
         "unplanned": lambda: FIXTURES / f"{name}.mlir",
         "planned": lambda: planned(name),
         "lowered": lambda: lowered(name),
     }[stage]()
-    out = OUTPUTS / f"{name}.{stage}"
+    out = OUTPUTS / f"{name}.{stage}.{input_set or 'set0'}"
     command = [
         str(source),
         "--args",
         str(FIXTURES / f"{name}.npz"),
+        *(["--args-set", input_set] if input_set else []),
         "--output",
         f"{out}.npz",
         "--stats-json",
