@@ -253,7 +253,7 @@ class ModuleUsage:
                 for scope, holdings in _by_scope(self.holdings(name)).items():
                     if target.capacity(scope) is None:
                         continue
-                    peak = max((live for _, live in _sweep(holdings)), key=self._weight)
+                    peak = self.peak_of(holdings)
                     if self._weight(peak) > self._weight(shared.get(scope, [])):
                         shared[scope] = peak
             for name in members:
@@ -261,6 +261,35 @@ class ModuleUsage:
 
     def _weight(self, live: Sequence[Holding]) -> tuple[int, int]:
         return self.needed(live), sum(h.bytes for h in live)
+
+    def peak_of(self, holdings: Sequence[Holding]) -> list[Holding]:
+        """The first of `_sweep`'s live sets with the greatest weight.
+
+        A set that the next one only extends weighs no more than it (both
+        the bound and the bytes grow with the set), so only the last set of
+        each such run is weighed, and in a run that beats the best so far
+        the first set of the same weight is found by bisection: a few
+        weighings per run instead of one per holding (a function that holds
+        its storages to the end is one run)."""
+        sets = [live for _, live in _sweep(holdings)]
+        best: list[Holding] = []
+        best_weight: tuple[int, int] | None = None
+        first = 0
+        for index, live in enumerate(sets):
+            if index + 1 < len(sets) and len(sets[index + 1]) > len(live):
+                continue
+            weight = self._weight(live)
+            if best_weight is None or weight > best_weight:
+                low, high = first, index
+                while low < high:
+                    middle = (low + high) // 2
+                    if self._weight(sets[middle]) == weight:
+                        high = middle
+                    else:
+                        low = middle + 1
+                best, best_weight = sets[low], weight
+            first = index + 1
+        return best
 
     def needed(self, live: Sequence[Holding]) -> int:
         """Bytes of the window that storages held at once need at least, each
