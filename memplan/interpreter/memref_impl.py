@@ -71,13 +71,26 @@ def _memref_type(value: Attribute) -> MemRefType:
     return value
 
 
-def _fits_static_sizes(shape: Sequence[int], target: MemRefType) -> bool:
-    """Whether run-time sizes `shape` are the static sizes of `target` (a
-    static size asserts the run-time one)."""
-    return all(
-        want in (DYNAMIC_INDEX, have)
-        for have, want in zip(shape, target.get_shape(), strict=True)
+def _static_size_mismatch(
+    shape: Sequence[int], target: MemRefType
+) -> tuple[int, int, int] | None:
+    """The first dimension, with its run-time and static size, where
+    run-time sizes `shape` break a static size of `target` (a static size
+    asserts the run-time one); None when they fit."""
+    return next(
+        (
+            (dim, have, want)
+            for dim, (have, want) in enumerate(
+                zip(shape, target.get_shape(), strict=True)
+            )
+            if want not in (DYNAMIC_INDEX, have)
+        ),
+        None,
     )
+
+
+def _fits_static_sizes(shape: Sequence[int], target: MemRefType) -> bool:
+    return _static_size_mismatch(shape, target) is None
 
 
 def check_indices(shape: tuple[int, ...], indices: Sequence[Any]) -> tuple[int, ...]:
@@ -337,14 +350,9 @@ class MemRefFunctions(CompilingFunctions):
     ) -> PythonValues:
         (value,) = args
         target = _memref_type(op.dest.type)
-        if not _fits_static_sizes(value.shape, target):
-            dim, have, want = next(
-                (dim, have, want)
-                for dim, (have, want) in enumerate(
-                    zip(value.shape, target.get_shape(), strict=True)
-                )
-                if want not in (DYNAMIC_INDEX, have)
-            )
+        mismatch = _static_size_mismatch(value.shape, target)
+        if mismatch is not None:
+            dim, have, want = mismatch
             raise ModelError(
                 f"cannot cast a memref of shape {list(value.shape)} to {target}: "
                 f"its size {have} in dimension {dim} is not the static size {want}"
