@@ -4,6 +4,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
+# One pytest worker per core, each taking whole test files (module-scoped
+# fixtures, such as the planned torch fixtures, are then built once).
+PYTEST_FLAGS ?= -q -n auto --dist loadfile
 
 .PHONY: demo test lit pytest lint bench venv clean
 
@@ -21,13 +24,13 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check .
 	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/lit -v tests/filecheck
-	$(BIN)/pytest -q
+	$(BIN)/pytest $(PYTEST_FLAGS)
 
 lit: $(STAMP)
 	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/lit -v tests/filecheck
 
 pytest: $(STAMP)
-	$(BIN)/pytest -q
+	$(BIN)/pytest $(PYTEST_FLAGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
