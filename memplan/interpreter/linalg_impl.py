@@ -28,7 +28,7 @@ from xdsl.interpreter import (
     impl_terminator,
     register_impls,
 )
-from xdsl.ir import Operation
+from xdsl.ir import Block, Operation
 
 from memplan.dialects import linalg
 from memplan.interpreter.element_types import is_float_dtype
@@ -47,7 +47,7 @@ from memplan.interpreter.memory_impl import (
     write_tensor,
 )
 from memplan.interpreter.model import DiscontiguousTensor, MemoryModel, Tensor
-from memplan.interpreter.vector_body import REDUCTION_UFUNCS
+from memplan.interpreter.vector_body import REDUCTION_UFUNCS, Fold
 
 
 def divide(lhs: np.ndarray, rhs: np.ndarray) -> np.ndarray:
@@ -95,6 +95,22 @@ def softmax(
     for row in exps:
         total = row + total
     return np.moveaxis(exps / total, 0, axis)
+
+
+def _one_fold(block: Block) -> Fold | None:
+    """The fold of a one-input reduce body `yield combiner(in, init)` (the
+    operands in either order) for a combiner numpy folds, else None."""
+    combiner, yielded = block.first_op, block.last_op
+    if (
+        len(block.args) != 2
+        or combiner is None
+        or yielded is None
+        or combiner.next_op is not yielded
+        or set(combiner.operands) != set(block.args)
+        or tuple(yielded.operands) != tuple(combiner.results)
+    ):
+        return None
+    return REDUCTION_UFUNCS.get(type(combiner))
 
 
 def _memref_outputs(op: Operation) -> None:
@@ -175,12 +191,10 @@ class LinalgFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: linalg.ReduceOp, args: PythonValues
     ) -> PythonValues:
         _memref_outputs(op)
-        source, output = args
-        body = op.region.block
-        combiner = body.first_op
-        ufunc = REDUCTION_UFUNCS.get(type(combiner)) if combiner is not None else None
-        if combiner is None or ufunc is None or combiner.next_op is not body.last_op:
+        ufunc = _one_fold(op.region.block)
+        if ufunc is None:
             return self.run_structured(interpreter, op, args)
+        source, output = args
         values = read_tensor(source).astype(output.dtype, copy=False)
         folded = ufunc.reduce(values, axis=tuple(op.dimensions.get_values()))
         _store(output, ufunc(read_tensor(output), folded))

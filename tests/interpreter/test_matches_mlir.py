@@ -371,6 +371,25 @@ func.func @main(%a: memref<2x3x4x5xi8>, %b: memref<6x3x7x5xi8>, %c: memref<2x6x4
 """The ops MLIR defines by tiles or with zero points; a reduce whose short
 form puts the accumulator first (subf: the order shows)."""
 
+VARIADIC_REDUCE = """
+func.func @main(%v: memref<3x2x4xf32>, %i: memref<3x2x4xi32>, %m: memref<2xf32>, %a: memref<2xi32>, %s: memref<3xf32>, %n: memref<3xi32>) attributes {llvm.emit_c_interface} {
+  linalg.reduce ins(%v, %i : memref<3x2x4xf32>, memref<3x2x4xi32>) outs(%m, %a : memref<2xf32>, memref<2xi32>) dimensions = [0, 2] (%in: f32, %idx: i32, %max: f32, %arg: i32) {
+    %better = arith.cmpf ogt, %in, %max : f32
+    %new = arith.select %better, %in, %max : f32
+    %at = arith.select %better, %idx, %arg : i32
+    linalg.yield %new, %at : f32, i32
+  }
+  linalg.reduce ins(%v, %i : memref<3x2x4xf32>, memref<3x2x4xi32>) outs(%s, %n : memref<3xf32>, memref<3xi32>) dimensions = [1, 2] (%in: f32, %idx: i32, %sum: f32, %last: i32) {
+    %0 = arith.subf %sum, %in : f32
+    linalg.yield %0, %idx : f32, i32
+  }
+  func.return
+}
+"""
+"""Several inputs and inits: a maximum and the first place it is reached
+(ties that d0 before d2 decides), a difference folded in order and the last
+index seen."""
+
 FLOATS = np.linspace(-1.5, 2.5, 12, dtype=np.float32)
 _INTS = np.random.default_rng(0)
 CASES = {
@@ -388,6 +407,25 @@ CASES = {
             np.zeros((1, 3, 4, 3), np.int32),
             FLOATS[: 15 - 3].repeat(2)[:15].reshape(3, 5).copy(),
             np.array([1.0, -2.0, 0.5], np.float32),
+        ],
+        "none",
+    ),
+    "variadic-reduce": (
+        VARIADIC_REDUCE,
+        [
+            np.array(
+                [
+                    [[0, 0, 0, 2], [0, 0, 0, 3]],
+                    [[0, 2, 0, 0], [3, 0, 0, 0]],
+                    [[1, 1, 1, 1], [1, 1, 1, 1]],
+                ],
+                np.float32,
+            ),
+            np.arange(24, dtype=np.int32).reshape(3, 2, 4),
+            np.full(2, -np.inf, np.float32),
+            np.full(2, -1, np.int32),
+            np.array([1.0, 0.0, -1.0], np.float32),
+            np.zeros(3, np.int32),
         ],
         "none",
     ),

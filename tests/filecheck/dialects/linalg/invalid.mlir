@@ -239,7 +239,7 @@ func.func @reduce_argument_type(%x: memref<2x3xf32>, %y: memref<2xf32>) {
   func.return
 }
 
-// CHECK: linalg.reduce body must take the input's then the init's element type (f32, f32), got (f64, f32)
+// CHECK: linalg.reduce body must take the inputs' then the inits' element types (f32, f32), got (f64, f32)
 
 // -----
 
@@ -252,6 +252,128 @@ func.func @reduce_yield_type(%x: memref<2x3xf32>, %y: memref<2xf32>) {
 }
 
 // CHECK: linalg.reduce: type of yield operand 0 (i32) does not match the element type of output 0 (f32)
+
+// -----
+
+func.func @reduce_no_input() {
+  "linalg.reduce"() <{dimensions = array<i64: 0>}> ({
+    "linalg.yield"() : () -> ()
+  }) : () -> ()
+  func.return
+}
+
+// CHECK: linalg.reduce needs at least one input
+
+// -----
+
+func.func @reduce_odd_operands(%x: memref<2x3xf32>, %y: memref<2xf32>) {
+  "linalg.reduce"(%x, %x, %y) <{dimensions = array<i64: 1>}> ({
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    "linalg.yield"(%c) : (f32) -> ()
+  }) : (memref<2x3xf32>, memref<2x3xf32>, memref<2xf32>) -> ()
+  func.return
+}
+
+// CHECK: Operation has 3 operands for 2 variadic operands marked as having the same size.
+
+// -----
+
+func.func @reduce_mixed(%x: tensor<2x3xf32>, %i: memref<2x3xi32>, %y: tensor<2xf32>, %j: memref<2xi32>) {
+  %r = linalg.reduce ins(%x, %i : tensor<2x3xf32>, memref<2x3xi32>) outs(%y, %j : tensor<2xf32>, memref<2xi32>) dimensions = [1] (%a: f32, %b: i32, %c: f32, %d: i32) {
+    linalg.yield %c, %d : f32, i32
+  }
+  func.return
+}
+
+// CHECK: linalg.reduce operands must be all tensors or all memrefs
+
+// -----
+
+func.func @reduce_input_shapes(%x: memref<2x3xf32>, %i: memref<2x4xi32>, %y: memref<2xf32>, %j: memref<2xi32>) {
+  linalg.reduce ins(%x, %i : memref<2x3xf32>, memref<2x4xi32>) outs(%y, %j : memref<2xf32>, memref<2xi32>) dimensions = [1] (%a: f32, %b: i32, %c: f32, %d: i32) {
+    linalg.yield %c, %d : f32, i32
+  }
+  func.return
+}
+
+// CHECK: linalg.reduce inputs must have one shape: input 1 is [2, 4], input 0 [2, 3]
+
+// -----
+
+func.func @reduce_init_shapes(%x: memref<2x3xf32>, %i: memref<2x3xi32>, %y: memref<2xf32>, %j: memref<3xi32>) {
+  linalg.reduce ins(%x, %i : memref<2x3xf32>, memref<2x3xi32>) outs(%y, %j : memref<2xf32>, memref<3xi32>) dimensions = [1] (%a: f32, %b: i32, %c: f32, %d: i32) {
+    linalg.yield %c, %d : f32, i32
+  }
+  func.return
+}
+
+// CHECK: linalg.reduce inits must have one shape: init 1 is [3], init 0 [2]
+
+// -----
+
+// MLIR compares the shapes as written: a dynamic input dimension is not 2.
+func.func @reduce_dynamic_shape(%x: memref<?x3xf32>, %y: memref<2xf32>) {
+  linalg.reduce { arith.addf } ins(%x : memref<?x3xf32>) outs(%y : memref<2xf32>) dimensions = [1]
+  func.return
+}
+
+// CHECK: linalg.reduce init dimensions [2] don't match the input dimensions after reduction [?]
+
+// -----
+
+func.func @reduce_result_type(%x: tensor<2x3xf32>, %y: tensor<2xf32>) {
+  %r = "linalg.reduce"(%x, %y) <{dimensions = array<i64: 1>}> ({
+  ^bb0(%a: f32, %b: f32):
+    "linalg.yield"(%a) : (f32) -> ()
+  }) : (tensor<2x3xf32>, tensor<2xf32>) -> tensor<2xf64>
+  func.return
+}
+
+// CHECK: linalg.reduce must have one result per tensor init, of its type (tensor<2xf32>), got (tensor<2xf64>)
+
+// -----
+
+func.func @reduce_no_result(%x: tensor<2x3xf32>, %y: tensor<2xf32>) {
+  "linalg.reduce"(%x, %y) <{dimensions = array<i64: 1>}> ({
+  ^bb0(%a: f32, %b: f32):
+    "linalg.yield"(%a) : (f32) -> ()
+  }) : (tensor<2x3xf32>, tensor<2xf32>) -> ()
+  func.return
+}
+
+// CHECK: linalg.reduce must have one result per tensor init, of its type (tensor<2xf32>), got ()
+
+// -----
+
+func.func @reduce_yield_count(%x: memref<2x3xf32>, %i: memref<2x3xi32>, %y: memref<2xf32>, %j: memref<2xi32>) {
+  linalg.reduce ins(%x, %i : memref<2x3xf32>, memref<2x3xi32>) outs(%y, %j : memref<2xf32>, memref<2xi32>) dimensions = [1] (%a: f32, %b: i32, %c: f32, %d: i32) {
+    linalg.yield %c : f32
+  }
+  func.return
+}
+
+// CHECK: linalg.reduce body yields 1 value(s), expected one per output (2)
+
+// -----
+
+func.func @reduce_init_argument(%x: memref<2x3xf32>, %i: memref<2x3xi32>, %y: memref<2xf32>, %j: memref<2xi32>) {
+  linalg.reduce ins(%x, %i : memref<2x3xf32>, memref<2x3xi32>) outs(%y, %j : memref<2xf32>, memref<2xi32>) dimensions = [1] (%a: f32, %b: i32, %c: f32, %d: f64) {
+    linalg.yield %c, %b : f32, i32
+  }
+  func.return
+}
+
+// CHECK: linalg.reduce body must take the inputs' then the inits' element types (f32, i32, f32, i32), got (f32, i32, f32, f64)
+
+// -----
+
+// The short form builds MLIR's payload on every argument: addi takes two.
+func.func @reduce_short_form_variadic(%x: memref<2x3xi32>, %y: memref<2xi32>) {
+  linalg.reduce { arith.addi } ins(%x, %x : memref<2x3xi32>, memref<2x3xi32>) outs(%y, %y : memref<2xi32>, memref<2xi32>) dimensions = [1]
+  func.return
+}
+
+// CHECK: Expected 2 operands, but got 4
 
 // -----
 

@@ -188,6 +188,37 @@ func.func @reduce(%x: memref<2x3xf32>, %y: memref<2xf32>) {
 // GENERIC-NEXT: ^{{.*}}(%[[IN:[a-z0-9_]+]]: f32, %[[INIT:[a-z0-9_]+]]: f32):
 // GENERIC-NEXT:   %{{.*}} = "arith.addf"(%[[INIT]], %[[IN]])
 
+// MLIR's variadic reduce: a maximum and where it is, on memrefs and on
+// tensors (one result per init, not written: the inits' types).
+func.func @reduce_variadic(%v: memref<2x3xf32>, %i: memref<2x3xi32>, %m: memref<2xf32>, %a: memref<2xi32>, %tv: tensor<2x3xf32>, %ti: tensor<2x3xi32>, %tm: tensor<2xf32>, %ta: tensor<2xi32>) -> (tensor<2xf32>, tensor<2xi32>) {
+  linalg.reduce ins(%v, %i : memref<2x3xf32>, memref<2x3xi32>) outs(%m, %a : memref<2xf32>, memref<2xi32>) dimensions = [1] (%in: f32, %idx: i32, %max: f32, %arg: i32) {
+    %gt = arith.cmpf ogt, %in, %max : f32
+    %new = arith.select %gt, %in, %max : f32
+    %at = arith.select %gt, %idx, %arg : i32
+    linalg.yield %new, %at : f32, i32
+  }
+  %r:2 = linalg.reduce ins(%tv, %ti : tensor<2x3xf32>, tensor<2x3xi32>) outs(%tm, %ta : tensor<2xf32>, tensor<2xi32>) dimensions = [1] {tag} (%in: f32, %idx: i32, %sum: f32, %count: i32) {
+    %s = arith.addf %sum, %in : f32
+    %c = arith.addi %count, %idx : i32
+    linalg.yield %s, %c : f32, i32
+  }
+  func.return %r#0, %r#1 : tensor<2xf32>, tensor<2xi32>
+}
+
+// CHECK-LABEL: func.func @reduce_variadic
+// CHECK-NEXT:    linalg.reduce ins(%v, %i : memref<2x3xf32>, memref<2x3xi32>) outs(%m, %a : memref<2xf32>, memref<2xi32>) dimensions = [1] (%in: f32, %idx: i32, %max: f32, %arg: i32) {
+// CHECK-NEXT:      %gt = arith.cmpf ogt, %in, %max : f32
+// CHECK-NEXT:      %new = arith.select %gt, %in, %max : f32
+// CHECK-NEXT:      %at = arith.select %gt, %idx, %arg : i32
+// CHECK-NEXT:      linalg.yield %new, %at : f32, i32
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %r, %r_1 = linalg.reduce ins(%tv, %ti : tensor<2x3xf32>, tensor<2x3xi32>) outs(%tm, %ta : tensor<2xf32>, tensor<2xi32>) dimensions = [1] {tag} (%in_1: f32, %idx_1: i32, %sum: f32, %count: i32) {
+
+// GENERIC:      "linalg.reduce"(%v, %i, %m, %a) <{dimensions = array<i64: 1>}> ({
+// GENERIC-NEXT: ^{{.*}}(%in: f32, %idx: i32, %max: f32, %arg: i32):
+// GENERIC:      "linalg.reduce"(%tv, %ti, %tm, %ta) <{dimensions = array<i64: 1>}> ({
+// GENERIC:      }) {tag} : (tensor<2x3xf32>, tensor<2x3xi32>, tensor<2xf32>, tensor<2xi32>) -> (tensor<2xf32>, tensor<2xi32>)
+
 // linalg.elementwise: maps written only when not the identities; the
 // attribute dictionary may follow `outs`, it is printed in front.
 func.func @elementwise_kinds(%a: memref<5x4xf32>, %b: memref<5xf32>, %c: memref<4x5xf32>, %m: memref<4x5xi1>, %t: tensor<4xf32>) -> tensor<4xf32> {

@@ -34,7 +34,7 @@ func.func @f(%a: memref<2x3xf32>, %c: memref<2xf32>) {
   func.return
 }
 
-// CHECK: linalg.reduce takes one ins operand (memplan)
+// CHECK: linalg.reduce takes one init per input, got 2 input(s) and 1 init(s)
 
 // -----
 
