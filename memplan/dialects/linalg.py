@@ -19,7 +19,7 @@ This module defines fill, copy, the matmul family and map, and registers
 every op in LINALG; the other ops are in modules by family, which build on
 linalg_base (the helpers and base classes they share): linalg_elementwise,
 linalg_window (convolutions and poolings), linalg_tiled, linalg_quantized,
-linalg_reduce, linalg_softmax and linalg_contract.
+linalg_reduce, linalg_softmax, linalg_pack and linalg_contract.
 """
 
 from __future__ import annotations
@@ -110,6 +110,7 @@ from memplan.dialects.linalg_elementwise import (
     TanhOp,
     UnaryElementwiseOperation,
 )
+from memplan.dialects.linalg_pack import PackOp, UnPackOp
 from memplan.dialects.linalg_quantized import (
     Conv2DNchwFchwQOp,
     Conv2DNgchwGfchwQOp,
@@ -241,6 +242,7 @@ __all__ = [
     "Mmt4DOp",
     "MulOp",
     "NegFOp",
+    "PackOp",
     "PoolingNchwMaxOp",
     "PoolingNchwSumOp",
     "PoolingNcwMaxOp",
@@ -275,6 +277,7 @@ __all__ = [
     "TanhOp",
     "TransposeOp",
     "TypeFnAttr",
+    "UnPackOp",
     "UnaryElementwiseOperation",
     "UnitStrideConvolutionOperation",
     "VecmatOp",
@@ -645,6 +648,8 @@ LINALG = Dialect(
         DepthwiseConv2DNhwcHwcQOp,
         DepthwiseConv2DNhwcHwcmQOp,
         SoftmaxOp,
+        PackOp,
+        UnPackOp,
         ContractOp,
         BatchReduceMatmulOp,
         ElementwiseOp,

@@ -1,7 +1,8 @@
 """linalg on memrefs of any scope, including discontiguous tensors.
 
 Elementwise named ops, fill, copy, transpose, broadcast and reduce map to one
-numpy call each; softmax computes MLIR's decomposition of it.  Every other structured op of memplan's linalg dialect
+numpy call each; softmax computes MLIR's decomposition of it; pack and unpack
+reshape and transpose (relayout.py).  Every other structured op of memplan's linalg dialect
 (`generic`, `map`, matmuls, convolutions, poolings) runs through its body,
 vectorized by `generic_vectorize` (convolutions and matmuls as matmuls,
 poolings as window folds); when a body or map does not allow that, it runs
@@ -16,7 +17,7 @@ from itertools import product
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import MemRefType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.interpreter import (
     Interpreter,
@@ -47,6 +48,7 @@ from memplan.interpreter.memory_impl import (
     write_tensor,
 )
 from memplan.interpreter.model import DiscontiguousTensor, MemoryModel, Tensor
+from memplan.interpreter.relayout import pack, unpack
 from memplan.interpreter.vector_body import REDUCTION_UFUNCS, Fold
 
 
@@ -111,6 +113,30 @@ def _one_fold(block: Block) -> Fold | None:
     ):
         return None
     return REDUCTION_UFUNCS.get(type(combiner))
+
+
+def _relayout_operands(
+    op: linalg.PackOp | linalg.UnPackOp, args: PythonValues
+) -> tuple[np.ndarray, Tensor]:
+    """The source's values and the dest of a pack or unpack on memrefs."""
+    _memref_outputs(op)
+    source, output = read_tensor(args[0]), args[1]
+    if source.dtype != output.dtype:
+        raise ModelError(
+            f"{op.name} from {source.dtype} to {output.dtype} elements: MLIR's "
+            "lowering stores the source's elements unconverted, which does not "
+            "verify"
+        )
+    return source, output
+
+
+def _tiles(op: linalg.PackOp | linalg.UnPackOp, values: PythonValues) -> list[int]:
+    """The tiles, the dynamic ones from their index `values`."""
+    dynamic = iter(values)
+    return [
+        int(next(dynamic)) if tile == DYNAMIC_INDEX else tile
+        for tile in op.static_tiles()
+    ]
 
 
 def _memref_outputs(op: Operation) -> None:
@@ -207,6 +233,28 @@ class LinalgFunctions(InterpreterFunctions):
         _memref_outputs(op)
         source, output = args
         _store(output, softmax(read_tensor(source), op.dimension.value.data))
+        return ()
+
+    @impl(linalg.PackOp)
+    def run_pack(
+        self, interpreter: Interpreter, op: linalg.PackOp, args: PythonValues
+    ) -> PythonValues:
+        source, output = _relayout_operands(op, args)
+        padding = args[2] if op.padding_value is not None else None
+        tiles = _tiles(op, args[len(args) - len(op.inner_tiles) :])
+        _store(
+            output,
+            pack(source, output.shape, tiles, op.positions(), op.perm(), padding),
+        )
+        return ()
+
+    @impl(linalg.UnPackOp)
+    def run_unpack(
+        self, interpreter: Interpreter, op: linalg.UnPackOp, args: PythonValues
+    ) -> PythonValues:
+        source, output = _relayout_operands(op, args)
+        tiles = _tiles(op, args[2:])
+        _store(output, unpack(source, output.shape, tiles, op.positions(), op.perm()))
         return ()
 
     @impl(linalg.GenericOp)

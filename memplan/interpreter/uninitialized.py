@@ -9,7 +9,8 @@ Each storage gets a byte mask of what was written.  Placing a tensor
 (`memory.alloc_tensor`, the blocks of a discontiguous tensor, `memref.alloc`)
 clears its bytes; ops write and read masks through views that mirror the
 tensor's own strides.  Reads are known exactly for linalg ops (an operand is
-read when its body block argument is used), copies, `bufferization.clone`,
+read when its body block argument is used; pack and unpack read their
+source and write their dest), copies, `bufferization.clone`,
 `memref.load`, `affine.load` (the element its map names),
 `memref.atomic_rmw` (but `assign`) and the shape operand of `memref.reshape`
 (a view: its source is neither read nor written); writes for linalg
@@ -57,9 +58,15 @@ def _outputs(op: Operation) -> int:
     return 1 if hasattr(op, "init") else 0
 
 
+RELAYOUT_OPS = frozenset({"linalg.pack", "linalg.unpack"})
+"""(source, dest, ...): read the source, write all of the dest."""
+
+
 def linalg_access(op: Operation, operand_count: int) -> tuple[set[int], set[int]]:
     """(operands read, operands written) of a linalg op with `operand_count`
     operands; `memory-place` asks the same of the ops it moves data around."""
+    if op.name in RELAYOUT_OPS:
+        return {0}, {1}
     outputs = _outputs(op)
     first_output = operand_count - outputs
     written = set(range(first_output, operand_count))

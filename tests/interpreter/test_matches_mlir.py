@@ -51,9 +51,29 @@ PIPELINE = (
 )
 RESULTS = {"f32": ctypes.c_float, "f64": ctypes.c_double, "i32": ctypes.c_int32,
            "i64": ctypes.c_int64, "index": ctypes.c_int64}
+# pack and unpack are no LinalgOp: convert-linalg-to-loops leaves them,
+# their TilingInterface loops (convert_to_loops) lower them.
+RELAYOUT_TO_LOOPS = '''
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %s = transform.structured.match ops{["linalg.pack", "linalg.unpack"]} in %root : (!transform.any_op) -> !transform.any_op
+    %l = transform.structured.convert_to_loops %s : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+'''
 arrays_in, arrays_out, result_type = sys.argv[1:]
 with ir.Context():
-    module = ir.Module.parse(sys.stdin.read())
+    text = sys.stdin.read()
+    module = ir.Module.parse(text)
+    if '"linalg.pack"' in text or '"linalg.unpack"' in text:
+        with ir.InsertionPoint(module.body):
+            ir.Module.parse(RELAYOUT_TO_LOOPS).operation.clone()
+        passmanager.PassManager.parse("builtin.module(transform-interpreter)").run(
+            module.operation)
+        for op in list(module.body.operations):
+            if "transform.with_named_sequence" in op.attributes:
+                op.erase()
     passmanager.PassManager.parse(PIPELINE).run(module.operation)
     engine = ExecutionEngine(module, opt_level=0)
     stored = np.load(arrays_in)
@@ -390,6 +410,21 @@ func.func @main(%v: memref<3x2x4xf32>, %i: memref<3x2x4xi32>, %m: memref<2xf32>,
 (ties that d0 before d2 decides), a difference folded in order and the last
 index seen."""
 
+PACK_AND_UNPACK = """
+func.func @main(%a: memref<7x6xf32>, %b: memref<2x2x3x4xf32>, %c: memref<6x4x6xi32>, %d: memref<2x3x4x3x2xi32>, %e: memref<5x4x6xi32>, %t: memref<1xindex>) attributes {llvm.emit_c_interface} {
+  %p = arith.constant 0.5 : f32
+  %i0 = arith.constant 0 : index
+  %n = memref.load %t[%i0] : memref<1xindex>
+  %bd = memref.cast %b : memref<2x2x3x4xf32> to memref<2x2x3x?xf32>
+  linalg.pack %a padding_value(%p : f32) outer_dims_perm = [1, 0] inner_dims_pos = [1, 0] inner_tiles = [3, %n] into %bd : memref<7x6xf32> -> memref<2x2x3x?xf32>
+  linalg.pack %c outer_dims_perm = [2, 0, 1] inner_dims_pos = [2, 0] inner_tiles = [3, 2] into %d : memref<6x4x6xi32> -> memref<2x3x4x3x2xi32>
+  linalg.unpack %d outer_dims_perm = [2, 0, 1] inner_dims_pos = [2, 0] inner_tiles = [3, 2] into %e : memref<2x3x4x3x2xi32> -> memref<5x4x6xi32>
+  func.return
+}
+"""
+"""A padded pack with a permutation and a dynamic tile; a pack and an unpack
+that cuts the partial last tile."""
+
 FLOATS = np.linspace(-1.5, 2.5, 12, dtype=np.float32)
 _INTS = np.random.default_rng(0)
 CASES = {
@@ -426,6 +461,18 @@ CASES = {
             np.full(2, -1, np.int32),
             np.array([1.0, 0.0, -1.0], np.float32),
             np.zeros(3, np.int32),
+        ],
+        "none",
+    ),
+    "pack-and-unpack": (
+        PACK_AND_UNPACK,
+        [
+            FLOATS.repeat(4)[:42].reshape(7, 6).copy(),
+            np.zeros((2, 2, 3, 4), np.float32),
+            np.arange(144, dtype=np.int32).reshape(6, 4, 6),
+            np.zeros((2, 3, 4, 3, 2), np.int32),
+            np.zeros((5, 4, 6), np.int32),
+            np.array([4], np.int64),
         ],
         "none",
     ),

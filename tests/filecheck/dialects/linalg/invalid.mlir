@@ -570,3 +570,222 @@ func.func @contract_body(%a: memref<2x3xi8>, %b: memref<3x4xi8>, %c: memref<2x4x
 }
 
 // CHECK: linalg.contract body is not MLIR's definition of the op: expected `v0 = arith.sitofp(in0) : f32; v1 = arith.sitofp(in1) : f32; v2 = arith.mulf(v0, v1) : f32; v3 = arith.addf(out0, v2) : f32; linalg.yield(v3)`, got `v0 = arith.uitofp(in0) : f32; v1 = arith.uitofp(in1) : f32; v2 = arith.mulf(v0, v1) : f32; v3 = arith.addf(out0, v2) : f32; linalg.yield(v3)`
+
+// -----
+
+func.func @pack_result_on_memref(%a: memref<8x16xf32>, %b: memref<2x16x4xf32>) {
+  %0 = "linalg.pack"(%a, %b) <{inner_dims_pos = array<i64: 0>, static_inner_tiles = array<i64: 4>, operandSegmentSizes = array<i32: 1, 1, 0, 0>}> : (memref<8x16xf32>, memref<2x16x4xf32>) -> tensor<2x16x4xf32>
+  func.return
+}
+
+// CHECK: linalg.pack must have one result of the dest's type on tensors and none on memrefs, got (tensor<2x16x4xf32>)
+
+// -----
+
+func.func @pack_no_result(%a: tensor<8x16xf32>, %b: tensor<2x16x4xf32>) {
+  "linalg.pack"(%a, %b) <{inner_dims_pos = array<i64: 0>, static_inner_tiles = array<i64: 4>, operandSegmentSizes = array<i32: 1, 1, 0, 0>}> : (tensor<8x16xf32>, tensor<2x16x4xf32>) -> ()
+  func.return
+}
+
+// CHECK: linalg.pack must have one result of the dest's type on tensors and none on memrefs, got ()
+
+// -----
+
+func.func @pack_mixed(%a: memref<8x16xf32>, %b: tensor<2x16x4xf32>) {
+  %0 = "linalg.pack"(%a, %b) <{inner_dims_pos = array<i64: 0>, static_inner_tiles = array<i64: 4>, operandSegmentSizes = array<i32: 1, 1, 0, 0>}> : (memref<8x16xf32>, tensor<2x16x4xf32>) -> tensor<2x16x4xf32>
+  func.return
+}
+
+// CHECK: linalg.pack mixes tensor and buffer semantics: source memref<8x16xf32>, dest tensor<2x16x4xf32>
+
+// -----
+
+// MLIR crashes on a dynamic tile without its value.
+func.func @pack_missing_tile_value(%a: tensor<8x16xf32>, %b: tensor<?x16x?xf32>) {
+  %0 = "linalg.pack"(%a, %b) <{inner_dims_pos = array<i64: 0>, static_inner_tiles = array<i64: -9223372036854775808>, operandSegmentSizes = array<i32: 1, 1, 0, 0>}> : (tensor<8x16xf32>, tensor<?x16x?xf32>) -> tensor<?x16x?xf32>
+  func.return
+}
+
+// CHECK: The number of dynamic positions passed as values (0) does not match the number of dynamic position markers (1) in linalg.pack inner_tiles.
+
+// -----
+
+func.func @pack_zero_tile(%a: memref<8x16xf32>, %b: memref<8x16x1x0xf32>) {
+  linalg.pack %a inner_dims_pos = [0, 1] inner_tiles = [1, 0] into %b : memref<8x16xf32> -> memref<8x16x1x0xf32>
+  func.return
+}
+
+// CHECK: linalg.pack has a zero tile: [1, 0]
+
+// -----
+
+func.func @pack_position_range(%a: memref<8x16xf32>, %b: memref<8x16x1xf32>) {
+  linalg.pack %a inner_dims_pos = [2] inner_tiles = [1] into %b : memref<8x16xf32> -> memref<8x16x1xf32>
+  func.return
+}
+
+// CHECK: linalg.pack inner_dims_pos [2] must be distinct dimensions of the unpacked rank 2
+
+// -----
+
+func.func @pack_position_twice(%a: memref<8x16xf32>, %b: memref<8x16x1x1xf32>) {
+  linalg.pack %a inner_dims_pos = [0, 0] inner_tiles = [1, 1] into %b : memref<8x16xf32> -> memref<8x16x1x1xf32>
+  func.return
+}
+
+// CHECK: linalg.pack inner_dims_pos [0, 0] must be distinct dimensions of the unpacked rank 2
+
+// -----
+
+func.func @pack_perm_twice(%a: memref<8x16xf32>, %b: memref<8x16x1xf32>) {
+  linalg.pack %a outer_dims_perm = [0, 0] inner_dims_pos = [0] inner_tiles = [1] into %b : memref<8x16xf32> -> memref<8x16x1xf32>
+  func.return
+}
+
+// CHECK: linalg.pack outer_dims_perm [0, 0] must be distinct dimensions of the unpacked rank 2
+
+// -----
+
+func.func @pack_perm_short(%a: memref<8x16xf32>, %b: memref<8x16x1xf32>) {
+  linalg.pack %a outer_dims_perm = [0] inner_dims_pos = [0] inner_tiles = [1] into %b : memref<8x16xf32> -> memref<8x16x1xf32>
+  func.return
+}
+
+// CHECK: linalg.pack outer_dims_perm [0] must be empty or a permutation of the 2 unpacked dimensions
+
+// -----
+
+func.func @pack_more_tiles_than_rank(%a: memref<8xf32>, %b: memref<8x1x1xf32>) {
+  linalg.pack %a inner_dims_pos = [0] inner_tiles = [1, 1] into %b : memref<8xf32> -> memref<8x1x1xf32>
+  func.return
+}
+
+// CHECK: linalg.pack has 2 tiles, more than the unpacked rank 1
+
+// -----
+
+func.func @pack_tile_count(%a: memref<8x16xf32>, %b: memref<8x16x1xf32>) {
+  linalg.pack %a inner_dims_pos = [0, 1] inner_tiles = [1] into %b : memref<8x16xf32> -> memref<8x16x1xf32>
+  func.return
+}
+
+// CHECK: linalg.pack has 1 tiles for 2 inner_dims_pos, expected one per position
+
+// -----
+
+func.func @pack_rank(%a: memref<8x16xf32>, %b: memref<8x16x1x1xf32>) {
+  linalg.pack %a inner_dims_pos = [0] inner_tiles = [1] into %b : memref<8x16xf32> -> memref<8x16x1x1xf32>
+  func.return
+}
+
+// CHECK: linalg.pack packed rank 4 is not the unpacked rank plus the number of tiles (2 + 1)
+
+// -----
+
+func.func @pack_tile_size(%a: memref<8x16xf32>, %b: memref<4x16x2xf32>) {
+  linalg.pack %a inner_dims_pos = [0] inner_tiles = [4] into %b : memref<8x16xf32> -> memref<4x16x2xf32>
+  func.return
+}
+
+// CHECK: linalg.pack tile 0 is 4 but the packed dimension it sizes is 2
+
+// -----
+
+func.func @pack_static_tile_dynamic_size(%a: memref<8x16xf32>, %b: memref<2x16x?xf32>) {
+  linalg.pack %a inner_dims_pos = [0] inner_tiles = [4] into %b : memref<8x16xf32> -> memref<2x16x?xf32>
+  func.return
+}
+
+// CHECK: linalg.pack tile 0 is 4 but the packed dimension it sizes is ?
+
+// -----
+
+func.func @pack_dynamic_tile_static_size(%a: memref<8x16xf32>, %b: memref<2x16x4xf32>, %t: index) {
+  linalg.pack %a inner_dims_pos = [0] inner_tiles = [%t] into %b : memref<8x16xf32> -> memref<2x16x4xf32>
+  func.return
+}
+
+// CHECK: linalg.pack tile 0 is ? but the packed dimension it sizes is 4
+
+// -----
+
+// MLIR wants the packed shape it infers, not a larger one.
+func.func @pack_outer_size(%a: memref<8x16xf32>, %b: memref<3x16x4xf32>) {
+  linalg.pack %a inner_dims_pos = [0] inner_tiles = [4] into %b : memref<8x16xf32> -> memref<3x16x4xf32>
+  func.return
+}
+
+// CHECK: linalg.pack packed shape 3x16x4 is not the one the unpacked shape 8x16 packs to: 2x16x4
+
+// -----
+
+func.func @pack_permuted_size(%a: memref<8x15xf32>, %b: memref<5x2x?xf32>, %t: index) {
+  linalg.pack %a outer_dims_perm = [1, 0] inner_dims_pos = [0] inner_tiles = [%t] into %b : memref<8x15xf32> -> memref<5x2x?xf32>
+  func.return
+}
+
+// CHECK: linalg.pack packed shape 5x2x? is not the one the unpacked shape 8x15 packs to: 15x?x?
+
+// -----
+
+func.func @pack_padding_type(%a: memref<7x16xf32>, %b: memref<2x16x4xf32>, %p: f64) {
+  linalg.pack %a padding_value(%p : f64) inner_dims_pos = [0] inner_tiles = [4] into %b : memref<7x16xf32> -> memref<2x16x4xf32>
+  func.return
+}
+
+// CHECK: linalg.pack padding_value must be of the source's element type f32, got f64
+
+// -----
+
+func.func @pack_partial_tile(%a: memref<7x16xf32>, %b: memref<2x16x4xf32>) {
+  linalg.pack %a inner_dims_pos = [0] inner_tiles = [4] into %b : memref<7x16xf32> -> memref<2x16x4xf32>
+  func.return
+}
+
+// CHECK: linalg.pack without padding_value must fill whole tiles: a static size is not a multiple of its tile (or, with a dynamic tile, of the dest's outer size, as MLIR checks)
+
+// -----
+
+// With a dynamic tile MLIR divides 8 by the dest's outer size, 3.
+func.func @pack_dynamic_tile_outer_size(%a: memref<8x16xf32>, %b: memref<3x16x?xf32>, %t: index) {
+  linalg.pack %a inner_dims_pos = [0] inner_tiles = [%t] into %b : memref<8x16xf32> -> memref<3x16x?xf32>
+  func.return
+}
+
+// CHECK: linalg.pack without padding_value must fill whole tiles
+
+// -----
+
+func.func @unpack_result_type(%a: tensor<8x16xf32>, %b: tensor<2x16x4xf32>) {
+  %0 = "linalg.unpack"(%b, %a) <{inner_dims_pos = array<i64: 0>, static_inner_tiles = array<i64: 4>}> : (tensor<2x16x4xf32>, tensor<8x16xf32>) -> tensor<8x16xf64>
+  func.return
+}
+
+// CHECK: linalg.unpack must have one result of the dest's type on tensors and none on memrefs, got (tensor<8x16xf64>)
+
+// -----
+
+func.func @unpack_rank(%a: memref<8x16xf32>, %b: memref<2x16x4x1xf32>) {
+  linalg.unpack %b inner_dims_pos = [0] inner_tiles = [4] into %a : memref<2x16x4x1xf32> -> memref<8x16xf32>
+  func.return
+}
+
+// CHECK: linalg.unpack packed rank 4 is not the unpacked rank plus the number of tiles (2 + 1)
+
+// -----
+
+func.func @unpack_outer_size(%a: memref<8x16xf32>, %b: memref<3x16x4xf32>) {
+  linalg.unpack %b inner_dims_pos = [0] inner_tiles = [4] into %a : memref<3x16x4xf32> -> memref<8x16xf32>
+  func.return
+}
+
+// CHECK: linalg.unpack packed shape 3x16x4 is not the one the unpacked shape 8x16 packs to: 2x16x4
+
+// -----
+
+func.func @unpack_zero_tile(%a: memref<8x16xf32>, %b: memref<2x16x0xf32>) {
+  linalg.unpack %b inner_dims_pos = [0] inner_tiles = [0] into %a : memref<2x16x0xf32> -> memref<8x16xf32>
+  func.return
+}
+
+// CHECK: linalg.unpack has a zero tile: [0]

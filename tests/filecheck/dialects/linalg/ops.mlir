@@ -219,6 +219,28 @@ func.func @reduce_variadic(%v: memref<2x3xf32>, %i: memref<2x3xi32>, %m: memref<
 // GENERIC:      "linalg.reduce"(%tv, %ti, %tm, %ta) <{dimensions = array<i64: 1>}> ({
 // GENERIC:      }) {tag} : (tensor<2x3xf32>, tensor<2x3xi32>, tensor<2xf32>, tensor<2xi32>) -> (tensor<2xf32>, tensor<2xi32>)
 
+// linalg.pack and linalg.unpack, on tensors (a result, the dest's type) and
+// on memrefs; dynamic tiles are index values in inner_tiles.
+func.func @pack_unpack(%t: tensor<7x16xf32>, %tp: tensor<?x2x4x?xf32>, %p: f32, %n: index, %m: memref<8x16xf32>, %mp: memref<2x8x4x2xf32>) -> tensor<?x2x4x?xf32> {
+  %0 = linalg.pack %t padding_value(%p : f32) outer_dims_perm = [1, 0] inner_dims_pos = [0, 1] inner_tiles = [4, %n] into %tp : tensor<7x16xf32> -> tensor<?x2x4x?xf32>
+  linalg.pack %m inner_dims_pos = [0, 1] inner_tiles = [4, 2] into %mp {tag} : memref<8x16xf32> -> memref<2x8x4x2xf32>
+  linalg.unpack %mp outer_dims_perm = [0, 1] inner_dims_pos = [0, 1] inner_tiles = [4, 2] into %m : memref<2x8x4x2xf32> -> memref<8x16xf32>
+  %1 = linalg.unpack %0 outer_dims_perm = [1, 0] inner_dims_pos = [0, 1] inner_tiles = [4, %n] into %t : tensor<?x2x4x?xf32> -> tensor<7x16xf32>
+  linalg.pack %m inner_dims_pos = [] inner_tiles = [] into %m : memref<8x16xf32> -> memref<8x16xf32>
+  func.return %0 : tensor<?x2x4x?xf32>
+}
+
+// CHECK-LABEL: func.func @pack_unpack
+// CHECK-NEXT:    %0 = linalg.pack %t padding_value(%p : f32) outer_dims_perm = [1, 0] inner_dims_pos = [0, 1] inner_tiles = [4, %n] into %tp : tensor<7x16xf32> -> tensor<?x2x4x?xf32>
+// CHECK-NEXT:    linalg.pack %m inner_dims_pos = [0, 1] inner_tiles = [4, 2] into %mp {tag} : memref<8x16xf32> -> memref<2x8x4x2xf32>
+// CHECK-NEXT:    linalg.unpack %mp outer_dims_perm = [0, 1] inner_dims_pos = [0, 1] inner_tiles = [4, 2] into %m : memref<2x8x4x2xf32> -> memref<8x16xf32>
+// CHECK-NEXT:    %1 = linalg.unpack %0 outer_dims_perm = [1, 0] inner_dims_pos = [0, 1] inner_tiles = [4, %n] into %t : tensor<?x2x4x?xf32> -> tensor<7x16xf32>
+// CHECK-NEXT:    linalg.pack %m inner_dims_pos = [] inner_tiles = [] into %m : memref<8x16xf32> -> memref<8x16xf32>
+
+// GENERIC:      %0 = "linalg.pack"(%t, %tp, %p, %n) <{outer_dims_perm = array<i64: 1, 0>, inner_dims_pos = array<i64: 0, 1>, static_inner_tiles = array<i64: 4, -9223372036854775808>, operandSegmentSizes = array<i32: 1, 1, 1, 1>}> : (tensor<7x16xf32>, tensor<?x2x4x?xf32>, f32, index) -> tensor<?x2x4x?xf32>
+// GENERIC-NEXT: "linalg.pack"(%m, %mp) <{inner_dims_pos = array<i64: 0, 1>, static_inner_tiles = array<i64: 4, 2>, operandSegmentSizes = array<i32: 1, 1, 0, 0>}> {tag} : (memref<8x16xf32>, memref<2x8x4x2xf32>) -> ()
+// GENERIC-NEXT: "linalg.unpack"(%mp, %m) <{outer_dims_perm = array<i64: 0, 1>, inner_dims_pos = array<i64: 0, 1>, static_inner_tiles = array<i64: 4, 2>}> : (memref<2x8x4x2xf32>, memref<8x16xf32>) -> ()
+
 // linalg.elementwise: maps written only when not the identities; the
 // attribute dictionary may follow `outs`, it is printed in front.
 func.func @elementwise_kinds(%a: memref<5x4xf32>, %b: memref<5xf32>, %c: memref<4x5xf32>, %m: memref<4x5xi1>, %t: tensor<4xf32>) -> tensor<4xf32> {
