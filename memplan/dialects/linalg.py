@@ -19,7 +19,8 @@ This module defines fill, copy, the matmul family and map, and registers
 every op in LINALG; the other ops are in modules by family, which build on
 linalg_base (the helpers and base classes they share): linalg_elementwise,
 linalg_window (convolutions and poolings), linalg_tiled, linalg_quantized,
-linalg_reduce, linalg_softmax, linalg_pack and linalg_contract.
+linalg_reduce, linalg_softmax, linalg_pack, linalg_index, linalg_rng
+and linalg_contract.
 """
 
 from __future__ import annotations
@@ -40,7 +41,6 @@ from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import (
     BroadcastOp,
     GenericOp,
-    IndexOp,
     TransposeOp,
     YieldOp,
 )
@@ -110,6 +110,7 @@ from memplan.dialects.linalg_elementwise import (
     TanhOp,
     UnaryElementwiseOperation,
 )
+from memplan.dialects.linalg_index import IndexOp
 from memplan.dialects.linalg_pack import PackOp, UnPackOp
 from memplan.dialects.linalg_quantized import (
     Conv2DNchwFchwQOp,
@@ -124,6 +125,7 @@ from memplan.dialects.linalg_quantized import (
     QuantizedMatmulOp,
 )
 from memplan.dialects.linalg_reduce import ReduceOp
+from memplan.dialects.linalg_rng import FillRng2DOp
 from memplan.dialects.linalg_softmax import SoftmaxOp
 from memplan.dialects.linalg_tiled import BatchMmt4DOp, Mmt4DOp
 from memplan.dialects.linalg_window import (
@@ -228,6 +230,7 @@ __all__ = [
     "ErfOp",
     "ExpOp",
     "FillOp",
+    "FillRng2DOp",
     "FloorOp",
     "GenericOp",
     "HiddenBodyOperation",
@@ -650,6 +653,7 @@ LINALG = Dialect(
         SoftmaxOp,
         PackOp,
         UnPackOp,
+        FillRng2DOp,
         ContractOp,
         BatchReduceMatmulOp,
         ElementwiseOp,

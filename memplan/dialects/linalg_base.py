@@ -185,11 +185,18 @@ COMMUTATIVE_OPS = frozenset(
 """Ops whose operand order does not change their result (as bodies compare)."""
 
 
+_DESCRIBED_PROPERTIES = ("value", "dim", "predicate")
+"""The properties of a body op that decide its value beside its operands: a
+constant's value, `linalg.index`'s loop, a comparison's predicate."""
+
+
 def describe_body(block: Block, num_inputs: int, *, canonical: bool = False) -> str:
     """`v0 = arith.maximumf(out0, in0) : f32; linalg.yield(v0)`: a body's ops
-    with operands named by role, to compare bodies and to show them in errors.
-    `canonical` sorts the operands of commutative ops, so that bodies equal
-    up to such swaps (as xDSL 0.74 writes matmul and conv adds) compare equal."""
+    with operands named by role (and the properties of _DESCRIBED_PROPERTIES,
+    `arith.constant<value = 1.0 : f32>()`), to compare bodies and to show them
+    in errors.  `canonical` sorts the operands of commutative ops, so that
+    bodies equal up to such swaps (as xDSL 0.74 writes matmul and conv adds)
+    compare equal."""
     names: dict[SSAValue, str] = {
         arg: f"in{i}" if i < num_inputs else f"out{i - num_inputs}"
         for i, arg in enumerate(block.args)
@@ -200,7 +207,12 @@ def describe_body(block: Block, num_inputs: int, *, canonical: bool = False) -> 
         if canonical and op.name in COMMUTATIVE_OPS:
             operand_names.sort()
         operands = ", ".join(operand_names)
-        text = f"{op.name}({operands})"
+        shown = [
+            f"{name} = {op.properties[name]}"
+            for name in _DESCRIBED_PROPERTIES
+            if name in op.properties
+        ]
+        text = f"{op.name}{'<' + ', '.join(shown) + '>' if shown else ''}({operands})"
         if op.results:
             results: list[str] = []
             for result in op.results:

@@ -63,6 +63,18 @@ class Operand:
         return values if self.shape is not None else values.item()
 
 
+def _fill_rng_2d(
+    shape: tuple[int, ...], low: float, high: float, seed: int
+) -> np.ndarray:
+    """MLIR's fill_rng_2d: two i32 LCG steps (wrapping) from the seed and the
+    row, then the column, scaled in f64 into [low, high)."""
+    m = np.arange(shape[0], dtype=np.int64)[:, None]
+    n = np.arange(shape[1], dtype=np.int64)[None, :]
+    first = (((m + seed) * 1103515245 + 12345) + 2**31) % 2**32 - 2**31
+    second = (((n + first) * 1103515245 + 12345) + 2**31) % 2**32 - 2**31
+    return (2147483647.0 + second) * ((high - low) * 2.3283064e-10) + low
+
+
 @dataclass(frozen=True)
 class Case:
     """`op` uses %i0, %i1, ... for the inputs and %o0 for the output; `{ins}`
@@ -315,6 +327,17 @@ CASES: list[Case] = [
         (Operand(np.float32, None),),
         f32(2, 3),
         lambda v, out: np.full_like(out, v),
+    ),
+    Case(
+        "fill_rng_2d",
+        "linalg.fill_rng_2d {ins} {outs}",
+        (
+            Operand(np.float64, None, -3, -1),
+            Operand(np.float64, None, 1, 3),
+            Operand(np.int32, None, -1000, 1000),
+        ),
+        f32(4, 5),
+        lambda low, high, seed, out: _fill_rng_2d(out.shape, low, high, seed),
     ),
     Case(
         "transpose",

@@ -168,3 +168,27 @@ def test_one_op_body_yielding_the_init_leaves_it(run: Run):
     c = np.array([7, 8, 9], np.int32)
     run(program, a, c)
     np.testing.assert_array_equal(c, [7, 8, 9])
+
+
+def test_linalg_index_in_a_reduce_body_gives_the_reduced_position(run: Run):
+    """MLIR allows `linalg.index` in any structured op's body (xDSL 0.74 only
+    in a generic): the index of the maximum, from the loop index."""
+    program = """
+    func.func @main(%v: memref<3x5xf32>, %m: memref<3xf32>, %a: memref<3xi64>) {
+      linalg.reduce ins(%v, %v : memref<3x5xf32>, memref<3x5xf32>) outs(%m, %a : memref<3xf32>, memref<3xi64>) dimensions = [1] (%in: f32, %unused: f32, %max: f32, %arg: i64) {
+        %k = linalg.index 1 : index
+        %ki = arith.index_cast %k : index to i64
+        %better = arith.cmpf ogt, %in, %max : f32
+        %new = arith.select %better, %in, %max : f32
+        %at = arith.select %better, %ki, %arg : i64
+        linalg.yield %new, %at : f32, i64
+      }
+      func.return
+    }
+    """
+    values = RNG.standard_normal((3, 5)).astype(np.float32)
+    best = np.full(3, -np.inf, np.float32)
+    where = np.full(3, -1, np.int64)
+    run(program, values, best, where)
+    np.testing.assert_array_equal(best, values.max(axis=1))
+    np.testing.assert_array_equal(where, values.argmax(axis=1))

@@ -425,6 +425,22 @@ func.func @main(%a: memref<7x6xf32>, %b: memref<2x2x3x4xf32>, %c: memref<6x4x6xi
 """A padded pack with a permutation and a dynamic tile; a pack and an unpack
 that cuts the partial last tile."""
 
+FILL_RNG_2D = """
+func.func @main(%f: memref<5x7xf32>, %d: memref<3x4xf64>, %i: memref<4x6xi32>) attributes {llvm.emit_c_interface} {
+  %low = arith.constant -1.0 : f64
+  %high = arith.constant 3.0 : f64
+  %wide = arith.constant 100.0 : f64
+  %seed = arith.constant 2147483647 : i32
+  %other = arith.constant -7 : i32
+  linalg.fill_rng_2d ins(%low, %high, %seed : f64, f64, i32) outs(%f : memref<5x7xf32>)
+  linalg.fill_rng_2d ins(%low, %high, %other : f64, f64, i32) outs(%d : memref<3x4xf64>)
+  linalg.fill_rng_2d ins(%low, %wide, %other : f64, f64, i32) outs(%i : memref<4x6xi32>)
+  func.return
+}
+"""
+"""The LCG's i32 arithmetic wraps (the largest seed); f32, f64 and i32
+outputs."""
+
 FLOATS = np.linspace(-1.5, 2.5, 12, dtype=np.float32)
 _INTS = np.random.default_rng(0)
 CASES = {
@@ -474,6 +490,11 @@ CASES = {
             np.zeros((5, 4, 6), np.int32),
             np.array([4], np.int64),
         ],
+        "none",
+    ),
+    "fill-rng-2d": (
+        FILL_RNG_2D,
+        [np.zeros((5, 7), np.float32), np.zeros((3, 4)), np.zeros((4, 6), np.int32)],
         "none",
     ),
     "parallel-reduce-order": (PARALLEL_ORDER, [np.zeros(1, np.int64)], "i64"),

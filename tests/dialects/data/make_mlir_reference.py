@@ -107,6 +107,9 @@ def cases() -> dict[str, str]:
             "select", [memref([4], "i1"), v4a, v4a], [v4b]
         )
         found[f"fill/{a}/{b}"] = source("fill", [a], [v4b])
+        found[f"fill_rng_2d/f64/{b}"] = source(
+            "fill_rng_2d", ["f64", "f64", "i32"], [memref([3, 4], b)]
+        )
         contractions = {
             "matmul": ([2, 3], [3, 4], [2, 4]),
             "batch_matmul": ([5, 2, 3], [5, 3, 4], [5, 2, 4]),

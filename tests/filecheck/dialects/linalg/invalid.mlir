@@ -789,3 +789,106 @@ func.func @unpack_zero_tile(%a: memref<8x16xf32>, %b: memref<2x16x0xf32>) {
 }
 
 // CHECK: linalg.unpack has a zero tile: [0]
+
+// -----
+
+// A body constant is part of the definition: reciprocal is 1 / x.
+func.func @reciprocal_constant(%a: memref<4xf32>, %b: memref<4xf32>) {
+  "linalg.reciprocal"(%a, %b) <{operandSegmentSizes = array<i32: 1, 1>}> ({
+  ^bb0(%x: f32, %y: f32):
+    %0 = "arith.constant"() <{value = 2.000000e+00 : f32}> : () -> f32
+    %1 = "arith.divf"(%0, %x) <{fastmath = #arith.fastmath<none>}> : (f32, f32) -> f32
+    "linalg.yield"(%1) : (f32) -> ()
+  }) : (memref<4xf32>, memref<4xf32>) -> ()
+  func.return
+}
+
+// CHECK: linalg.reciprocal body is not MLIR's definition of the op: expected `v0 = arith.constant<value = 1.000000e+00 : f32>() : f32; v1 = arith.divf(v0, in0) : f32; linalg.yield(v1)`, got `v0 = arith.constant<value = 2.000000e+00 : f32>() : f32; v1 = arith.divf(v0, in0) : f32; linalg.yield(v1)`
+
+// -----
+
+func.func @index_outside(%a: memref<4xf32>) {
+  %i = linalg.index 0 : index
+  func.return
+}
+
+// CHECK: linalg.index must be in the body of a linalg op with loops, got func.func
+
+// -----
+
+func.func @index_dim(%v: memref<3x4xf32>, %m: memref<3xf32>) {
+  linalg.reduce ins(%v : memref<3x4xf32>) outs(%m : memref<3xf32>) dimensions = [1] (%in: f32, %acc: f32) {
+    %k = linalg.index 2 : index
+    linalg.yield %in : f32
+  }
+  func.return
+}
+
+// CHECK: linalg.index dim 2 is not a loop of the enclosing linalg.reduce (2 loops)
+
+// -----
+
+func.func @fill_rng_2d_types(%min: f32, %max: f32, %seed: i32, %o: memref<3x4xf32>) {
+  linalg.fill_rng_2d ins(%min, %max, %seed : f32, f32, i32) outs(%o : memref<3x4xf32>)
+  func.return
+}
+
+// CHECK: linalg.fill_rng_2d takes min and max as f64 and seed as i32 scalars and one output, got ins(f32, f32, i32) and 1 output(s)
+
+// -----
+
+func.func @fill_rng_2d_count(%min: f64, %max: f64, %o: memref<3x4xf32>) {
+  linalg.fill_rng_2d ins(%min, %max : f64, f64) outs(%o : memref<3x4xf32>)
+  func.return
+}
+
+// CHECK: linalg.fill_rng_2d takes min and max as f64 and seed as i32 scalars and one output, got ins(f64, f64) and 1 output(s)
+
+// -----
+
+func.func @fill_rng_2d_rank(%min: f64, %max: f64, %seed: i32, %o: memref<4xf32>) {
+  linalg.fill_rng_2d ins(%min, %max, %seed : f64, f64, i32) outs(%o : memref<4xf32>)
+  func.return
+}
+
+// CHECK: linalg.fill_rng_2d fills one 2-d output, got memref<4xf32>
+
+// -----
+
+// A generic-form body with another LCG multiplier is not fill_rng_2d.
+func.func @fill_rng_2d_body(%min: f64, %max: f64, %seed: i32, %o: memref<3x4xf64>) {
+  "linalg.fill_rng_2d"(%min, %max, %seed, %o) <{operandSegmentSizes = array<i32: 3, 1>}> ({
+  ^bb0(%lo: f64, %hi: f64, %s: i32, %out: f64):
+    %0 = "arith.constant"() <{value = 2147483647 : i64}> : () -> i64
+    %1 = "arith.sitofp"(%0) : (i64) -> f64
+    %2 = "linalg.index"() <{dim = 1 : i64}> : () -> index
+    %3 = "arith.index_cast"(%2) : (index) -> i32
+    %4 = "linalg.index"() <{dim = 0 : i64}> : () -> index
+    %5 = "arith.index_cast"(%4) : (index) -> i32
+    %6 = "arith.addi"(%5, %s) <{overflowFlags = #arith.overflow<none>}> : (i32, i32) -> i32
+    %7 = "arith.constant"() <{value = 1103515243 : i64}> : () -> i64
+    %8 = "arith.trunci"(%7) <{overflowFlags = #arith.overflow<none>}> : (i64) -> i32
+    %9 = "arith.muli"(%6, %8) <{overflowFlags = #arith.overflow<none>}> : (i32, i32) -> i32
+    %10 = "arith.constant"() <{value = 12345 : i64}> : () -> i64
+    %11 = "arith.trunci"(%10) <{overflowFlags = #arith.overflow<none>}> : (i64) -> i32
+    %12 = "arith.addi"(%9, %11) <{overflowFlags = #arith.overflow<none>}> : (i32, i32) -> i32
+    %13 = "arith.addi"(%3, %12) <{overflowFlags = #arith.overflow<none>}> : (i32, i32) -> i32
+    %14 = "arith.constant"() <{value = 1103515245 : i64}> : () -> i64
+    %15 = "arith.trunci"(%14) <{overflowFlags = #arith.overflow<none>}> : (i64) -> i32
+    %16 = "arith.muli"(%13, %15) <{overflowFlags = #arith.overflow<none>}> : (i32, i32) -> i32
+    %17 = "arith.constant"() <{value = 12345 : i64}> : () -> i64
+    %18 = "arith.trunci"(%17) <{overflowFlags = #arith.overflow<none>}> : (i64) -> i32
+    %19 = "arith.addi"(%16, %18) <{overflowFlags = #arith.overflow<none>}> : (i32, i32) -> i32
+    %20 = "arith.sitofp"(%19) : (i32) -> f64
+    %21 = "arith.addf"(%1, %20) <{fastmath = #arith.fastmath<none>}> : (f64, f64) -> f64
+    %22 = "arith.subf"(%hi, %lo) <{fastmath = #arith.fastmath<none>}> : (f64, f64) -> f64
+    %23 = "arith.constant"() <{value = 2.3283063999999999E-10 : f64}> : () -> f64
+    %24 = "arith.mulf"(%22, %23) <{fastmath = #arith.fastmath<none>}> : (f64, f64) -> f64
+    %25 = "arith.mulf"(%21, %24) <{fastmath = #arith.fastmath<none>}> : (f64, f64) -> f64
+    %26 = "arith.addf"(%25, %lo) <{fastmath = #arith.fastmath<none>}> : (f64, f64) -> f64
+    "linalg.yield"(%26) : (f64) -> ()
+  }) : (f64, f64, i32, memref<3x4xf64>) -> ()
+  func.return
+}
+
+// CHECK: linalg.fill_rng_2d body is not MLIR's definition of the op: expected `{{.*}}arith.constant<value = 1103515245 : i64>(){{.*}}`, got `{{.*}}arith.constant<value = 1103515243 : i64>(){{.*}}`

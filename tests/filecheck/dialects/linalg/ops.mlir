@@ -241,6 +241,46 @@ func.func @pack_unpack(%t: tensor<7x16xf32>, %tp: tensor<?x2x4x?xf32>, %p: f32, 
 // GENERIC-NEXT: "linalg.pack"(%m, %mp) <{inner_dims_pos = array<i64: 0, 1>, static_inner_tiles = array<i64: 4, 2>, operandSegmentSizes = array<i32: 1, 1, 0, 0>}> {tag} : (memref<8x16xf32>, memref<2x8x4x2xf32>) -> ()
 // GENERIC-NEXT: "linalg.unpack"(%mp, %m) <{outer_dims_perm = array<i64: 0, 1>, inner_dims_pos = array<i64: 0, 1>, static_inner_tiles = array<i64: 4, 2>}> : (memref<2x8x4x2xf32>, memref<8x16xf32>) -> ()
 
+// fill_rng_2d's hidden body is MLIR's LCG, with linalg.index in it (MLIR
+// allows the index in any structured op, a reduce too).
+func.func @fill_rng_2d_and_index(%min: f64, %max: f64, %seed: i32, %o: memref<3x4xf32>, %t: tensor<3x4xi32>, %v: memref<3x4xf32>, %m: memref<3xf32>) -> tensor<3x4xi32> {
+  linalg.fill_rng_2d ins(%min, %max, %seed : f64, f64, i32) outs(%o : memref<3x4xf32>)
+  %r = linalg.fill_rng_2d {tag} ins(%min, %max, %seed : f64, f64, i32) outs(%t : tensor<3x4xi32>) -> tensor<3x4xi32>
+  linalg.reduce ins(%v : memref<3x4xf32>) outs(%m : memref<3xf32>) dimensions = [1] (%in: f32, %acc: f32) {
+    %k = linalg.index 1 : index
+    linalg.yield %in : f32
+  }
+  func.return %r : tensor<3x4xi32>
+}
+
+// CHECK-LABEL: func.func @fill_rng_2d_and_index
+// CHECK-NEXT:    linalg.fill_rng_2d ins(%min, %max, %seed : f64, f64, i32) outs(%o : memref<3x4xf32>)
+// CHECK-NEXT:    %r = linalg.fill_rng_2d {tag} ins(%min, %max, %seed : f64, f64, i32) outs(%t : tensor<3x4xi32>) -> tensor<3x4xi32>
+// CHECK-NEXT:    linalg.reduce ins(%v : memref<3x4xf32>) outs(%m : memref<3xf32>) dimensions = [1] (%in: f32, %acc: f32) {
+// CHECK-NEXT:      %k = linalg.index 1 : index
+
+// GENERIC:      "linalg.fill_rng_2d"(%min, %max, %seed, %o) <{operandSegmentSizes = array<i32: 3, 1>}> ({
+// GENERIC-NEXT: ^{{.*}}(%[[MIN:[a-z0-9_]+]]: f64, %[[MAX:[a-z0-9_]+]]: f64, %[[SEED:[a-z0-9_]+]]: i32, %{{.*}}: f32):
+// GENERIC-NEXT:   %[[OFF:[a-z0-9_]+]] = "arith.constant"() <{value = 2147483647 : i64}> : () -> i64
+// GENERIC-NEXT:   %[[OFFF:[a-z0-9_]+]] = "arith.sitofp"(%[[OFF]]) : (i64) -> f64
+// GENERIC-NEXT:   %[[N:[a-z0-9_]+]] = "linalg.index"() <{dim = 1 : i64}> : () -> index
+// GENERIC-NEXT:   %[[NI:[a-z0-9_]+]] = "arith.index_cast"(%[[N]]) : (index) -> i32
+// GENERIC-NEXT:   %[[M:[a-z0-9_]+]] = "linalg.index"() <{dim = 0 : i64}> : () -> index
+// GENERIC-NEXT:   %[[MI:[a-z0-9_]+]] = "arith.index_cast"(%[[M]]) : (index) -> i32
+// GENERIC-NEXT:   %[[S0:[a-z0-9_]+]] = "arith.addi"(%[[MI]], %[[SEED]])
+// GENERIC-NEXT:   %[[A:[a-z0-9_]+]] = "arith.constant"() <{value = 1103515245 : i64}> : () -> i64
+// GENERIC-NEXT:   %[[AI:[a-z0-9_]+]] = "arith.trunci"(%[[A]])
+// GENERIC-NEXT:   %{{.*}} = "arith.muli"(%[[S0]], %[[AI]])
+// GENERIC:        "arith.sitofp"(%{{.*}}) : (i32) -> f64
+// GENERIC-NEXT:   %[[SUM:[a-z0-9_]+]] = "arith.addf"(%[[OFFF]], %{{.*}})
+// GENERIC-NEXT:   %[[SPAN:[a-z0-9_]+]] = "arith.subf"(%[[MAX]], %[[MIN]])
+// GENERIC-NEXT:   %[[INV:[a-z0-9_]+]] = "arith.constant"() <{value = 2.3283063999999999e-10 : f64}> : () -> f64
+// GENERIC-NEXT:   %[[SCALE:[a-z0-9_]+]] = "arith.mulf"(%[[SPAN]], %[[INV]])
+// GENERIC-NEXT:   %[[PROD:[a-z0-9_]+]] = "arith.mulf"(%[[SUM]], %[[SCALE]])
+// GENERIC-NEXT:   %[[RES:[a-z0-9_]+]] = "arith.addf"(%[[PROD]], %[[MIN]])
+// GENERIC-NEXT:   %[[CAST:[a-z0-9_]+]] = "arith.truncf"(%[[RES]]) : (f64) -> f32
+// GENERIC-NEXT:   "linalg.yield"(%[[CAST]]) : (f32) -> ()
+
 // linalg.elementwise: maps written only when not the identities; the
 // attribute dictionary may follow `outs`, it is printed in front.
 func.func @elementwise_kinds(%a: memref<5x4xf32>, %b: memref<5xf32>, %c: memref<4x5xf32>, %m: memref<4x5xi1>, %t: tensor<4xf32>) -> tensor<4xf32> {
