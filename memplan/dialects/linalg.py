@@ -19,8 +19,8 @@ This module defines fill, copy, the matmul family and map, and registers
 every op in LINALG; the other ops are in modules by family, which build on
 linalg_base (the helpers and base classes they share): linalg_elementwise,
 linalg_window (convolutions and poolings), linalg_tiled, linalg_quantized,
-linalg_reduce, linalg_softmax, linalg_pack, linalg_index, linalg_rng
-and linalg_contract.
+linalg_reduce, linalg_softmax, linalg_pack, linalg_index, linalg_rng,
+linalg_winograd and linalg_contract.
 """
 
 from __future__ import annotations
@@ -174,6 +174,11 @@ from memplan.dialects.linalg_window import (
     UnitStrideConvolutionOperation,
     WindowOperation,
 )
+from memplan.dialects.linalg_winograd import (
+    WinogradFilterTransformOp,
+    WinogradInputTransformOp,
+    WinogradOutputTransformOp,
+)
 from memplan.dialects.syntax import print_ins_outs
 
 __all__ = [
@@ -285,6 +290,9 @@ __all__ = [
     "UnitStrideConvolutionOperation",
     "VecmatOp",
     "WindowOperation",
+    "WinogradFilterTransformOp",
+    "WinogradInputTransformOp",
+    "WinogradOutputTransformOp",
     "YieldOp",
     "binary_scalar",
     "body_arg_types",
@@ -654,6 +662,9 @@ LINALG = Dialect(
         PackOp,
         UnPackOp,
         FillRng2DOp,
+        WinogradFilterTransformOp,
+        WinogradInputTransformOp,
+        WinogradOutputTransformOp,
         ContractOp,
         BatchReduceMatmulOp,
         ElementwiseOp,

@@ -537,35 +537,78 @@ RELAYOUTS_MLIR_ACCEPTS = {
 }
 
 
-def _relayouts_memplan_refuses() -> dict[str, str]:
-    """The pack and unpack cases of the linalg invalid.mlir, but the one MLIR
-    crashes on."""
+def _winograd(op: str, source: str, output: str, fmr: str = "F_4_3") -> str:
+    """A function running the Winograd step `op` on `source` into `output`."""
+    return f"""
+func.func @f(%a: {source}, %b: {output}) -> {output} {{
+  %0 = linalg.{op} fmr({fmr}) ins(%a : {source}) outs(%b : {output}) -> {output}
+  func.return %0 : {output}
+}}
+"""
+
+
+WINOGRADS_MLIR_ACCEPTS = {
+    "filter-height-1": _winograd(
+        "winograd_filter_transform", "tensor<2x1x3x5xf32>", "tensor<1x6x5x2xf32>"
+    ),
+    "filter-dynamic-channels": _winograd(
+        "winograd_filter_transform", "tensor<?x3x3x?xi32>", "tensor<6x6x?x?xi32>"
+    ),
+    "filter-f-2-5": _winograd(
+        "winograd_filter_transform",
+        "tensor<2x5x5x5xf32>",
+        "tensor<6x6x5x2xf32>",
+        "F_2_5",
+    ),
+    "input-partial-tile": _winograd(
+        "winograd_input_transform", "tensor<2x13x14x5xf32>", "tensor<6x6x2x3x2x5xf32>"
+    ),
+    "input-untransformed-height": _winograd(
+        "winograd_input_transform", "tensor<2x7x10x5xf32>", "tensor<1x6x7x2x2x5xf32>"
+    ),
+    "input-dynamic": _winograd(
+        "winograd_input_transform", "tensor<?x?x?x?xf32>", "tensor<6x6x?x?x?x?xf32>"
+    ),
+    "input-dynamic-output": _winograd(
+        "winograd_input_transform", "tensor<2x10x10x5xf32>", "tensor<?x?x?x?x?x?xf32>"
+    ),
+    "output-untransformed-height": _winograd(
+        "winograd_output_transform", "tensor<1x6x3x2x2x3xf32>", "tensor<2x3x8x3xf32>"
+    ),
+    "output-dynamic-height": _winograd(
+        "winograd_output_transform", "tensor<?x6x?x2x2x3xf32>", "tensor<2x17x8x3xf32>"
+    ),
+}
+
+
+def _invalid_cases(word: str) -> dict[str, str]:
+    """The cases of the linalg invalid.mlir whose function name holds `word`,
+    but one MLIR crashes on."""
     path = TESTS / "filecheck" / "dialects" / "linalg" / "invalid.mlir"
     cases = {}
     for chunk in path.read_text().split("// -----"):
         name = re.search(r"func\.func @(\w+)", chunk)
-        if name and "pack" in name[1] and "MLIR crashes" not in chunk:
+        if name and word in name[1] and "MLIR crashes" not in chunk:
             cases[name[1]] = chunk
     return cases
 
 
-RELAYOUTS_MEMPLAN_REFUSES = _relayouts_memplan_refuses()
+MLIR_REFUSES_TOO = {**_invalid_cases("pack"), **_invalid_cases("winograd")}
 
 
-@pytest.mark.parametrize(
-    "text", RELAYOUTS_MLIR_ACCEPTS.values(), ids=list(RELAYOUTS_MLIR_ACCEPTS)
-)
-def test_memplan_accepts_the_pack_and_unpack_mlir_accepts(text: str):
+MLIR_ACCEPTS = {**RELAYOUTS_MLIR_ACCEPTS, **WINOGRADS_MLIR_ACCEPTS}
+
+
+@pytest.mark.parametrize("text", MLIR_ACCEPTS.values(), ids=list(MLIR_ACCEPTS))
+def test_memplan_accepts_the_pack_unpack_and_winograd_mlir_accepts(text: str):
     done = _run_mlir(MLIR_CHECK, text)
     assert done.returncode == 0, done.stderr[-2000:]
     assert _memplan_verifies(text) is None
 
 
-@pytest.mark.parametrize(
-    "text", RELAYOUTS_MEMPLAN_REFUSES.values(), ids=list(RELAYOUTS_MEMPLAN_REFUSES)
-)
-def test_mlir_refuses_the_pack_and_unpack_memplan_refuses(text: str):
-    """Each pack/unpack of the linalg invalid.mlir (memplan's verifier errors
-    there) is an error for MLIR too."""
+@pytest.mark.parametrize("text", MLIR_REFUSES_TOO.values(), ids=list(MLIR_REFUSES_TOO))
+def test_mlir_refuses_the_pack_unpack_and_winograd_memplan_refuses(text: str):
+    """Each pack, unpack and Winograd case of the linalg invalid.mlir
+    (memplan's verifier errors there) is an error for MLIR too."""
     assert _memplan_verifies(text) is not None
     assert _run_mlir(MLIR_CHECK, text).returncode != 0

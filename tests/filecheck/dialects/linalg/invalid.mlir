@@ -892,3 +892,122 @@ func.func @fill_rng_2d_body(%min: f64, %max: f64, %seed: i32, %o: memref<3x4xf64
 }
 
 // CHECK: linalg.fill_rng_2d body is not MLIR's definition of the op: expected `{{.*}}arith.constant<value = 1103515245 : i64>(){{.*}}`, got `{{.*}}arith.constant<value = 1103515243 : i64>(){{.*}}`
+
+// -----
+
+func.func @winograd_rank(%f: tensor<3x3x5xf32>, %o: tensor<6x6x5x2xf32>) {
+  %0 = linalg.winograd_filter_transform fmr(F_4_3) ins(%f : tensor<3x3x5xf32>) outs(%o : tensor<6x6x5x2xf32>) -> tensor<6x6x5x2xf32>
+  func.return
+}
+
+// CHECK: linalg.winograd_filter_transform operand 0 must be a 4-d tensor, got tensor<3x3x5xf32>
+
+// -----
+
+func.func @winograd_element_type(%f: tensor<2x3x3x5xf32>, %o: tensor<6x6x5x2xf16>) {
+  %0 = linalg.winograd_filter_transform fmr(F_4_3) ins(%f : tensor<2x3x3x5xf32>) outs(%o : tensor<6x6x5x2xf16>) -> tensor<6x6x5x2xf16>
+  func.return
+}
+
+// CHECK: linalg.winograd_filter_transform input and output must have one element type, got tensor<2x3x3x5xf32> and tensor<6x6x5x2xf16>
+
+// -----
+
+func.func @winograd_result(%f: tensor<2x3x3x5xf32>, %o: tensor<6x6x5x2xf32>) {
+  %0 = "linalg.winograd_filter_transform"(%f, %o) <{fmr = 1 : i32}> : (tensor<2x3x3x5xf32>, tensor<6x6x5x2xf32>) -> tensor<6x6x5x2xf16>
+  func.return
+}
+
+// CHECK: linalg.winograd_filter_transform result must have the output's type tensor<6x6x5x2xf32>, got tensor<6x6x5x2xf16>
+
+// -----
+
+func.func @winograd_fmr(%f: tensor<2x3x3x5xf32>, %o: tensor<6x6x5x2xf32>) {
+  %0 = "linalg.winograd_filter_transform"(%f, %o) <{fmr = 3 : i32}> : (tensor<2x3x3x5xf32>, tensor<6x6x5x2xf32>) -> tensor<6x6x5x2xf32>
+  func.return
+}
+
+// CHECK: linalg.winograd_filter_transform fmr 3 is none of MLIR's F_2_3 (0), F_4_3 (1), F_2_5 (2)
+
+// -----
+
+func.func @winograd_filter_width(%f: tensor<2x3x4x5xf32>, %o: tensor<6x6x5x2xf32>) {
+  %0 = linalg.winograd_filter_transform fmr(F_4_3) ins(%f : tensor<2x3x4x5xf32>) outs(%o : tensor<6x6x5x2xf32>) -> tensor<6x6x5x2xf32>
+  func.return
+}
+
+// CHECK: linalg.winograd_filter_transform filter width must be r (3) or 1, got 4
+
+// -----
+
+func.func @winograd_filter_dynamic(%f: tensor<2x?x3x5xf32>, %o: tensor<6x6x5x2xf32>) {
+  %0 = linalg.winograd_filter_transform fmr(F_4_3) ins(%f : tensor<2x?x3x5xf32>) outs(%o : tensor<6x6x5x2xf32>) -> tensor<6x6x5x2xf32>
+  func.return
+}
+
+// CHECK: linalg.winograd_filter_transform filter height must be r (3) or 1, got ?
+
+// -----
+
+func.func @winograd_filter_1x1(%f: tensor<2x1x1x5xf32>, %o: tensor<1x1x5x2xf32>) {
+  %0 = linalg.winograd_filter_transform fmr(F_4_3) ins(%f : tensor<2x1x1x5xf32>) outs(%o : tensor<1x1x5x2xf32>) -> tensor<1x1x5x2xf32>
+  func.return
+}
+
+// CHECK: linalg.winograd_filter_transform filter height or width must be r (3), got 1x1
+
+// -----
+
+func.func @winograd_filter_output(%f: tensor<2x3x3x5xf32>, %o: tensor<6x6x2x5xf32>) {
+  %0 = linalg.winograd_filter_transform fmr(F_4_3) ins(%f : tensor<2x3x3x5xf32>) outs(%o : tensor<6x6x2x5xf32>) -> tensor<6x6x2x5xf32>
+  func.return
+}
+
+// CHECK: linalg.winograd_filter_transform output shape 6x6x2x5 is not the expected 6x6x5x2
+
+// -----
+
+func.func @winograd_input_tiles(%i: tensor<2x13x14x5xf32>, %o: tensor<6x6x3x3x2x5xf32>) {
+  %0 = linalg.winograd_input_transform fmr(F_4_3) ins(%i : tensor<2x13x14x5xf32>) outs(%o : tensor<6x6x3x3x2x5xf32>) -> tensor<6x6x3x3x2x5xf32>
+  func.return
+}
+
+// CHECK: linalg.winograd_input_transform output shape 6x6x3x3x2x5 is not the expected 6x6x2x3x2x5
+
+// -----
+
+func.func @winograd_input_dynamic(%i: tensor<?x?x?x?xf32>, %o: tensor<1x6x?x?x?x?xf32>) {
+  %0 = linalg.winograd_input_transform fmr(F_4_3) ins(%i : tensor<?x?x?x?xf32>) outs(%o : tensor<1x6x?x?x?x?xf32>) -> tensor<1x6x?x?x?x?xf32>
+  func.return
+}
+
+// CHECK: linalg.winograd_input_transform output shape 1x6x?x?x?x? is not the expected 6x6x?x?x?x?
+
+// -----
+
+func.func @winograd_output_alpha(%v: tensor<5x6x2x2x2x3xf32>, %o: tensor<2x8x8x3xf32>) {
+  %0 = linalg.winograd_output_transform fmr(F_4_3) ins(%v : tensor<5x6x2x2x2x3xf32>) outs(%o : tensor<2x8x8x3xf32>) -> tensor<2x8x8x3xf32>
+  func.return
+}
+
+// CHECK: linalg.winograd_output_transform input height 5 must be the tile size 6 (or 1)
+
+// -----
+
+func.func @winograd_output_shape(%v: tensor<6x6x2x2x2x3xf32>, %o: tensor<2x8x9x3xf32>) {
+  %0 = linalg.winograd_output_transform fmr(F_4_3) ins(%v : tensor<6x6x2x2x2x3xf32>) outs(%o : tensor<2x8x9x3xf32>) -> tensor<2x8x9x3xf32>
+  func.return
+}
+
+// CHECK: linalg.winograd_output_transform output shape 2x8x9x3 is not the expected 2x8x8x3
+
+// -----
+
+// MLIR defines the Winograd steps on tensors only.
+func.func @winograd_memref(%f: memref<2x3x3x5xf32>, %o: memref<6x6x5x2xf32>) {
+  %0 = "linalg.winograd_filter_transform"(%f, %o) <{fmr = 1 : i32}> : (memref<2x3x3x5xf32>, memref<6x6x5x2xf32>) -> memref<6x6x5x2xf32>
+  func.return
+}
+
+// CHECK: operand 'filter' at position 0 does not verify:
+// CHECK-NEXT: memref<2x3x3x5xf32> should be of base attribute tensor

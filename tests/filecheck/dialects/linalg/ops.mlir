@@ -281,6 +281,27 @@ func.func @fill_rng_2d_and_index(%min: f64, %max: f64, %seed: i32, %o: memref<3x
 // GENERIC-NEXT:   %[[CAST:[a-z0-9_]+]] = "arith.truncf"(%[[RES]]) : (f64) -> f32
 // GENERIC-NEXT:   "linalg.yield"(%[[CAST]]) : (f32) -> ()
 
+// The Winograd steps, on tensors only as in MLIR: fmr by name, its value in
+// the generic form; the attribute dictionary comes first.
+func.func @winograd(%f: tensor<2x3x3x5xf32>, %fo: tensor<6x6x5x2xf32>, %i: tensor<2x10x10x5xf32>, %io: tensor<6x6x2x2x2x5xf32>, %v: tensor<6x6x2x2x2x2xf32>, %o: tensor<2x8x8x2xf32>, %r: tensor<2x1x5x5xf16>, %ro: tensor<1x6x5x2xf16>) -> tensor<2x8x8x2xf32> {
+  %0 = linalg.winograd_filter_transform fmr(F_4_3) ins(%f : tensor<2x3x3x5xf32>) outs(%fo : tensor<6x6x5x2xf32>) -> tensor<6x6x5x2xf32>
+  %1 = linalg.winograd_input_transform {tag} fmr(F_4_3) ins(%i : tensor<2x10x10x5xf32>) outs(%io : tensor<6x6x2x2x2x5xf32>) -> tensor<6x6x2x2x2x5xf32>
+  %2 = linalg.winograd_output_transform fmr(F_4_3) ins(%v : tensor<6x6x2x2x2x2xf32>) outs(%o : tensor<2x8x8x2xf32>) -> tensor<2x8x8x2xf32>
+  %3 = linalg.winograd_filter_transform fmr(F_2_5) ins(%r : tensor<2x1x5x5xf16>) outs(%ro : tensor<1x6x5x2xf16>) -> tensor<1x6x5x2xf16>
+  func.return %2 : tensor<2x8x8x2xf32>
+}
+
+// CHECK-LABEL: func.func @winograd
+// CHECK-NEXT:    %0 = linalg.winograd_filter_transform fmr(F_4_3) ins(%f : tensor<2x3x3x5xf32>) outs(%fo : tensor<6x6x5x2xf32>) -> tensor<6x6x5x2xf32>
+// CHECK-NEXT:    %1 = linalg.winograd_input_transform {tag} fmr(F_4_3) ins(%i : tensor<2x10x10x5xf32>) outs(%io : tensor<6x6x2x2x2x5xf32>) -> tensor<6x6x2x2x2x5xf32>
+// CHECK-NEXT:    %2 = linalg.winograd_output_transform fmr(F_4_3) ins(%v : tensor<6x6x2x2x2x2xf32>) outs(%o : tensor<2x8x8x2xf32>) -> tensor<2x8x8x2xf32>
+// CHECK-NEXT:    %3 = linalg.winograd_filter_transform fmr(F_2_5) ins(%r : tensor<2x1x5x5xf16>) outs(%ro : tensor<1x6x5x2xf16>) -> tensor<1x6x5x2xf16>
+
+// GENERIC:      %0 = "linalg.winograd_filter_transform"(%f, %fo) <{fmr = 1 : i32}> : (tensor<2x3x3x5xf32>, tensor<6x6x5x2xf32>) -> tensor<6x6x5x2xf32>
+// GENERIC-NEXT: %1 = "linalg.winograd_input_transform"(%i, %io) <{fmr = 1 : i32}> {tag} : (tensor<2x10x10x5xf32>, tensor<6x6x2x2x2x5xf32>) -> tensor<6x6x2x2x2x5xf32>
+// GENERIC-NEXT: %2 = "linalg.winograd_output_transform"(%v, %o) <{fmr = 1 : i32}> : (tensor<6x6x2x2x2x2xf32>, tensor<2x8x8x2xf32>) -> tensor<2x8x8x2xf32>
+// GENERIC-NEXT: %3 = "linalg.winograd_filter_transform"(%r, %ro) <{fmr = 2 : i32}> : (tensor<2x1x5x5xf16>, tensor<1x6x5x2xf16>) -> tensor<1x6x5x2xf16>
+
 // linalg.elementwise: maps written only when not the identities; the
 // attribute dictionary may follow `outs`, it is printed in front.
 func.func @elementwise_kinds(%a: memref<5x4xf32>, %b: memref<5xf32>, %c: memref<4x5xf32>, %m: memref<4x5xi1>, %t: tensor<4xf32>) -> tensor<4xf32> {

@@ -116,3 +116,13 @@ func.func @f(%a: memref<2x3xi8>, %b: memref<3x4xi8>, %c: memref<2x4xi32>) {
 }
 
 // CHECK: Expected `cast_signed`, or `cast_unsigned`.
+
+// -----
+
+func.func @f(%v: tensor<6x6x2x2x2x3xf32>, %o: tensor<2x8x8x3xf32>) {
+  %0 = linalg.winograd_output_transform fmr(F_3_3) ins(%v : tensor<6x6x2x2x2x3xf32>) outs(%o : tensor<2x8x8x3xf32>) -> tensor<2x8x8x3xf32>
+  func.return
+}
+
+// CHECK: linalg.winograd_output_transform fmr must be one of F_2_3, F_4_3, F_2_5, got F_3_3
+
