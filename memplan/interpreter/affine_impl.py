@@ -15,7 +15,8 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 from xdsl.dialects import affine
 from xdsl.dialects.builtin import AffineMapAttr, AffineSetAttr
@@ -45,6 +46,9 @@ from memplan.interpreter.errors import ModelError
 from memplan.interpreter.memref_impl import check_indices, element_at
 from memplan.interpreter.regions import Compiled, CompilingFunctions
 from memplan.interpreter.scf_impl import loop_range
+
+if TYPE_CHECKING:
+    from memplan.interpreter.loop_vectorize import LoopVectorizer
 
 Evaluator = Callable[[Sequence[int]], int]
 """An affine expression as a function of its map's dimensions then symbols."""
@@ -150,7 +154,9 @@ class AffineFunctions(CompilingFunctions):
     """affine.apply/min/max/for/if/yield/load/store on Python ints and numpy
     arrays."""
 
-    def __init__(self) -> None:
+    def __init__(self, vectorizer: LoopVectorizer | None = None) -> None:
+        self.vectorizer = vectorizer
+        """Runs loop nests on whole arrays where that changes nothing."""
         self._maps: dict[int, tuple[AffineMapAttr, CompiledMap]] = {}
         """id(map attribute) -> (the attribute, kept so the id stays its own,
         its compiled map)."""
@@ -170,7 +176,10 @@ class AffineFunctions(CompilingFunctions):
         return entry[1]
 
     def compile(self, interpreter: Interpreter, op: Operation) -> Compiled | None:
-        """`affine.apply` as its compiled map, called directly."""
+        """`affine.apply` as its compiled map, called directly; a loop nest
+        on whole arrays when `loop_vectorize` can run it so."""
+        if isinstance(op, affine.ForOp) and self.vectorizer is not None:
+            return self.vectorizer.compile(op, partial(self.run_for, interpreter, op))
         if not isinstance(op, affine.ApplyOp):
             return None
         return self.compiled_map(op.map)

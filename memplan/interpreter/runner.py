@@ -28,6 +28,7 @@ from memplan.interpreter.cost import CostModel, LinalgBodies, profile
 from memplan.interpreter.element_types import is_scalar_type
 from memplan.interpreter.errors import InterpretationError, ModelError, plain_message
 from memplan.interpreter.linalg_impl import LinalgFunctions
+from memplan.interpreter.loop_vectorize import LoopVectorizer, scalar_loops_forced
 from memplan.interpreter.memory_impl import MemoryFunctions
 from memplan.interpreter.memref_impl import MemRefFunctions
 from memplan.interpreter.model import (
@@ -133,6 +134,17 @@ class _Tracker(PreparingListener):
 
         return track
 
+    def op_cycles(self, op: Operation, args: PythonValues) -> float | None:
+        """The cycles the hook of `op` adds for a run on `args`, None for an
+        op it does not count (in a linalg body)."""
+        info = profile(op, self._linalg_bodies)
+        if info.kind == "body":
+            return None
+        fixed = self.cost.fixed_cycles(info)
+        if fixed is not None:
+            return fixed
+        return self.cost.cycles_function(op, info)(args)
+
     def _counter(self, cycles: float) -> Hook:
         """The hook of ops that only count themselves and add `cycles`: one
         for all of them (straight-line code prepares each op for one run)."""
@@ -195,9 +207,13 @@ class Runner:
         target: Target | None = None,
         index_bitwidth: Literal[32, 64] = 64,
         check_uninitialized: bool = False,
+        vectorize_loops: bool | None = None,
     ):
         """`check_uninitialized` makes reading bytes that no op wrote since
-        their tensor was allocated an error (see `uninitialized.py`)."""
+        their tensor was allocated an error (see `uninitialized.py`).
+        `vectorize_loops` runs loop nests of scalar code on whole arrays where
+        that changes nothing (`loop_vectorize.py`); False runs them op by op,
+        None (the default) unless `MEMPLAN_SCALAR_LOOPS=1` is set."""
         self.module = module
         self.target = target or get_target()
         capacity = {name: info.capacity for name, info in self.target.scopes.items()}
@@ -208,17 +224,26 @@ class Runner:
         self.interpreter = RegionInterpreter(
             module, index_bitwidth=index_bitwidth, listeners=(self.tracker,)
         )
+        if vectorize_loops is None:
+            vectorize_loops = not scalar_loops_forced()
+        vectorizer = (
+            LoopVectorizer(self.interpreter, self.model, self.reads, self.tracker)
+            if vectorize_loops
+            else None
+        )
+        self.vectorizer = vectorizer
         memrefs = MemRefFunctions(self.model)
         self.memrefs = memrefs
         self.interpreter.register_implementations(_FrameFuncFunctions(memrefs))
         self.interpreter.register_implementations(ScfFunctions())
         self.interpreter.register_implementations(
-            ScfFunctionsExtra(self.model.iterations, memrefs), override=True
+            ScfFunctionsExtra(self.model.iterations, memrefs, vectorizer),
+            override=True,
         )
         self.interpreter.register_implementations(CfFunctions())
         self.interpreter.register_implementations(NumpyArithFunctions())
         self.interpreter.register_implementations(ExtendedArithFunctions())
-        self.interpreter.register_implementations(AffineFunctions())
+        self.interpreter.register_implementations(AffineFunctions(vectorizer))
         self.interpreter.register_implementations(BuiltinFunctions())
         self.interpreter.register_implementations(memrefs, override=True)
         self.interpreter.register_implementations(LinalgFunctions(self.model))

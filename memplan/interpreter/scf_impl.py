@@ -16,6 +16,7 @@ from collections.abc import Callable
 from functools import partial
 from itertools import product
 from math import prod
+from typing import TYPE_CHECKING
 
 from xdsl.dialects import scf
 from xdsl.interpreter import (
@@ -40,6 +41,9 @@ from memplan.interpreter.regions import (
 )
 from memplan.interpreter.source import describe
 
+if TYPE_CHECKING:
+    from memplan.interpreter.loop_vectorize import LoopVectorizer
+
 
 @register_impls
 class ScfFunctionsExtra(CompilingFunctions):
@@ -48,9 +52,15 @@ class ScfFunctionsExtra(CompilingFunctions):
     Parallel and reduce ops run whether they are memplan's (what memplan
     parses) or xDSL's (what xDSL's builders and implicit terminators make)."""
 
-    def __init__(self, iterations: ParallelIterations, memrefs: MemRefFunctions):
+    def __init__(
+        self,
+        iterations: ParallelIterations,
+        memrefs: MemRefFunctions,
+        vectorizer: LoopVectorizer | None = None,
+    ):
         self.iterations = iterations
         self.memrefs = memrefs
+        self.vectorizer = vectorizer
 
     def run_parallel(
         self, interpreter: Interpreter, op: scf.ParallelOp, args: PythonValues
@@ -106,12 +116,16 @@ class ScfFunctionsExtra(CompilingFunctions):
         return _for(partial(interpreter.run_ssacfg_region, op.body), args)
 
     def compile(self, interpreter: Interpreter, op: Operation) -> Compiled | None:
-        """`scf.for` with its body's block looked up once, not per trip."""
+        """`scf.for` with its body's block looked up once, not per trip; a
+        loop nest on whole arrays when `loop_vectorize` can run it so."""
         if not isinstance(op, scf.ForOp) or not isinstance(
             interpreter, RegionInterpreter
         ):
             return None
-        return partial(_for, interpreter.region_runner(op.body))
+        scalar = partial(_for, interpreter.region_runner(op.body))
+        if self.vectorizer is None:
+            return scalar
+        return self.vectorizer.compile(op, scalar) or scalar
 
     @impl(ExecuteRegionOp)
     def run_execute_region(

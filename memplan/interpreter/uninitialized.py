@@ -217,6 +217,17 @@ class UninitializedReads:
             layout.written[start:end] = layout.ones
         return True
 
+    def layout_of(self, array: np.ndarray) -> tuple[np.ndarray, int, int] | None:
+        """For a plain array whose accesses are checked: its storage's
+        written-byte mask (1 for a written byte, writable), the offset of the
+        array's first byte in it and the storage's size; else None."""
+        layout = self._layouts.get(id(array))
+        if layout is None or layout.array() is not array:
+            layout = self._layout(array)
+            if layout is None:
+                return None
+        return np.frombuffer(layout.written, dtype=np.uint8), layout.start, layout.size
+
     def _layout(self, array: np.ndarray) -> _Layout | None:
         """Where `array` lies in its checked storage, kept until `array`
         dies: its storage and place there do not change while it lives (a
