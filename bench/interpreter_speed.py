@@ -18,8 +18,9 @@
    loads, arith and stores in six `scf.for`s), the time per executed op: on
    f32, on f32 with `--check-uninitialized`, on i8 accumulated in i32
    (sign extensions, integer multiply and add), against the same convolution
-   as one linalg op.  Scalar code runs op by op in Python, so these rows are
-   the interpreter's per-op overhead.
+   as one linalg op; each loop form op by op (`MEMPLAN_SCALAR_LOOPS=1`: the
+   interpreter's per-op overhead) and with its nest on whole arrays
+   (`loop_vectorize.py`), which must give the same result and statistics.
 4. storages: N storages live at once (each holding one tensor) and one
    storage holding N live tensors, all killed at the end: the run time per
    storage must stay flat as N grows (allocation, lookup and the overlap
@@ -49,7 +50,7 @@ from xdsl.interpreters import register_implementations
 from xdsl.parser import Parser
 
 from memplan.context import run_context
-from memplan.interpreter import run_function
+from memplan.interpreter import Stats, run_function
 
 NUM_OPS = 20
 MATMUL_AT = 10
@@ -341,27 +342,43 @@ def _conv_inputs(size: int, channels: int, types: str) -> tuple[np.ndarray, ...]
 
 
 LOOP_FORMS = (
-    ("loops", "f32", False),
-    ("loops", "f32", True),
-    ("loops", "i8", False),
-    ("linalg", "f32", False),
+    ("loops", "f32", False, False),
+    ("loops", "f32", False, True),
+    ("loops", "f32", True, False),
+    ("loops", "f32", True, True),
+    ("loops", "i8", False, False),
+    ("loops", "i8", False, True),
+    ("linalg", "f32", False, True),
 )
-"""(form, element types, whether `--check-uninitialized` is on)."""
+"""(form, element types, whether `--check-uninitialized` is on, whether loop
+nests may run on whole arrays: False is `MEMPLAN_SCALAR_LOOPS=1`)."""
 
 
 def loops_section(size: int, channels: int, count: int) -> list[str]:
     """Loop forms against the linalg form; each loop form's result must be
     the linalg form's (i8 exactly)."""
     builders = {"loops": conv_loops_program, "linalg": conv_linalg_program}
+    scalar_runs: dict[tuple[str, bool], tuple[bytes, Stats]] = {}
     rows = [
         f"| form | ops executed | median of {count} runs | spread | per op |",
         "|---|---:|---:|---:|---:|",
     ]
-    for name, types, check in LOOP_FORMS:
+    for name, types, check, vectorize in LOOP_FORMS:
         module = parse(builders[name](size, channels, types))
         image, weights, out = _conv_inputs(size, channels, types)
-        run = partial(run_function, module, "main", check_uninitialized=check)
-        ops = run((image, weights, out)).stats.ops_executed
+        run = partial(
+            run_function,
+            module,
+            "main",
+            check_uninitialized=check,
+            vectorize_loops=vectorize,
+        )
+        stats = run((image, weights, out)).stats
+        ops = stats.ops_executed
+        if name == "loops":
+            # Op by op first: the run on arrays must match it bit for bit.
+            seen = scalar_runs.setdefault((types, check), (out.tobytes(), stats))
+            assert seen == (out.tobytes(), stats), "arrays differ from op by op"
         expected = np.zeros_like(out)
         linalg = parse(conv_linalg_program(size, channels, types))
         run_function(linalg, "main", (image, weights, expected))
@@ -380,6 +397,8 @@ def loops_section(size: int, channels: int, count: int) -> list[str]:
             what += f" from {element}"
         if check:
             what += ", `--check-uninitialized`"
+        if name == "loops":
+            what += ", on whole arrays" if vectorize else ", op by op"
         rows.append(
             f"| {what} | {ops:,} | {median * 1e3:.0f} ms | {spread:.0%} | "
             f"{median / ops * 1e6:.1f} us |"

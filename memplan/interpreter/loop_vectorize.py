@@ -9,7 +9,8 @@ points instead, with the kernels of scalar and vectorized arith
 (`arith_impl.evaluate`), and returns None (the caller then runs the loop
 as before) unless all of this holds:
 
-* The nest is perfect: each loop's body is the next loop and a yield, the
+* The nest is perfect: each loop's body is the next loop and a yield (after
+  scalar constants, such as the bounds `lower-affine` leaves there), the
   innermost body only `arith` ops with kernels, `arith.constant`,
   `affine.apply`, and `memref`/`affine` loads and stores; no loop carries
   values; bounds and memrefs come from outside the nest; indices do not
@@ -78,7 +79,7 @@ SCALAR_LOOPS_ENV = "MEMPLAN_SCALAR_LOOPS"
 
 MIN_POINTS_PER_STEP = 4
 """Fewer points per step run faster op by op."""
-MAX_POINTS = 1 << 23
+MAX_POINTS = 1 << 21
 """Larger nests are left to their loops: each runs its own inner nest."""
 MAX_SEQUENTIAL_CYCLES = 1 << 24
 """The most cycle terms added one by one when they cannot be summed exactly."""
@@ -181,6 +182,8 @@ class _Nest:
 
     loops: tuple[Operation, ...]
     bounds: tuple[Bounds, ...]
+    constants: tuple[tuple[Operation, ...], ...]
+    """The constants each loop but the innermost defines before the next."""
     yields: tuple[Operation, ...]
     body: tuple[Operation, ...]
     """The innermost body's ops but its yield."""
@@ -193,16 +196,28 @@ class _Nest:
     per value."""
 
 
-def _loops(top: Operation) -> tuple[list[Operation], list[Operation]] | None:
-    """The loops of the perfect nest `top` starts and their yields."""
+def _is_constant(op: Operation) -> bool:
+    return isinstance(op, arith.ConstantOp) and is_scalar_type(op.result.type)
+
+
+def _loops(
+    top: Operation,
+) -> tuple[list[Operation], list[Operation], list[tuple[Operation, ...]]] | None:
+    """The loops of the perfect nest `top` starts, their yields and the
+    constants each loop's body defines before the next loop (as
+    `lower-affine` leaves the bounds)."""
     loops: list[Operation] = []
     yields: list[Operation] = []
+    constants: list[tuple[Operation, ...]] = []
+    hoisted: set[Operation] = set()
     loop = top
     while True:
         operands = _bound_operands(loop)
         if operands is None:
             return None
-        if loop is not top and any(top.is_ancestor(v.owner) for v in operands):
+        if loop is not top and any(
+            top.is_ancestor(v.owner) and v.owner not in hoisted for v in operands
+        ):
             return None
         block = loop.regions[0].blocks.first
         last = None if block is None else block.last_op
@@ -210,10 +225,12 @@ def _loops(top: Operation) -> tuple[list[Operation], list[Operation]] | None:
             return None
         loops.append(loop)
         yields.append(last)
-        inner = block.first_op
-        if inner is None or inner.next_op is not last or not _is_loop(inner):
-            return loops, yields
-        loop = inner
+        ops = list(block.ops)[:-1]
+        if not ops or not _is_loop(ops[-1]) or not all(map(_is_constant, ops[:-1])):
+            return loops, yields, constants
+        constants.append(tuple(ops[:-1]))
+        hoisted.update(ops[:-1])
+        loop = ops[-1]
 
 
 def _is_loop(op: Operation) -> bool:
@@ -224,7 +241,7 @@ def _analyse(top: Operation) -> _Nest | None:
     found = _loops(top)
     if found is None:
         return None
-    loops, yields = found
+    loops, yields, constants = found
     block = loops[-1].regions[0].block
     body = tuple(block.ops)[:-1]
     ivs = tuple(loop.regions[0].block.args[0] for loop in loops)
@@ -275,6 +292,7 @@ def _analyse(top: Operation) -> _Nest | None:
     return _Nest(
         tuple(loops),
         bounds,
+        tuple(constants),
         tuple(yields),
         body,
         ivs,
@@ -284,13 +302,18 @@ def _analyse(top: Operation) -> _Nest | None:
     )
 
 
+def _magnitude(array: np.ndarray) -> int:
+    """The largest absolute value in an integer array, as a Python int."""
+    if not array.size:
+        return 0
+    return max(-int(array.min()), int(array.max()))
+
+
 def _index_array(value: object) -> np.ndarray:
     """An index value as int64, refused when index arithmetic on it could
     leave int64 (the scalar path computes affine maps on Python ints)."""
     array = np.asarray(value)
-    if array.dtype.kind not in "iu" or (
-        array.size and int(np.abs(array.astype(np.int64)).max()) >= _INDEX_LIMIT
-    ):
+    if array.dtype.kind != "i" or _magnitude(array) >= _INDEX_LIMIT:
         raise _Scalar
     return array.astype(np.int64, copy=False)
 
@@ -357,7 +380,7 @@ def _apply(affine_map: AffineMap, operands: Sequence[object]) -> list[np.ndarray
     if len(operands) != affine_map.num_dims + affine_map.num_symbols:
         raise _Scalar
     arrays = [_index_array(o) for o in operands]
-    bounds = [int(np.abs(a).max()) if a.size else 0 for a in arrays]
+    bounds = [_magnitude(a) for a in arrays]
     results: list[np.ndarray] = []
     for expr in affine_map.results:
         if _bound(expr, affine_map.num_dims, bounds) >= _INDEX_LIMIT:
@@ -489,7 +512,49 @@ class LoopVectorizer:
         return False
 
     def _run(self, nest: _Nest, args: PythonValues) -> None:
-        ranges = self._ranges(nest, args)
+        try:
+            prepared = self._prepare(nest, args)
+        except _Scalar:
+            raise
+        except Exception:
+            raise _Scalar from None
+        values, placed, total, per_step, count, cycles, written = prepared
+        undo = [(p, p.array[p.index]) for p in placed.values() if p.store]
+        try:
+            self._execute(nest, values, placed, total, per_step)
+        except Exception:
+            for p, old in reversed(undo):
+                p.array[p.index] = old
+            raise _Scalar from None
+        self.model.stats.ops_executed += count
+        self.accounts.cycles = cycles
+        for mask, offsets, size in written:
+            for byte in range(size):
+                mask[offsets + byte] = 1
+        self.nests_run += 1
+
+    def _prepare(
+        self, nest: _Nest, args: PythonValues
+    ) -> tuple[
+        dict[SSAValue, np.ndarray],
+        dict[Operation, _Placed],
+        int,
+        int,
+        int,
+        float,
+        list[tuple[np.ndarray, np.ndarray, int]],
+    ]:
+        """Everything the run needs, every check passed, nothing changed yet:
+        values over all points, the accesses, the points, the points per
+        step, the ops counted, the cycles total after the nest, and the
+        written-byte masks to mark."""
+        bits = self.interpreter.index_bitwidth
+        known: dict[SSAValue, np.ndarray] = {
+            op.results[0]: evaluate(op, [], bits)
+            for level in nest.constants
+            for op in level
+        }
+        ranges = self._ranges(nest, args, known)
         trips = [len(r) for r in ranges]
         total = prod(trips)
         vector = [level for level in range(len(trips)) if level not in nest.sequential]
@@ -504,32 +569,30 @@ class LoopVectorizer:
             found = ranges[level]
             ivs[nest.ivs[level]] = found.start + found.step * grid[axis]
             points += grid[axis] * prod(trips[level + 1 :])
-        values = self._pure_values(nest, ivs)
+        values = self._pure_values(nest, ivs | known)
         placed = self._placed(nest, values)
         if not _ordered(list(placed.values()), points, per_step):
             raise _Scalar
-        self._check_reads(placed)
+        written = self._check_bytes(placed)
         count, cycles = self._accounts(nest, trips, placed)
-        undo = [(p, p.array[p.index]) for p in placed.values() if p.store]
-        try:
-            self._execute(nest, values, placed, total, per_step)
-        except Exception:
-            for p, old in reversed(undo):
-                p.array[p.index] = old
-            raise _Scalar from None
-        self.model.stats.ops_executed += count
-        self.accounts.cycles = cycles
-        self._mark_writes(placed)
-        self.nests_run += 1
+        return values, placed, total, per_step, count, cycles, written
 
-    def _ranges(self, nest: _Nest, args: PythonValues) -> list[range]:
+    def _ranges(
+        self, nest: _Nest, args: PythonValues, known: dict[SSAValue, np.ndarray]
+    ) -> list[range]:
+        """Each loop's induction values; `known`: the constants of the nest."""
         ranges: list[range] = []
         try:
             for level, (loop, bounds) in enumerate(
                 zip(nest.loops, nest.bounds, strict=True)
             ):
                 operands = (
-                    args if level == 0 else self.interpreter.get_values(loop.operands)
+                    args
+                    if level == 0
+                    else tuple(
+                        known[v] if v in known else self._outside(v)
+                        for v in loop.operands
+                    )
                 )
                 found = bounds(operands)
                 if max(abs(found.start), abs(found.stop)) >= _INDEX_LIMIT:
@@ -547,7 +610,8 @@ class LoopVectorizer:
     def _pure_values(
         self, nest: _Nest, ivs: dict[SSAValue, np.ndarray]
     ) -> dict[SSAValue, np.ndarray]:
-        """Induction variables and the values no load feeds, over all points."""
+        """Induction variables, the nest's constants and the values no load
+        feeds, over all points."""
         values: dict[SSAValue, np.ndarray] = dict(ivs)
         bits = self.interpreter.index_bitwidth
 
@@ -621,30 +685,28 @@ class LoopVectorizer:
             raise _Scalar
         return mask, offsets
 
-    def _check_reads(self, placed: dict[Operation, _Placed]) -> None:
-        """Every byte loaded was written before the nest: else the scalar path
-        decides (a store of the nest may write it first, or it is the error)."""
+    def _check_bytes(
+        self, placed: dict[Operation, _Placed]
+    ) -> list[tuple[np.ndarray, np.ndarray, int]]:
+        """With `--check-uninitialized`: every byte loaded was written before
+        the nest (else the scalar path decides: a store of the nest may write
+        it first, or it is the error); the (mask, element offsets, element
+        size) of each store, to mark after the run."""
+        written: list[tuple[np.ndarray, np.ndarray, int]] = []
         if self.reads is None:
-            return
+            return written
         for p in placed.values():
-            found = None if p.store else self._byte_offsets(p)
+            found = self._byte_offsets(p)
             if found is None:
                 continue
             mask, offsets = found
+            if p.store:
+                written.append((mask, offsets, p.array.itemsize))
+                continue
             for byte in range(p.array.itemsize):
                 if not mask[offsets + byte].all():
                     raise _Scalar
-
-    def _mark_writes(self, placed: dict[Operation, _Placed]) -> None:
-        if self.reads is None:
-            return
-        for p in placed.values():
-            found = self._byte_offsets(p) if p.store else None
-            if found is None:
-                continue
-            mask, offsets = found
-            for byte in range(p.array.itemsize):
-                mask[offsets + byte] = 1
+        return written
 
     def _accounts(
         self, nest: _Nest, trips: list[int], placed: dict[Operation, _Placed]
@@ -672,7 +734,10 @@ class LoopVectorizer:
         for level in range(depth - 2, -1, -1):
             levels.append(
                 (
-                    [cycles(nest.loops[level + 1])],
+                    [
+                        *map(cycles, nest.constants[level]),
+                        cycles(nest.loops[level + 1]),
+                    ],
                     trips[level + 1],
                     [cycles(nest.yields[level])],
                 )

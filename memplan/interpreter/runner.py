@@ -373,13 +373,19 @@ def run_function(
     target: Target | None = None,
     *,
     check_uninitialized: bool = False,
+    vectorize_loops: bool | None = None,
 ) -> RunResult:
     """Run `@symbol` of `module` on `target` (default: the default Hexagon).
 
     Memref arguments are numpy arrays, used in place and treated as
-    DDR-resident (not counted as storages) unless typed in VTCM.  Raises
+    DDR-resident (not counted as storages) unless typed in VTCM.
+    `vectorize_loops=False` runs loop nests of scalar code op by op (see
+    `Runner`).  Raises
     `InterpretationError` naming the op when the program breaks a memory rule.
     """
-    return Runner(module, target, check_uninitialized=check_uninitialized).run(
-        symbol, args
-    )
+    return Runner(
+        module,
+        target,
+        check_uninitialized=check_uninitialized,
+        vectorize_loops=vectorize_loops,
+    ).run(symbol, args)
