@@ -401,7 +401,7 @@ def loops_section(size: int, channels: int, count: int) -> list[str]:
             what += ", on whole arrays" if vectorize else ", op by op"
         rows.append(
             f"| {what} | {ops:,} | {median * 1e3:.0f} ms | {spread:.0%} | "
-            f"{median / ops * 1e6:.1f} us |"
+            f"{median / ops * 1e6:.2f} us |"
         )
     return rows
 
