@@ -16,6 +16,7 @@ from stable_strategies import one_of_values
 
 from memplan.interpreter import InterpretationError, loop_vectorize
 from memplan.interpreter.cost import with_cost_overrides
+from memplan.interpreter.element_types import BF16
 from memplan.interpreter.loop_vectorize import SCALAR_LOOPS_ENV
 from memplan.interpreter.runner import Runner
 from memplan.targets import Target, get_target
@@ -55,8 +56,10 @@ def _arguments(case: Case) -> list[np.ndarray]:
                 np.array([0.0, -0.0, 1.5, -2.25, 3.0, np.inf, np.nan, 1e30], "f4"),
                 size=shape,
             )
-        elif case.dtype == "f16":
-            values = rng.standard_normal(shape).astype("f2") * 100
+        elif case.dtype in ("f16", "bf16"):
+            values = (rng.standard_normal(shape) * 100).astype(
+                ELEMENT_DTYPES[case.dtype]
+            )
         else:
             values = rng.integers(-3, 4, size=shape, dtype="i4")
             values.flat[:: max(1, values.size // 2)] = np.iinfo("i4").max
@@ -85,7 +88,8 @@ def run(case: Case, vectorize: bool) -> tuple[Outcome, int]:
     return ([a.tobytes() for a in arrays], result.stats.to_json()), runs()
 
 
-ELEMENT = {"f32": "f32", "f16": "f16", "i32": "i32"}
+ELEMENT = {"f32": "f32", "f16": "f16", "bf16": "bf16", "i32": "i32"}
+ELEMENT_DTYPES = {"f16": np.dtype(np.float16), "bf16": BF16}
 FLOAT_OPS = ("addf", "subf", "mulf", "divf", "maximumf")
 INTEGER_OPS = ("addi", "subi", "muli", "divsi", "remsi", "maxsi", "floordivsi")
 SHAPES = ((12,), (5, 6), (16,), (3, 4))
