@@ -79,6 +79,9 @@ SCALAR_LOOPS_ENV = "MEMPLAN_SCALAR_LOOPS"
 
 MIN_POINTS_PER_STEP = 4
 """Fewer points per step run faster op by op."""
+MIN_OPS = 128
+"""Nests of fewer body ops run (they are rerun for every trip of a loop
+around them) faster op by op: a run on arrays costs some 0.2 ms to set up."""
 MAX_POINTS = 1 << 21
 """Larger nests are left to their loops: each runs its own inner nest."""
 MAX_SEQUENTIAL_CYCLES = 1 << 24
@@ -468,6 +471,14 @@ class LoopVectorizer:
         self._nests: dict[int, tuple[Operation, _Nest | None]] = {}
         """id(loop) -> (the loop, kept so the id stays its own, its nest)."""
         self._failures: dict[int, int] = {}
+        self._sums: dict[
+            int,
+            tuple[
+                tuple[tuple[int, ...], tuple[int, ...]],
+                tuple[list[tuple[list[float], int, list[float]]], int, Fraction, int],
+            ],
+        ] = {}
+        """id(nest) -> (element sizes and trips, `_sum` of the last run)."""
         self.nests_run = 0
         """How many nests ran on whole arrays (the tests ask)."""
 
@@ -559,7 +570,11 @@ class LoopVectorizer:
         total = prod(trips)
         vector = [level for level in range(len(trips)) if level not in nest.sequential]
         per_step = prod(trips[level] for level in vector)
-        if total == 0 or total > MAX_POINTS or per_step < MIN_POINTS_PER_STEP:
+        if (
+            total * (len(nest.body) + 1) < MIN_OPS
+            or total > MAX_POINTS
+            or per_step < MIN_POINTS_PER_STEP
+        ):
             raise _Scalar
         order = [*nest.sequential, *vector]
         grid = np.indices([trips[level] for level in order]).reshape(len(order), total)
@@ -714,6 +729,35 @@ class LoopVectorizer:
         """The ops the scalar run of the nest counts and the cycles total
         after it: each loop but the first, each body op and each yield, in
         the order the scalar run adds them."""
+        sizes = tuple(p.array.itemsize for p in placed.values())
+        key = (sizes, tuple(trips))
+        cached = self._sums.get(id(nest))
+        if cached is None or cached[0] != key:
+            cached = self._sums[id(nest)] = (key, self._sum(nest, trips, placed))
+        levels, count, exact, denominator = cached[1]
+        start = self.accounts.cycles
+        total = Fraction(start) + exact
+        if (
+            denominator
+            and start >= 0
+            and total * max(denominator, Fraction(start).denominator) < 1 << 53
+        ):
+            return count, float(total)
+        if count > MAX_SEQUENTIAL_CYCLES:
+            raise _Scalar
+        sequence = np.asarray([], dtype=np.float64)
+        for before, times, after in levels:
+            sequence = np.concatenate((before, np.tile(sequence, times), after))
+        sequence = np.tile(sequence, trips[0])
+        return count, float(np.add.accumulate(np.concatenate(([start], sequence)))[-1])
+
+    def _sum(
+        self, nest: _Nest, trips: list[int], placed: dict[Operation, _Placed]
+    ) -> tuple[list[tuple[list[float], int, list[float]]], int, Fraction, int]:
+        """The cycles of one trip of each level (innermost first: those of
+        the ops before the inner loop, its trips, those after it), the ops
+        counted, their cycles' exact sum and the largest denominator of a
+        term (0 when a term is negative: the sum is then not exact)."""
 
         def cycles(op: Operation) -> float:
             args = tuple(
@@ -729,7 +773,6 @@ class LoopVectorizer:
 
         depth = len(nest.loops)
         inner = [cycles(op) for op in nest.body] + [cycles(nest.yields[-1])]
-        # The sequence of one trip of each level, innermost first.
         levels: list[tuple[list[float], int, list[float]]] = [(inner, 1, [])]
         for level in range(depth - 2, -1, -1):
             levels.append(
@@ -751,20 +794,11 @@ class LoopVectorizer:
                 + times * exact
                 + sum(map(Fraction, after), Fraction(0))
             )
-        count *= trips[0]
-        exact *= trips[0]
-        start = self.accounts.cycles
-        terms = [start, *inner, *(c for b, _, a in levels for c in (*b, *a))]
-        denominator = max(Fraction(t).denominator for t in terms)
-        if min(terms) >= 0 and (Fraction(start) + exact) * denominator < 1 << 53:
-            return count, float(Fraction(start) + exact)
-        if count > MAX_SEQUENTIAL_CYCLES:
-            raise _Scalar
-        sequence = np.asarray([], dtype=np.float64)
-        for before, times, after in levels:
-            sequence = np.concatenate((before, np.tile(sequence, times), after))
-        sequence = np.tile(sequence, trips[0])
-        return count, float(np.add.accumulate(np.concatenate(([start], sequence)))[-1])
+        terms = [c for before, _, after in levels for c in (*before, *after)]
+        denominator = max(Fraction(c).denominator for c in terms)
+        if min(terms) < 0:
+            denominator = 0
+        return levels, count * trips[0], exact * trips[0], denominator
 
     def _execute(
         self,

@@ -24,6 +24,13 @@ from memplan.targets import Target, get_target
 Outcome = tuple[object, ...]
 
 
+@pytest.fixture(autouse=True)
+def small_nests(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tests' nests are small: run them on arrays however few their ops
+    (a speed threshold, not a condition of correctness)."""
+    monkeypatch.setattr(loop_vectorize, "MIN_OPS", 1)
+
+
 @dataclass(frozen=True)
 class Case:
     text: str
@@ -243,7 +250,11 @@ def _nest(
     return lines
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=300,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(cases())
 def test_a_vectorized_nest_gives_what_the_scalar_run_gives(case: Case):
     """Results, statistics, modeled cycles and errors, whether a nest ran on
@@ -309,7 +320,11 @@ def dependent_cases(draw: st.DrawFn) -> Case:
     )
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=300,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(dependent_cases())
 def test_a_nest_with_dependences_between_iterations_gives_the_scalar_values(
     case: Case,
