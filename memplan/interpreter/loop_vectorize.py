@@ -6,8 +6,10 @@ changes nothing the run computes or reports.
 and stores, which the scalar path runs op by op.  When such a nest starts,
 `LoopVectorizer.run` tries to run it on numpy arrays over its iteration
 points instead, with the kernels of scalar and vectorized arith
-(`arith_impl.evaluate`), and returns None (the caller then runs the loop
-as before) unless all of this holds:
+(`arith_impl.evaluate`), and returns False (the caller then runs the loop
+as before, and its inner loops try their own nests) unless all of this
+holds, and the nest is large enough to gain (`MIN_OPS`,
+`MIN_POINTS_PER_STEP`, `MAX_POINTS`):
 
 * The nest is perfect: each loop's body is the next loop and a yield (after
   scalar constants, such as the bounds `lower-affine` leaves there), the
