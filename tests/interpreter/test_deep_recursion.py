@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import _thread
 import re
+import signal
 import sys
 import threading
 import time
@@ -83,10 +84,18 @@ def test_ctrl_c_stops_the_run_and_its_thread():
     """
     module = parse(endless_loop)
     threads = threading.active_count()
-    ctrl_c = threading.Timer(0.5, _thread.interrupt_main)
-    ctrl_c.start()
-    with pytest.raises(KeyboardInterrupt):
-        run_function(module, "main")
+    # Ctrl-C raises KeyboardInterrupt only where Python installed its own
+    # handler: a process started with SIGINT ignored (a job that a
+    # non-interactive shell put in the background, and its pytest workers)
+    # has none, and `interrupt_main` then does nothing.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        ctrl_c = threading.Timer(0.5, _thread.interrupt_main)
+        ctrl_c.start()
+        with pytest.raises(KeyboardInterrupt):
+            run_function(module, "main")
+    finally:
+        signal.signal(signal.SIGINT, previous)
     give_up = time.monotonic() + 2
     while threading.active_count() > threads:
         assert time.monotonic() < give_up, "the interpreter's thread still runs"
