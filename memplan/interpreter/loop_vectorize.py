@@ -13,7 +13,8 @@ holds, and the nest is large enough to gain (`MIN_OPS`,
 
 * The nest is perfect: each loop's body is the next loop and a yield (after
   scalar constants, such as the bounds `lower-affine` leaves there), the
-  innermost body only `arith` ops with kernels, `arith.constant`,
+  innermost body only `arith` and `math` ops with kernels (but those of
+  `SCALAR_ONLY`, and of `F16_SCALAR_ONLY` on f16), `arith.constant`,
   `affine.apply`, and `memref`/`affine` loads and stores; no loop carries
   values; bounds and memrefs come from outside the nest; indices do not
   depend on loaded values.
@@ -55,7 +56,8 @@ from math import prod
 from typing import Any, Protocol
 
 import numpy as np
-from xdsl.dialects import affine, arith, scf
+from xdsl.dialects import affine, arith, math, scf
+from xdsl.dialects.builtin import Float16Type
 from xdsl.interpreter import PythonValues
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import (
@@ -72,6 +74,7 @@ from memplan.dialects import memref
 from memplan.interpreter.affine_impl import CompiledMap
 from memplan.interpreter.arith_impl import ARITH_KERNELS, evaluate
 from memplan.interpreter.element_types import is_scalar_type
+from memplan.interpreter.math_impl import MATH_KERNELS
 from memplan.interpreter.model import MemoryModel, pointer
 from memplan.interpreter.regions import RegionInterpreter
 from memplan.interpreter.uninitialized import UninitializedReads
@@ -94,11 +97,49 @@ SCALAR_ONLY: tuple[type[Operation], ...] = (
     arith.MaxnumfOp,
     arith.MinnumfOp,
     arith.FPToUIOp,
+    math.PowFOp,
+    math.FPowIOp,
+    math.FmaOp,
 )
 """Ops whose numpy kernels give other bits on arrays than on the 0-d arrays
 of the scalar path: `np.fmax`/`np.fmin` of a signaling NaN and a number
-(the number on arrays, the quieted NaN on one element), and float to
-unsigned 32-bit casts out of range (`fptoui` to i32)."""
+(the number on arrays, the quieted NaN on one element), float to unsigned
+32-bit casts out of range (`fptoui` to i32), `np.power` of two arrays
+(`powf`, and `fpowi`, which runs it too: `x ** 0.5` and `x ** 2.0` 1 ulp
+apart on f32 and f64, `(-inf) ** 0.5` +inf on arrays and NaN on one
+element on f64), and `fma`'s add of two NaNs (on arrays the second
+operand's NaN, on one element the first's)."""
+F16_SCALAR_ONLY: tuple[type[Operation], ...] = (
+    math.AcosOp,
+    math.AcoshOp,
+    math.AsinOp,
+    math.AsinhOp,
+    math.AtanOp,
+    math.AtanhOp,
+    math.CbrtOp,
+    math.CosOp,
+    math.CoshOp,
+    math.ExpOp,
+    math.Exp2Op,
+    math.ExpM1Op,
+    math.LogOp,
+    math.Log10Op,
+    math.Log1pOp,
+    math.Log2Op,
+    math.SinOp,
+    math.SinhOp,
+    math.TanOp,
+    math.TanhOp,
+)
+"""Math ops whose f16 kernels give other bits on arrays than on one element:
+numpy runs them on contiguous f16 arrays with its own SIMD code where the
+CPU has it (AVX512-FP16, AVX512-SKX) and on one element through the C
+library's f32 function, 1 ulp or a NaN's sign apart: 12 of them on some
+of the 65,536 values on such a CPU, the others going through the same
+dispatch.  On the other float types they agree."""
+NEST_KERNELS = frozenset((*ARITH_KERNELS, *MATH_KERNELS))
+"""The ops a nest's body may hold besides loads, stores and `affine.apply`
+(but `SCALAR_ONLY`, and `F16_SCALAR_ONLY` on f16)."""
 _INDEX_LIMIT = 1 << 62
 """Integers of index arithmetic stay below this, so int64 holds them exactly."""
 
@@ -238,6 +279,15 @@ def _loops(
         loop = ops[-1]
 
 
+def _agrees_on_arrays(op: Operation) -> bool:
+    """Whether `op`'s kernel gives on arrays the bits it gives on one element."""
+    if type(op) not in NEST_KERNELS or op.regions or isinstance(op, SCALAR_ONLY):
+        return False
+    return not (
+        isinstance(op, F16_SCALAR_ONLY) and isinstance(op.results[0].type, Float16Type)
+    )
+
+
 def _is_loop(op: Operation) -> bool:
     return isinstance(op, scf.ForOp | affine.ForOp)
 
@@ -272,14 +322,9 @@ def _analyse(top: Operation) -> _Nest | None:
             else:
                 load_fed.add(op.results[0])
             continue
-        if not (
-            isinstance(op, affine.ApplyOp)
-            or (
-                type(op) in ARITH_KERNELS
-                and not op.regions
-                and not isinstance(op, SCALAR_ONLY)
-            )
-        ) or not all(is_scalar_type(v.type) for v in (*op.operands, *op.results)):
+        if not (isinstance(op, affine.ApplyOp) or _agrees_on_arrays(op)) or not all(
+            is_scalar_type(v.type) for v in (*op.operands, *op.results)
+        ):
             return None
         if load_fed.intersection(op.operands):
             load_fed.update(op.results)

@@ -99,6 +99,12 @@ ELEMENT = {"f32": "f32", "f16": "f16", "bf16": "bf16", "i32": "i32"}
 ELEMENT_DTYPES = {"f16": np.dtype(np.float16), "bf16": BF16}
 FLOAT_OPS = ("addf", "subf", "mulf", "divf", "maximumf")
 INTEGER_OPS = ("addi", "subi", "muli", "divsi", "remsi", "maxsi", "floordivsi")
+FLOAT_MATH = ("exp", "tanh", "erf", "sqrt", "rsqrt", "log", "absf", "round", "floor")
+FLOAT_MATH += ("sin", "atan", "log10", "powf", "fma", "copysign", "atan2")
+"""What GELU, softmax, sigmoid and layer norm bodies hold, and ops kept op
+by op (on every type, or on f16 only)."""
+INTEGER_MATH = ("absi", "ctpop", "ctlz", "cttz", "ipowi")
+MATH_ARITY = {"powf": 2, "copysign": 2, "atan2": 2, "ipowi": 2, "fma": 3}
 SHAPES = ((12,), (5, 6), (16,), (3, 4))
 
 
@@ -111,7 +117,8 @@ def cases(draw: st.DrawFn) -> Case:
     """A function of one or two perfect loop nests (scf or affine) over
     argument memrefs, a view of one of them and a fresh buffer: loads and
     stores at affine indices (out of bounds too, and repeated by several
-    iterations), arith on the loaded values and on induction variables."""
+    iterations), arith and math on the loaded values and on induction
+    variables."""
     dtype = draw(one_of_values(tuple(ELEMENT)))
     element = ELEMENT[dtype]
     shapes = tuple(draw(one_of_values(SHAPES)) for _ in range(draw(st.integers(1, 2))))
@@ -185,7 +192,9 @@ def _nest(
     values = ["%k"]
     for position in range(draw(st.integers(1, 8))):
         name = f"%v{nest}_{position}"
-        kind = draw(one_of_values(("load", "store", "arith", "iv", "load", "store")))
+        kind = draw(
+            one_of_values(("load", "store", "arith", "iv", "load", "store", "math"))
+        )
         if kind in ("load", "store"):
             memref_name, shape, type_ = draw(one_of_values(memrefs))
             exprs = []
@@ -237,6 +246,13 @@ def _nest(
             rhs = draw(one_of_values(values))
             lines.append(f"{pad}{name} = arith.{op} {lhs}, {rhs} : {element}")
             values.append(name)
+        elif kind == "math":
+            op = draw(one_of_values(INTEGER_MATH if element == "i32" else FLOAT_MATH))
+            operands = ", ".join(
+                draw(one_of_values(values[::-1])) for _ in range(MATH_ARITY.get(op, 1))
+            )
+            lines.append(f"{pad}{name} = math.{op} {operands} : {element}")
+            values.append(name)
         else:
             iv = draw(one_of_values(ivs))
             lines.append(f"{pad}{name}_i = arith.index_cast {iv} : index to i32")
@@ -263,6 +279,146 @@ def test_a_vectorized_nest_gives_what_the_scalar_run_gives(case: Case):
         vectorized, _ = run(case, vectorize=True)
     scalar, _ = run(case, vectorize=False)
     assert vectorized == scalar, case.text
+
+
+ALL_FLOAT_MATH = ("absf", "acos", "acosh", "asin", "asinh", "atan", "atanh", "atan2")
+ALL_FLOAT_MATH += ("cbrt", "ceil", "copysign", "cos", "cosh", "erf", "exp", "exp2")
+ALL_FLOAT_MATH += ("expm1", "floor", "fma", "log", "log10", "log1p", "log2", "powf")
+ALL_FLOAT_MATH += ("round", "roundeven", "rsqrt", "sin", "sinh", "sqrt", "tan")
+ALL_FLOAT_MATH += ("tanh", "trunc")
+"""Every float math op of one type (`fpowi` takes an integer)."""
+FLOAT_DTYPES = {
+    "f16": np.dtype(np.float16),
+    "bf16": BF16,
+    "f32": np.dtype(np.float32),
+    "f64": np.dtype(np.float64),
+}
+
+
+@dataclass(frozen=True)
+class MathCase:
+    text: str
+    arrays: tuple[np.ndarray, ...]
+
+
+def _float_values(rng: np.random.Generator, dtype: np.dtype, size: int) -> np.ndarray:
+    """Normal values at some scale, NaNs (quiet and signaling, both signs),
+    infinities, zeros, the exponents `np.power` special-cases and random
+    bit patterns."""
+    unsigned = np.dtype(f"u{dtype.itemsize}")
+    scale = rng.choice(np.asarray([1e-3, 1.0, 4.0, 100.0]))
+    values = (rng.standard_normal(size) * scale).astype(dtype)
+    special = rng.random(size) < 0.3
+    nan = np.asarray(np.nan, dtype).view(unsigned)
+    bits = np.concatenate(
+        (
+            np.asarray([nan, nan | 1, (nan ^ (nan >> 1)) | 1], unsigned),
+            np.asarray([0.0, -0.0, np.inf, -np.inf], dtype).view(unsigned),
+            rng.integers(0, np.iinfo(unsigned).max, 4, unsigned, endpoint=True),
+        )
+    )
+    signs = rng.choice(np.asarray([0, 1 << (dtype.itemsize * 8 - 1)], unsigned), size)
+    chosen = (rng.choice(bits, size) | signs).astype(unsigned).view(dtype)
+    exponents = rng.choice(np.asarray([0.5, 2.0, 3.0], dtype), size)
+    return np.where(
+        special, chosen, np.where(rng.random(size) < 0.2, exponents, values)
+    )
+
+
+@st.composite
+def math_cases(draw: st.DrawFn) -> MathCase:
+    """One loop over two arrays of floats: math ops (every one, those kept
+    op by op too), the first on their elements, the others on any earlier
+    value and the induction variable, each stored to a row of a third array."""
+    element = draw(one_of_values(tuple(FLOAT_DTYPES)))
+    size = draw(one_of_values((4, 9, 17, 40, 100)))
+    count = draw(st.integers(1, 4))
+    type_ = _memref_type((size,), element)
+    out_type = _memref_type((count, size), element)
+    lines = [f"func.func @main(%a: {type_}, %b: {type_}, %out: {out_type}) {{"]
+    lines += [f"  %c{k} = arith.constant {k} : index" for k in range(count)]
+    lines += [
+        "  %one = arith.constant 1 : index",
+        f"  %n = arith.constant {size} : index",
+        "  scf.for %i = %c0 to %n step %one {",
+        f"    %x = memref.load %a[%i] : {type_}",
+        f"    %y = memref.load %b[%i] : {type_}",
+        "    %ii = arith.index_cast %i : index to i32",
+        f"    %z = arith.sitofp %ii : i32 to {element}",
+    ]
+    values = ["%x", "%y"]
+    for position in range(count):
+        op = draw(one_of_values(ALL_FLOAT_MATH))
+        operands = ", ".join(
+            draw(one_of_values(values[::-1])) for _ in range(MATH_ARITY.get(op, 1))
+        )
+        lines.append(f"    %v{position} = math.{op} {operands} : {element}")
+        lines.append(
+            f"    memref.store %v{position}, %out[%c{position}, %i] : {out_type}"
+        )
+        values += [f"%v{position}", "%z"][: 1 + (position == 0)]
+    lines += ["  }", "  func.return", "}"]
+    rng = np.random.default_rng(draw(st.integers(0, 2**16)))
+    dtype = FLOAT_DTYPES[element]
+    arrays = tuple(_float_values(rng, dtype, size) for _ in range(2))
+    return MathCase("\n".join(lines), (*arrays, np.zeros((count, size), dtype)))
+
+
+@settings(
+    max_examples=300,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(math_cases())
+def test_a_nest_of_math_ops_gives_the_bits_of_the_scalar_run(case: MathCase):
+    """Every math op on every float type: those whose kernels agree on
+    arrays run there, the others keep the nest op by op; the bits, the
+    statistics and any error are the scalar run's."""
+    _, runs = _both(case.text, *case.arrays)
+    agree = all(
+        loop_vectorize._agrees_on_arrays(op)  # pyright: ignore[reportPrivateUsage]
+        for op in parse(case.text).walk()
+        if op.name.startswith("math.")
+    )
+    assert runs == agree
+
+
+def _math_nest(op: str, element: str, size: int) -> str:
+    """`out[i] = math.op(a[i], b[i], c[i])` over `size` points."""
+    type_ = _memref_type((size,), element)
+    names = ["%x", "%y", "%w"][: MATH_ARITY.get(op, 1)]
+    loads = "\n".join(
+        f"    {name} = memref.load %{arg}[%i] : {type_}"
+        for name, arg in zip(names, "abc", strict=False)
+    )
+    return f"""
+func.func @main(%a: {type_}, %b: {type_}, %c: {type_}, %out: {type_}) {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant {size} : index
+  scf.for %i = %c0 to %n step %c1 {{
+{loads}
+    %r = math.{op} {", ".join(names)} : {element}
+    memref.store %r, %out[%i] : {type_}
+  }}
+  func.return
+}}
+"""
+
+
+def test_powf_and_fma_keep_their_nests_op_by_op():
+    """On arrays `np.power` of arrays is not its one-element self (x ** 0.5
+    1 ulp apart on f32), nor `fma`'s add of two NaNs (the second's on
+    arrays): such nests run op by op, giving the scalar bits."""
+    rng = np.random.default_rng(0)
+    base = (rng.standard_normal(100) * 4).astype(np.float32)
+    half = np.full(100, 0.5, np.float32)
+    out = np.zeros(100, np.float32)
+    assert _both(_math_nest("powf", "f32", 100), base, half, half, out)[1] == 0
+    signaling = np.full(100, 0x7F800001, np.uint32).view(np.float32)
+    quiet = np.full(100, np.nan, np.float32)
+    assert _both(_math_nest("fma", "f32", 100), base, signaling, quiet, out)[1] == 0
+    assert _both(_math_nest("exp", "f32", 100), base, half, half, out)[1] == 1
 
 
 @st.composite
