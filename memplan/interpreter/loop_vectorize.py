@@ -137,6 +137,11 @@ CPU has it (AVX512-FP16, AVX512-SKX) and on one element through the C
 library's f32 function, 1 ulp or a NaN's sign apart: 12 of them on some
 of the 65,536 values on such a CPU, the others going through the same
 dispatch.  On the other float types they agree."""
+NAN_CHOOSING_OPS: tuple[type[Operation], ...] = (arith.AddfOp, arith.MulfOp)
+"""Ops whose result, where both operands are NaNs, is the second's NaN on
+arrays of 17 or more elements (numpy's SIMD loops swap the operands of these
+commutative ops) and the first's on one element: a nest in which two NaNs
+meet in one of them runs op by op."""
 NEST_KERNELS = frozenset((*ARITH_KERNELS, *MATH_KERNELS))
 """The ops a nest's body may hold besides loads, stores and `affine.apply`
 (but `SCALAR_ONLY`, and `F16_SCALAR_ONLY` on f16)."""
@@ -350,6 +355,19 @@ def _analyse(top: Operation) -> _Nest | None:
         accesses,
         tuple(level for level in range(len(loops)) if level not in stored_levels),
     )
+
+
+def _evaluated(op: Operation, operands: list[np.ndarray], bits: int) -> Any:
+    """`op` on arrays, refused (`_Scalar`) where arrays and one element
+    would give other bits: two NaNs meeting in a `NAN_CHOOSING_OPS` op."""
+    result = evaluate(op, operands, bits)
+    if (
+        isinstance(op, NAN_CHOOSING_OPS)
+        and np.isnan(result).any()
+        and (np.isnan(operands[0]) & np.isnan(operands[1])).any()
+    ):
+        raise _Scalar
+    return result
 
 
 def _magnitude(array: np.ndarray) -> int:
@@ -691,7 +709,7 @@ class LoopVectorizer:
                 if isinstance(op, affine.ApplyOp):
                     results = _apply(op.map.data, operands)
                 else:
-                    results = [evaluate(op, operands, bits)]
+                    results = [_evaluated(op, operands, bits)]
                 values.update(zip(op.results, results, strict=True))
         except _Scalar:
             raise
@@ -884,7 +902,7 @@ class LoopVectorizer:
                 continue
             p = placed.get(op)
             if p is None:
-                local[op.results[0]] = evaluate(
+                local[op.results[0]] = _evaluated(
                     op, [value_of(o) for o in op.operands], bits
                 )
                 continue

@@ -421,6 +421,24 @@ def test_powf_and_fma_keep_their_nests_op_by_op():
     assert _both(_math_nest("exp", "f32", 100), base, half, half, out)[1] == 1
 
 
+@pytest.mark.parametrize("op", ["addf", "mulf"])
+def test_two_nans_meeting_in_addf_or_mulf_keep_the_nest_op_by_op(op: str):
+    """Of two NaNs, numpy's SIMD add and multiply keep the second on arrays
+    of 17 or more elements, the one-element loop the first: a nest where
+    that happens runs op by op (its stores undone), one where it does not
+    runs on arrays."""
+    nest = _math_nest("powf", "f32", 100).replace("math.powf", f"arith.{op}")
+    first = np.full(100, 0x7FC00001, np.uint32).view(np.float32)
+    second = np.full(100, 0x7FC00002, np.uint32).view(np.float32)
+    numbers = np.linspace(-3, 3, 100, dtype=np.float32)
+    out = np.zeros(100, np.float32)
+    outcome, runs = _both(nest, first, second, second, out)
+    assert runs == 0
+    assert isinstance(outcome[0], list)
+    assert set(np.frombuffer(outcome[0][3], np.uint32)) == {0x7FC00001}
+    assert _both(nest, numbers, second, second, out)[1] == 1
+
+
 @st.composite
 def dependent_cases(draw: st.DrawFn) -> Case:
     """One or two loops that load, add and store elements of one array at
