@@ -7,16 +7,7 @@ tile come after the dest)."""
 from __future__ import annotations
 
 import numpy as np
-from xdsl.parser import Parser
-
-from memplan.context import memplan_context
-from memplan.interpreter import run_function
-from memplan.lowering.memory_to_memref import ConvertMemoryToMemrefPass
-from memplan.passes.manifest import MemoryManifestPass
-from memplan.passes.plan import MemoryPlanPass
-from memplan.passes.verify import MemoryVerifyPass
-
-CONTEXT = memplan_context()
+from planned_runs import run_unplanned_planned_lowered
 
 PROGRAM = """
 func.func @main(%a: memref<7x6xf32>, %i: memref<7x6xi32>, %t: index, %max: memref<7xf32>, %arg: memref<7xi32>) {
@@ -60,17 +51,8 @@ def _arguments() -> list[object]:
 
 
 def test_planned_pack_unpack_and_variadic_reduce_keep_their_results():
-    unplanned = _arguments()
-    run_function(Parser(CONTEXT, PROGRAM).parse_module(), "main", unplanned)
-    module = Parser(CONTEXT, PROGRAM).parse_module()
-    MemoryManifestPass().apply(CONTEXT, module)
-    MemoryPlanPass().apply(CONTEXT, module)
-    MemoryVerifyPass().apply(CONTEXT, module)
-    planned = _arguments()
-    run_function(module.clone(), "main", planned, check_uninitialized=True)
-    ConvertMemoryToMemrefPass().apply(CONTEXT, module)
-    lowered = _arguments()
-    run_function(module, "main", lowered, check_uninitialized=True)
+    runs = run_unplanned_planned_lowered(PROGRAM, _arguments)
+    unplanned, planned, lowered = runs.unplanned, runs.planned, runs.lowered
     values = unplanned[0]
     assert isinstance(values, np.ndarray)
     np.testing.assert_array_equal(unplanned[3], values.max(axis=1))

@@ -7,16 +7,7 @@ whole output, like the named ops)."""
 from __future__ import annotations
 
 import numpy as np
-from xdsl.parser import Parser
-
-from memplan.context import memplan_context
-from memplan.interpreter import run_function
-from memplan.lowering.memory_to_memref import ConvertMemoryToMemrefPass
-from memplan.passes.manifest import MemoryManifestPass
-from memplan.passes.plan import MemoryPlanPass
-from memplan.passes.verify import MemoryVerifyPass
-
-CONTEXT = memplan_context()
+from planned_runs import run_unplanned_planned_lowered
 
 PROGRAM = """
 func.func @main(%a: memref<2x3x4x5xf32>, %b: memref<6x3x7x5xf32>, %q: memref<2x4x6xi8>, %out: memref<2x6xf32>, %qout: memref<2x4x4xi32>) {
@@ -48,7 +39,7 @@ func.func @main(%a: memref<2x3x4x5xf32>, %b: memref<6x3x7x5xf32>, %q: memref<2x4
 """
 
 
-def _arguments() -> list[np.ndarray]:
+def _arguments() -> list[object]:
     rng = np.random.default_rng(0)
     return [
         rng.standard_normal((2, 3, 4, 5), dtype=np.float32),
@@ -60,20 +51,11 @@ def _arguments() -> list[np.ndarray]:
 
 
 def test_planned_new_linalg_ops_keep_their_results():
-    unplanned = _arguments()
-    run_function(Parser(CONTEXT, PROGRAM).parse_module(), "main", unplanned)
-    module = Parser(CONTEXT, PROGRAM).parse_module()
-    MemoryManifestPass().apply(CONTEXT, module)
-    MemoryPlanPass().apply(CONTEXT, module)
-    MemoryVerifyPass().apply(CONTEXT, module)
-    planned = _arguments()
-    stats = run_function(module.clone(), "main", planned, check_uninitialized=True)
-    ConvertMemoryToMemrefPass().apply(CONTEXT, module)
-    lowered = _arguments()
-    run_function(module, "main", lowered, check_uninitialized=True)
+    runs = run_unplanned_planned_lowered(PROGRAM, _arguments)
+    unplanned, planned, lowered = runs.unplanned, runs.planned, runs.lowered
     for ours, theirs, low in zip(unplanned, planned, lowered, strict=True):
         np.testing.assert_array_equal(ours, theirs)
         np.testing.assert_array_equal(ours, low)
     # %t (1344 B) and %s (1344 B) are live together, %r and the rest fit
     # into what they leave: one arena of both.
-    assert stats.stats.peak_bytes == {"global": 2 * 1344}
+    assert runs.planned_result.stats.peak_bytes == {"global": 2 * 1344}
