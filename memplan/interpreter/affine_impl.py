@@ -53,14 +53,15 @@ if TYPE_CHECKING:
 Evaluator = Callable[[Sequence[int]], int]
 """An affine expression as a function of its map's dimensions then symbols."""
 
-_BINARY: dict[AffineBinaryOpKind, Callable[[int, int], int]] = {
+AFFINE_BINARY: dict[AffineBinaryOpKind, Callable[[Any, Any], Any]] = {
     AffineBinaryOpKind.Add: operator.add,
     AffineBinaryOpKind.Mul: operator.mul,
     AffineBinaryOpKind.Mod: operator.mod,
     AffineBinaryOpKind.FloorDiv: operator.floordiv,
     AffineBinaryOpKind.CeilDiv: lambda lhs, rhs: -(-lhs // rhs),
 }
-"""What xDSL's `AffineExpr.eval` computes for each kind (MLIR's rounding)."""
+"""What xDSL's `AffineExpr.eval` computes for each kind (MLIR's rounding), on
+Python ints or, alike, on int64 arrays (`loop_vectorize`)."""
 
 
 def _evaluator(expr: AffineExpr, num_dims: int) -> Evaluator:
@@ -74,7 +75,7 @@ def _evaluator(expr: AffineExpr, num_dims: int) -> Evaluator:
         return operator.itemgetter(num_dims + expr.position)
     assert isinstance(expr, AffineBinaryOpExpr)
     lhs, rhs = _evaluator(expr.lhs, num_dims), _evaluator(expr.rhs, num_dims)
-    combine = _BINARY[expr.kind]
+    combine = AFFINE_BINARY[expr.kind]
     if expr.kind in (AffineBinaryOpKind.Add, AffineBinaryOpKind.Mul):
         return lambda values: combine(lhs(values), rhs(values))
     if isinstance(expr.rhs, AffineConstantExpr) and expr.rhs.value > 0:

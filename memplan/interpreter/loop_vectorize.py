@@ -47,7 +47,6 @@ every loop op by op: the reference the tests compare with.
 
 from __future__ import annotations
 
-import operator
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -71,7 +70,7 @@ from xdsl.ir.affine import (
 )
 
 from memplan.dialects import memref
-from memplan.interpreter.affine_impl import CompiledMap
+from memplan.interpreter.affine_impl import AFFINE_BINARY, CompiledMap
 from memplan.interpreter.arith_impl import ARITH_KERNELS, evaluate
 from memplan.interpreter.element_types import is_scalar_type
 from memplan.interpreter.math_impl import MATH_KERNELS
@@ -414,16 +413,6 @@ def _bound(expr: AffineExpr, num_dims: int, bounds: Sequence[int]) -> int:
     return max(own, lhs, rhs)
 
 
-_VECTOR_BINARY: dict[AffineBinaryOpKind, Callable[[Any, Any], Any]] = {
-    AffineBinaryOpKind.Add: operator.add,
-    AffineBinaryOpKind.Mul: operator.mul,
-    AffineBinaryOpKind.Mod: np.mod,
-    AffineBinaryOpKind.FloorDiv: np.floor_divide,
-    AffineBinaryOpKind.CeilDiv: lambda lhs, rhs: -np.floor_divide(-lhs, rhs),
-}
-"""`affine_impl`'s Python-int operators on int64 arrays: floor rounding alike."""
-
-
 def _affine_value(
     expr: AffineExpr, num_dims: int, operands: Sequence[np.ndarray]
 ) -> np.ndarray:
@@ -440,7 +429,7 @@ def _affine_value(
         rhs.size and int(rhs.min()) <= 0
     ):
         raise _Scalar  # the scalar path's error
-    return _VECTOR_BINARY[expr.kind](lhs, rhs)
+    return AFFINE_BINARY[expr.kind](lhs, rhs)
 
 
 def _apply(affine_map: AffineMap, operands: Sequence[object]) -> list[np.ndarray]:
