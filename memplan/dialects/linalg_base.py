@@ -53,6 +53,7 @@ __all__ = [
     "element_type",
     "is_unsigned_cast",
     "mac_body",
+    "parse_one_in_one_out",
     "parse_operands_with_types",
     "parse_optional_indexing_maps",
     "parse_short_form_payload",
@@ -478,6 +479,19 @@ def parse_operands_with_types(parser: Parser) -> Sequence[SSAValue]:
     types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
     parser.parse_punctuation(")")
     return parser.resolve_operands(unresolved, types, at)
+
+
+def parse_one_in_one_out(parser: Parser, name: str) -> tuple[SSAValue, SSAValue]:
+    """`ins(%a : T) outs(%b : U)` of an op that takes one of each, `name`."""
+    values: list[SSAValue] = []
+    for keyword in ("ins", "outs"):
+        parser.parse_keyword(keyword, f" in {name}")
+        at = parser.pos
+        found = parse_operands_with_types(parser)
+        if len(found) != 1:
+            parser.raise_error(f"{name} takes one {keyword} operand", at, parser.pos)
+        values.append(found[0])
+    return values[0], values[1]
 
 
 def parse_short_form_payload(parser: Parser) -> Callable[..., Region] | None:

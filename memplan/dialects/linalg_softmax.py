@@ -37,7 +37,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from memplan.dialects.linalg_base import parse_operands_with_types, tensor_results
+from memplan.dialects.linalg_base import parse_one_in_one_out, tensor_results
 from memplan.dialects.syntax import print_ins_outs
 
 __all__ = ["SoftmaxOp"]
@@ -124,16 +124,7 @@ class SoftmaxOp(IRDLOperation):
         parser.parse_punctuation("(")
         dimension = parser.parse_integer(allow_boolean=False)
         parser.parse_punctuation(")")
-        operands: list[SSAValue] = []
-        for keyword in ("ins", "outs"):
-            parser.parse_keyword(keyword, " in linalg.softmax")
-            at = parser.pos
-            values = parse_operands_with_types(parser)
-            if len(values) != 1:
-                parser.raise_error(
-                    f"linalg.softmax takes one {keyword} operand", at, parser.pos
-                )
-            operands.append(values[0])
+        operands = parse_one_in_one_out(parser, "linalg.softmax")
         result_types: list[Attribute] = []
         if parser.parse_optional_punctuation("->") is not None:
             result_types.append(parser.parse_type())

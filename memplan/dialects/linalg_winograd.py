@@ -31,7 +31,6 @@ from collections.abc import Sequence
 from typing import ClassVar, Self
 
 from xdsl.dialects.builtin import DYNAMIC_INDEX, I32, IntegerAttr, TensorType, i32
-from xdsl.ir import SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     base,
@@ -44,7 +43,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from memplan.dialects.linalg_base import element_type, parse_operands_with_types
+from memplan.dialects.linalg_base import element_type, parse_one_in_one_out
 
 __all__ = [
     "WinogradFilterTransformOp",
@@ -158,16 +157,7 @@ class _WinogradOp(IRDLOperation, ABC):
                 parser.pos,
             )
         parser.parse_punctuation(")")
-        values: list[SSAValue] = []
-        for keyword in ("ins", "outs"):
-            parser.parse_keyword(keyword, f" in {cls.name}")
-            at = parser.pos
-            found = parse_operands_with_types(parser)
-            if len(found) != 1:
-                parser.raise_error(
-                    f"{cls.name} takes one {keyword} operand", at, parser.pos
-                )
-            values.append(found[0])
+        values = parse_one_in_one_out(parser, cls.name)
         parser.parse_punctuation("->")
         result_type = parser.parse_type()
         return cls.create(

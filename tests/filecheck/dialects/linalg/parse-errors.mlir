@@ -126,3 +126,21 @@ func.func @f(%v: tensor<6x6x2x2x2x3xf32>, %o: tensor<2x8x8x3xf32>) {
 
 // CHECK: linalg.winograd_output_transform fmr must be one of F_2_3, F_4_3, F_2_5, got F_3_3
 
+
+// -----
+
+func.func @f(%a: memref<2x3xf32>, %c: memref<2x3xf32>) {
+  linalg.softmax dimension(1) ins(%a, %a : memref<2x3xf32>, memref<2x3xf32>) outs(%c : memref<2x3xf32>)
+  func.return
+}
+
+// CHECK: linalg.softmax takes one ins operand
+
+// -----
+
+func.func @f(%f: tensor<2x3x3x5xf32>, %fo: tensor<6x6x5x2xf32>) -> tensor<6x6x5x2xf32> {
+  %0 = linalg.winograd_filter_transform fmr(F_4_3) ins(%f : tensor<2x3x3x5xf32>) outs(%fo, %fo : tensor<6x6x5x2xf32>, tensor<6x6x5x2xf32>) -> tensor<6x6x5x2xf32>
+  func.return %0 : tensor<6x6x5x2xf32>
+}
+
+// CHECK: linalg.winograd_filter_transform takes one outs operand
