@@ -9,8 +9,18 @@ import pytest
 from interpreter_helpers import SUM_TO, Run, parse, probe_tables
 
 from memplan.interpreter import InterpretationError, run_function
+from memplan.interpreter.loop_vectorize import SCALAR_LOOPS_ENV
 from memplan.interpreter.runner import Runner
 from memplan.targets import GLOBAL_SCOPE, VTCM_SCOPE, get_target
+
+
+@pytest.fixture(autouse=True)
+def op_by_op(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests are about the op-by-op path: nests that would run on whole
+    arrays (`loop_vectorize`, checked against this path in
+    test_loop_vectorize.py) run op by op here."""
+    monkeypatch.setenv(SCALAR_LOOPS_ENV, "1")
+
 
 MATMUL_LOOPS = """
 func.func @main(%a: memref<3x4xf32>, %b: memref<4x5xf32>, %c: memref<3x5xf32>) {
