@@ -97,17 +97,15 @@ SCALAR_ONLY: tuple[type[Operation], ...] = (
     arith.MinnumfOp,
     arith.FPToUIOp,
     math.PowFOp,
-    math.FPowIOp,
-    math.FmaOp,
 )
 """Ops whose numpy kernels give other bits on arrays than on the 0-d arrays
 of the scalar path: `np.fmax`/`np.fmin` of a signaling NaN and a number
 (the number on arrays, the quieted NaN on one element), float to unsigned
-32-bit casts out of range (`fptoui` to i32), `np.power` of two arrays
-(`powf`, and `fpowi`, which runs it too: `x ** 0.5` and `x ** 2.0` 1 ulp
-apart on f32 and f64, `(-inf) ** 0.5` +inf on arrays and NaN on one
-element on f64), and `fma`'s add of two NaNs (on arrays the second
-operand's NaN, on one element the first's)."""
+32-bit casts out of range (`fptoui` to i32) and `np.power` of two arrays
+(`powf`: `x ** 0.5` and `x ** 2.0` 1 ulp apart on f32 and f64,
+`(-inf) ** 0.5` +inf on arrays and NaN on one element on f64).  `fpowi`
+(products) and `fma` (`fused_multiply_add`) give the same bits either way
+(`tests/interpreter/test_math_kernels_on_arrays.py`)."""
 F16_SCALAR_ONLY: tuple[type[Operation], ...] = (
     math.AcosOp,
     math.AcoshOp,

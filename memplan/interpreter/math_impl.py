@@ -2,7 +2,8 @@
 
 Float ops compute in the result's dtype, as MLIR's lowering does; `erf` goes
 through the C library's `erf` in double precision (numpy has none).  `fma`
-is a multiply then an add, not fused.
+rounds once (`fused_multiply_add`); `fpowi` multiplies by repeated squaring,
+as LLVM's `powi` does.
 """
 
 from __future__ import annotations
@@ -14,12 +15,14 @@ from xdsl.dialects import math
 from xdsl.ir import Operation
 
 from memplan.interpreter.element_types import unsigned_dtype
+from memplan.interpreter.fused_multiply_add import fma
 from memplan.interpreter.kernel_helpers import (
     Kernel,
     as_array,
     binary,
     operand_dtype,
     result_dtype,
+    sign_extended,
     unary,
 )
 
@@ -41,9 +44,31 @@ def _round_half_away(values: np.ndarray) -> np.ndarray:
 
 
 def _fpowi(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
+    """x ** n by binary powering (the first factor taken as it is, each
+    product rounded to x's type), then 1 / that for a negative n: what LLVM
+    expands `powi` to and what its runtime (`__powisf2`, `__powidf2`)
+    computes, not the C library's `pow`."""
     dtype = result_dtype(op, bits)
-    exponent = as_array(args[1], operand_dtype(op, 1, bits)).astype(dtype)
-    return np.power(as_array(args[0], dtype), exponent)
+    base = as_array(args[0], dtype)
+    exponent_type = operand_dtype(op, 1, bits)
+    exponent = as_array(args[1], exponent_type)
+    if exponent_type == np.bool_:
+        exponent = sign_extended(exponent)
+    exponent = exponent.astype(np.int64)
+    remaining = np.abs(exponent).view(np.uint64)
+    power, square = np.ones_like(base), base
+    started = np.zeros(remaining.shape, np.bool_)
+    with np.errstate(all="ignore"):
+        while True:
+            bit = (remaining & 1) == 1
+            product = np.where(started, power * square, square)
+            power = np.where(bit, product, power).astype(dtype)
+            started |= bit
+            remaining = remaining >> np.uint64(1)
+            if not remaining.any():
+                break
+            square = (square * square).astype(dtype)
+        return np.where(exponent < 0, dtype.type(1) / power, power).astype(dtype)
 
 
 def _ipowi(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
@@ -64,7 +89,7 @@ def _ipowi(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
 def _fma(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
     dtype = result_dtype(op, bits)
     a, b, c = (as_array(arg, dtype) for arg in args)
-    return a * b + c
+    return as_array(fma(a, b, c), dtype)
 
 
 def _bit_count(kind: str) -> Kernel:

@@ -406,10 +406,12 @@ func.func @main(%a: {type_}, %b: {type_}, %c: {type_}, %out: {type_}) {{
 """
 
 
-def test_powf_and_fma_keep_their_nests_op_by_op():
+def test_powf_keeps_its_nests_op_by_op_and_fma_and_fpowi_run_on_arrays():
     """On arrays `np.power` of arrays is not its one-element self (x ** 0.5
-    1 ulp apart on f32), nor `fma`'s add of two NaNs (the second's on
-    arrays): such nests run op by op, giving the scalar bits."""
+    1 ulp apart on f32): such nests run op by op, giving the scalar bits.
+    `fma` and `fpowi` choose their NaNs and products themselves, so their
+    nests run on arrays, with the bits of one element, NaNs of both kinds
+    included."""
     rng = np.random.default_rng(0)
     base = (rng.standard_normal(100) * 4).astype(np.float32)
     half = np.full(100, 0.5, np.float32)
@@ -417,7 +419,14 @@ def test_powf_and_fma_keep_their_nests_op_by_op():
     assert _both(_math_nest("powf", "f32", 100), base, half, half, out)[1] == 0
     signaling = np.full(100, 0x7F800001, np.uint32).view(np.float32)
     quiet = np.full(100, np.nan, np.float32)
-    assert _both(_math_nest("fma", "f32", 100), base, signaling, quiet, out)[1] == 0
+    assert _both(_math_nest("fma", "f32", 100), base, signaling, quiet, out)[1] == 1
+    fpowi = _math_nest("powf", "f32", 100).replace(
+        "%r = math.powf %x, %y : f32",
+        "%e = arith.fptosi %y : f32 to i32\n    %r = math.fpowi %x, %e : f32, i32",
+    )
+    exponents = rng.integers(-9, 9, 100).astype(np.float32)
+    assert _both(fpowi, signaling, exponents, half, out)[1] == 1
+    assert _both(fpowi, base, exponents, half, out)[1] == 1
     assert _both(_math_nest("exp", "f32", 100), base, half, half, out)[1] == 1
 
 

@@ -35,7 +35,7 @@ from memplan.passes.plan import MemoryPlanPass
 pytestmark = needs_mlir
 
 MLIR_RUN = """
-import ctypes, sys
+import ctypes, ctypes.util, sys
 import numpy as np
 from torch_mlir import ir, passmanager
 from torch_mlir.execution_engine import ExecutionEngine
@@ -75,6 +75,8 @@ with ir.Context():
             if "transform.with_named_sequence" in op.attributes:
                 op.erase()
     passmanager.PassManager.parse(PIPELINE).run(module.operation)
+    # math.fpowi of a run-time exponent calls the compiler runtime's __powisf2
+    ctypes.CDLL(ctypes.util.find_library("gcc_s"), mode=ctypes.RTLD_GLOBAL)
     engine = ExecutionEngine(module, opt_level=0)
     stored = np.load(arrays_in)
     arrays = [stored[f"arr_{i}"] for i in range(len(stored.files))]
@@ -441,6 +443,75 @@ func.func @main(%f: memref<5x7xf32>, %d: memref<3x4xf64>, %i: memref<4x6xi32>) a
 """The LCG's i32 arithmetic wraps (the largest seed); f32, f64 and i32
 outputs."""
 
+FUSED_AND_POWERS = """
+#id = affine_map<(d0) -> (d0)>
+func.func @main(%a: memref<256xf32>, %b: memref<256xf32>, %c: memref<256xf32>, %fused: memref<256xf32>, %ad: memref<256xf64>, %bd: memref<256xf64>, %cd: memref<256xf64>, %fusedd: memref<256xf64>, %n: memref<256xi32>, %power: memref<256xf32>, %powerd: memref<256xf64>, %h: memref<256xf16>, %cube: memref<256xf16>, %body: memref<256xf32>) attributes {llvm.emit_c_interface} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
+  %three = arith.constant 3 : i32
+  scf.for %i = %c0 to %c256 step %c1 {
+    %x = memref.load %a[%i] : memref<256xf32>
+    %y = memref.load %b[%i] : memref<256xf32>
+    %z = memref.load %c[%i] : memref<256xf32>
+    %f = math.fma %x, %y, %z : f32
+    memref.store %f, %fused[%i] : memref<256xf32>
+    %xd = memref.load %ad[%i] : memref<256xf64>
+    %yd = memref.load %bd[%i] : memref<256xf64>
+    %zd = memref.load %cd[%i] : memref<256xf64>
+    %fd = math.fma %xd, %yd, %zd : f64
+    memref.store %fd, %fusedd[%i] : memref<256xf64>
+    %e = memref.load %n[%i] : memref<256xi32>
+    %p = math.fpowi %x, %e : f32, i32
+    memref.store %p, %power[%i] : memref<256xf32>
+    %pd = math.fpowi %xd, %e : f64, i32
+    memref.store %pd, %powerd[%i] : memref<256xf64>
+    %v = memref.load %h[%i] : memref<256xf16>
+    %q = math.fpowi %v, %three : f16, i32
+    memref.store %q, %cube[%i] : memref<256xf16>
+  }
+  linalg.generic {indexing_maps = [#id, #id, #id, #id], iterator_types = ["parallel"]} ins(%a, %b, %c : memref<256xf32>, memref<256xf32>, memref<256xf32>) outs(%body : memref<256xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32, %unused: f32):
+    %f = math.fma %x, %y, %z : f32
+    linalg.yield %f : f32
+  }
+  func.return
+}
+"""
+"""`math.fma` rounds once and `math.fpowi` multiplies by repeated squaring
+(a constant exponent expanded by LLVM, a run-time one in the compiler
+runtime), on random values, bit patterns and NaNs of both kinds."""
+
+
+def _fused_and_powers_arrays() -> list[np.ndarray]:
+    """Factors of random magnitudes, a quarter random bit patterns; addends
+    that (but every third) cancel the rounded product, where one rounding
+    matters most; exponents with both extremes of i32."""
+    rng = np.random.default_rng(3)
+
+    def floats(dtype: type, exponents: int) -> np.ndarray:
+        unsigned = np.dtype(f"u{np.dtype(dtype).itemsize}")
+        scales = 2.0 ** rng.integers(-exponents, exponents, 256)
+        values = (rng.standard_normal(256) * scales).astype(dtype)
+        values[::4] = rng.integers(0, np.iinfo(unsigned).max, 64, unsigned).view(dtype)
+        return values
+
+    def operands(dtype: type, exponents: int) -> list[np.ndarray]:
+        a, b, c = (floats(dtype, exponents) for _ in range(3))
+        with np.errstate(all="ignore"):
+            cancel = -(a.astype(np.float64) * b).astype(dtype)
+        return [a, b, np.where(np.arange(256) % 3 == 0, c, cancel)]
+
+    exponents = rng.integers(-40, 40, 256).astype(np.int32)
+    exponents[:2] = [-(2**31), 2**31 - 1]
+    halves = (rng.standard_normal(256) * 8).astype(np.float16)
+    f32, f64, f16 = (np.zeros(256, t) for t in (np.float32, np.float64, np.float16))
+    return [
+        *operands(np.float32, 40), f32.copy(), *operands(np.float64, 600),
+        f64.copy(), exponents, f32.copy(), f64.copy(), halves, f16, f32.copy(),
+    ]  # fmt: skip
+
+
 FLOATS = np.linspace(-1.5, 2.5, 12, dtype=np.float32)
 _INTS = np.random.default_rng(0)
 CASES = {
@@ -590,6 +661,7 @@ CASES = {
         ],
         "none",
     ),
+    "fma-and-fpowi": (FUSED_AND_POWERS, _fused_and_powers_arrays(), "none"),
     "strided-metadata": (
         METADATA,
         [np.zeros((4, 6), np.int64), np.zeros(5, np.int64)],

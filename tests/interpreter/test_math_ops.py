@@ -190,6 +190,50 @@ def test_fpowi_raises_to_integer_powers_of_either_sign(run: Run):
     assert run(program, np.float32(5.0), np.int32(0)).results[0] == 1.0
 
 
+def test_fpowi_multiplies_by_repeated_squaring_as_llvm_powi(run: Run):
+    """x ** 3 is (x * x) * x rounded twice, x ** -5 is 1 / (x * x ** 4): not
+    the C library's correctly rounded-ish `pow`, which differs here."""
+    cube = _scalar_program("fpowi", ["f32", "i32"], "f32, i32")
+    x = np.float32(1.1015075)
+    expected = np.float32(np.float32(x * x) * x)
+    assert expected != np.power(x, np.float32(3))
+    assert run(cube, x, np.int32(3)).results[0] == expected
+    inverse = _scalar_program("fpowi", ["f64", "i64"], "f64, i64")
+    y = 1.1004008016032065
+    squared = y * y
+    expected64 = 1 / (y * (squared * squared))
+    assert expected64 != np.power(y, -5.0)
+    assert run(inverse, y, np.int64(-5)).results[0] == expected64
+
+
+def test_fpowi_keeps_its_first_factor_and_reaches_the_extreme_exponents(run: Run):
+    """A signaling NaN to the first power comes back as it is (LLVM takes the
+    first factor without multiplying by 1); to the 0th it is 1; -2**31 is a
+    magnitude of 2**31, and 2 to it underflows to 0."""
+    stored = """
+    func.func @main(%x: memref<2xf32>, %n: memref<2xi32>, %out: memref<2xf32>) {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      scf.for %i = %c0 to %c2 step %c1 {
+        %v = memref.load %x[%i] : memref<2xf32>
+        %e = memref.load %n[%i] : memref<2xi32>
+        %r = math.fpowi %v, %e : f32, i32
+        memref.store %r, %out[%i] : memref<2xf32>
+      }
+      func.return
+    }
+    """
+    signaling = np.array([0x7FA00001, 0x7FA00001], np.uint32).view(np.float32)
+    out = np.zeros(2, np.float32)
+    run(stored, signaling, np.array([1, 0], np.int32), out)
+    assert out.view(np.uint32)[0] == 0x7FA00001
+    assert out[1] == 1.0
+    program = _scalar_program("fpowi", ["f32", "i32"], "f32, i32")
+    assert run(program, np.float32(1.0), np.int32(-(2**31))).results[0] == 1.0
+    assert run(program, np.float32(2.0), np.int32(-(2**31))).results[0] == 0.0
+
+
 @pytest.mark.parametrize(
     ("base", "exponent", "expected"),
     [(3, 4, 81), (-2, 3, -8), (2, -1, 0), (1, -5, 1), (-1, -3, -1), (-1, -2, 1)],
@@ -204,6 +248,60 @@ def test_ipowi_truncates_negative_powers_like_mlir(
 def test_fma_multiplies_then_adds(run: Run):
     program = _scalar_program("fma", ["f64", "f64", "f64"], "f64")
     assert run(program, 1.5, -2.0, 0.25).results[0] == 1.5 * -2.0 + 0.25
+
+
+FUSED_CASES = [
+    # (type, a, b, c, fused result); a * b + c rounded twice gives the first
+    # term of the result alone
+    ("f32", 1 + 2.0**-12, 1 + 2.0**-12, -1.0, 2.0**-11 + 2.0**-24),
+    ("f16", 1 + 2.0**-6, 1 + 2.0**-6, -1.0, 2.0**-5 + 2.0**-12),
+    ("f64", 1 + 2.0**-27, 1 + 2.0**-27, -1.0, 2.0**-26 + 2.0**-54),
+    # factors too large to split, a product too small for its error: exact
+    ("f64", 2.0**1000 * (1 + 2.0**-30), 2.0**-1000 * (1 + 2.0**-30), -1.0,
+     2.0**-29 + 2.0**-60),
+    ("f64", 2.0**-500 * (1 + 2.0**-30), 2.0**-500 * (1 + 2.0**-30), -(2.0**-1000),
+     2.0**-1029 + 2.0**-1060),
+    # a product past the largest double plus an infinity: that infinity
+    ("f64", 2.0**600, 2.0**600, -np.inf, -np.inf),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("type_", "a", "b", "c", "fused"), FUSED_CASES)
+def test_fma_rounds_once_like_llvm_fma(
+    run: Run, type_: str, a: float, b: float, c: float, fused: float
+):
+    """`math.fma` lowers to `llvm.intr.fma`: one rounding, scalar and in a
+    body (f16 as f32 rounded to f16, as LLVM promotes it)."""
+    dtype = np.dtype({"f16": np.float16, "f32": np.float32, "f64": np.float64}[type_])
+    a_, b_, c_ = (dtype.type(v) for v in (a, b, c))
+    with np.errstate(all="ignore"):
+        assert a_ * b_ + c_ != dtype.type(fused)
+    scalar = _scalar_program("fma", [type_] * 3, type_)
+    assert run(scalar, a_, b_, c_).results[0] == dtype.type(fused)
+    memref = f"memref<4x{type_}>"
+    body = f"""
+    #id = affine_map<(d0) -> (d0)>
+    func.func @main(%a: {memref}, %b: {memref}, %c: {memref}, %out: {memref}) {{
+      linalg.generic {{indexing_maps = [#id, #id, #id, #id], iterator_types = ["parallel"]}} ins(%a, %b, %c : {memref}, {memref}, {memref}) outs(%out : {memref}) {{
+      ^bb0(%x: {type_}, %y: {type_}, %z: {type_}, %unused: {type_}):
+        %r = math.fma %x, %y, %z : {type_}
+        linalg.yield %r : {type_}
+      }}
+      func.return
+    }}
+    """
+    out = np.zeros(4, dtype)
+    run(body, np.full(4, a_), np.full(4, b_), np.full(4, c_), out)
+    np.testing.assert_array_equal(out, np.full(4, fused, dtype))
+
+
+def test_fma_of_nans_gives_the_first_nan_quieted(run: Run):
+    program = _scalar_program("fma", ["f32", "f32", "f32"], "f32")
+    first, second = np.array([0x7F800001, 0xFFC00002], np.uint32).view(np.float32)
+    (result,) = run(program, np.float32(1.0), first, second).results
+    assert np.asarray(result, np.float32).view(np.uint32) == 0x7FC00001
+    (result,) = run(program, second, first, first).results
+    assert np.asarray(result, np.float32).view(np.uint32) == 0xFFC00002
 
 
 @pytest.mark.parametrize(
