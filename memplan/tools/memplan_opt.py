@@ -238,7 +238,9 @@ def _with_parse_location(error: Exception, message: str) -> str:
         trace = trace.tb_next
     if parsing is None or "op_loc" not in parsing or "op_type" not in parsing:
         return message
-    return parsing["op_loc"].print_with_context(f"{parsing['op_type'].name}: {message}")
+    name = parsing["op_type"].name
+    named = message if message.startswith(name) else f"{name}: {message}"
+    return parsing["op_loc"].print_with_context(named)
 
 
 def _parse_error_message(error: ParseError) -> str:

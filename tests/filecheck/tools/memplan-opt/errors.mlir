@@ -14,6 +14,7 @@
 // RUN: not memplan-opt %S/Inputs/region-before-bad-op.mlir 2>&1 | filecheck %s --check-prefix=REGION
 // RUN: not memplan-opt %s -p 'memory-plan{' 2>&1 | filecheck %s --check-prefix=PIPELINE
 // RUN: not memplan-opt %s -p 'memory-manifest,,memory-plan' 2>&1 | filecheck %s --check-prefix=PIPELINE2
+// RUN: not memplan-opt %S/Inputs/bad-named-op-operands.mlir 2>&1 | filecheck %s --check-prefix=BODY
 
 func.func @f() {
   %a = memref.alloc() : memref<256xi32, "global.vtcm">
@@ -57,3 +58,8 @@ func.func @f() {
 // PIPELINE2-NOT: Traceback
 // PIPELINE2: memplan-opt: error: bad pass pipeline given to -p:
 // PIPELINE2: Expected pass name here
+// A message that already names its op is not prefixed with the name again.
+// BODY-NOT: Traceback
+// BODY: memplan-opt: error: {{.*}}bad-named-op-operands.mlir:2:3
+// BODY: ^^^^^^^^^^^^^^^^^^
+// BODY-NEXT: {{^}}  linalg.fill_rng_2d takes min and max as f64 and seed as i32 scalars and one output, got ins(f64) and 1 output(s)
