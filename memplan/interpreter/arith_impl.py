@@ -23,7 +23,7 @@ from memplan.dialects.arith import RemFOp, TruncIOp
 from memplan.interpreter.cf_impl import CF_KERNELS
 from memplan.interpreter.element_types import numpy_dtype, unsigned_dtype
 from memplan.interpreter.errors import ModelError
-from memplan.interpreter.float_extrema import MAXIMUMF, MINIMUMF
+from memplan.interpreter.float_extrema import MAXIMUMF, MINIMUMF, maxnumf, minnumf
 from memplan.interpreter.kernel_helpers import (
     Kernel,
     as_array,
@@ -213,8 +213,8 @@ ARITH_KERNELS: dict[type[Operation], Kernel] = {
     RemFOp: binary(np.fmod),
     arith.MaximumfOp: binary(MAXIMUMF),
     arith.MinimumfOp: binary(MINIMUMF),
-    arith.MaxnumfOp: binary(np.fmax),
-    arith.MinnumfOp: binary(np.fmin),
+    arith.MaxnumfOp: binary(maxnumf),
+    arith.MinnumfOp: binary(minnumf),
     arith.NegfOp: unary(np.negative),
     arith.CmpiOp: _cmpi,
     arith.CmpfOp: _cmpf,

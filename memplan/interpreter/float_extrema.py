@@ -1,6 +1,7 @@
-"""`arith.maximumf` / `arith.minimumf` as MLIR defines them.
+"""`arith.maximumf` / `arith.minimumf` and `maxnumf` / `minnumf` as MLIR
+defines them.
 
-Both propagate NaN, as numpy's `maximum` / `minimum` do, and order -0.0
+`maximumf` and `minimumf` propagate NaN, as numpy's `maximum` / `minimum` do, and order -0.0
 below +0.0, which numpy does not: it returns either zero of a tie between
 +0.0 and -0.0.  So each use (elementwise, a reduction, a running fold) takes
 numpy's result and gives a zero result the sign MLIR's order picks: a
@@ -68,3 +69,24 @@ class SignedZeroExtremum:
 
 MAXIMUMF = SignedZeroExtremum(np.maximum, negative_zero_wins=False)
 MINIMUMF = SignedZeroExtremum(np.minimum, negative_zero_wins=True)
+
+
+def maxnumf(lhs: np.ndarray, rhs: np.ndarray) -> np.ndarray:
+    """`arith.maxnumf`: a NaN operand, quiet or signaling, gives the other
+    operand (np.fmax gives a quieted signaling NaN on one element).  Where
+    MLIR leaves the choice open it does what its x86 code does: of equal
+    operands (+0.0 and -0.0) the first, of two NaNs the second, bits kept."""
+    return _number_preferring(lhs, rhs, np.greater_equal)
+
+
+def minnumf(lhs: np.ndarray, rhs: np.ndarray) -> np.ndarray:
+    """`arith.minnumf`, as `maxnumf` with the smaller operand."""
+    return _number_preferring(lhs, rhs, np.less_equal)
+
+
+def _number_preferring(
+    lhs: np.ndarray, rhs: np.ndarray, first_wins: np.ufunc
+) -> np.ndarray:
+    lhs, rhs = np.asarray(lhs), np.asarray(rhs)
+    only_rhs_nan = np.isnan(rhs) & ~np.isnan(lhs)
+    return np.where(only_rhs_nan | first_wins(lhs, rhs), lhs, rhs)

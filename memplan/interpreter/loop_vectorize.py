@@ -93,19 +93,16 @@ MAX_SEQUENTIAL_CYCLES = 1 << 24
 MAX_FAILURES = 8
 """A loop whose nest failed to vectorize this often is not tried again."""
 SCALAR_ONLY: tuple[type[Operation], ...] = (
-    arith.MaxnumfOp,
-    arith.MinnumfOp,
     arith.FPToUIOp,
     math.PowFOp,
 )
 """Ops whose numpy kernels give other bits on arrays than on the 0-d arrays
-of the scalar path: `np.fmax`/`np.fmin` of a signaling NaN and a number
-(the number on arrays, the quieted NaN on one element), float to unsigned
-32-bit casts out of range (`fptoui` to i32) and `np.power` of two arrays
-(`powf`: `x ** 0.5` and `x ** 2.0` 1 ulp apart on f32 and f64,
-`(-inf) ** 0.5` +inf on arrays and NaN on one element on f64).  `fpowi`
-(products) and `fma` (`fused_multiply_add`) give the same bits either way
-(`tests/interpreter/test_math_kernels_on_arrays.py`)."""
+of the scalar path: float to unsigned 32-bit casts out of range (`fptoui`
+to i32) and `np.power` of two arrays (`powf`: `x ** 0.5` and `x ** 2.0` 1
+ulp apart on f32 and f64, `(-inf) ** 0.5` +inf on arrays and NaN on one
+element on f64).  `fpowi` (products), `fma` (`fused_multiply_add`) and
+`maxnumf`/`minnumf` (selects, `float_extrema`) give the same bits either
+way (`tests/interpreter/test_math_kernels_on_arrays.py`)."""
 F16_SCALAR_ONLY: tuple[type[Operation], ...] = (
     math.AcosOp,
     math.AcoshOp,

@@ -483,6 +483,30 @@ func.func @main(%a: memref<256xf32>, %b: memref<256xf32>, %c: memref<256xf32>, %
 runtime), on random values, bit patterns and NaNs of both kinds."""
 
 
+NUMBER_PREFERRING = """
+func.func @main(%a: memref<100xf32>, %b: memref<100xf32>, %max: memref<100xf32>, %min: memref<100xf32>) attributes {llvm.emit_c_interface} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c100 = arith.constant 100 : index
+  scf.for %i = %c0 to %c100 step %c1 {
+    %x = memref.load %a[%i] : memref<100xf32>
+    %y = memref.load %b[%i] : memref<100xf32>
+    %p = arith.maxnumf %x, %y : f32
+    %q = arith.minnumf %x, %y : f32
+    memref.store %p, %max[%i] : memref<100xf32>
+    memref.store %q, %min[%i] : memref<100xf32>
+  }
+  func.return
+}
+"""
+"""Every pair of signaling and quiet NaNs of both signs, zeros of both
+signs, ones and infinities: a NaN gives the other operand, bits kept."""
+
+_NANS = [0x7FA00001, 0x7FC00002, 0xFFA00003, 0xFFC00004]
+_NUMBERS = [0, 0x80000000, 0x3F800000, 0xBF800000, 0x7F800000, 0xFF800000]
+_SPECIAL_BITS = np.array([*_NANS, *_NUMBERS], np.uint32).view(np.float32)
+
+
 def _fused_and_powers_arrays() -> list[np.ndarray]:
     """Factors of random magnitudes, a quarter random bit patterns; addends
     that (but every third) cancel the rounded product, where one rounding
@@ -662,6 +686,16 @@ CASES = {
         "none",
     ),
     "fma-and-fpowi": (FUSED_AND_POWERS, _fused_and_powers_arrays(), "none"),
+    "maxnumf-and-minnumf": (
+        NUMBER_PREFERRING,
+        [
+            np.repeat(_SPECIAL_BITS, 10),
+            np.tile(_SPECIAL_BITS, 10),
+            np.zeros(100, np.float32),
+            np.zeros(100, np.float32),
+        ],
+        "none",
+    ),
     "strided-metadata": (
         METADATA,
         [np.zeros((4, 6), np.int64), np.zeros(5, np.int64)],
@@ -694,12 +728,17 @@ def _run_in_mlir(
         return {name: stored[name] for name in stored.files}
 
 
+@pytest.mark.parametrize("vectorize_loops", [True, False], ids=["arrays", "op-by-op"])
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_memplan_run_matches_mlir_execution_engine(name: str, tmp_path: Path):
+def test_memplan_run_matches_mlir_execution_engine(
+    name: str, vectorize_loops: bool, tmp_path: Path
+):
+    """With loop nests on whole arrays and op by op."""
     text, arrays, result_type = CASES[name]
     expected = _run_in_mlir(text, arrays, result_type, tmp_path)
     ours = [a.copy() for a in arrays]
-    results = run_function(parse(text), "main", ours).results
+    run = run_function(parse(text), "main", ours, vectorize_loops=vectorize_loops)
+    results = run.results
     for position, array in enumerate(ours):
         np.testing.assert_array_equal(array, expected[f"arg{position}"])
     if result_type != "none":

@@ -1,4 +1,5 @@
-"""The math kernels a loop nest may run on whole arrays (`loop_vectorize`)
+"""The math kernels a loop nest may run on whole arrays (`loop_vectorize`),
+and `arith.maxnumf`/`minnumf`,
 give on arrays the bits they give one element at a time, as the op-by-op
 path runs them (0-d arrays): on random bit patterns, NaNs of both kinds and
 signs, infinities, subnormals, huge and tiny values, for array lengths and
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from xdsl.dialects import math
+from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import (
     BFloat16Type,
     Float16Type,
@@ -39,6 +40,8 @@ INTEGER_OPS = (
     math.IPowIOp,
 )
 ARITY = {
+    arith.MaxnumfOp: 2,
+    arith.MinnumfOp: 2,
     math.Atan2Op: 2,
     math.CopySignOp: 2,
     math.PowFOp: 2,
@@ -68,7 +71,7 @@ def _op(op_type: type[Operation], type_: Attribute) -> Operation:
 def _ops() -> list[Operation]:
     return [
         _op(op_type, type_)
-        for op_type in MATH_KERNELS
+        for op_type in (*MATH_KERNELS, arith.MaxnumfOp, arith.MinnumfOp)
         for type_ in (INTEGERS if op_type in INTEGER_OPS else FLOATS)
     ]
 
