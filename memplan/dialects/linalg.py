@@ -315,7 +315,11 @@ class CopyOp(HiddenBodyOperation, ElementwiseOperation):
     name = "linalg.copy"
 
     @classmethod
-    def get_hidden_region(
+    def input_count(cls) -> int | None:
+        return 1
+
+    @classmethod
+    def defined_body(
         cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
     ) -> Region:
         arg_types = body_arg_types((*inputs, *outputs))
@@ -334,8 +338,7 @@ class FillOp(HiddenBodyOperation):
     name = "linalg.fill"
 
     def verify_(self) -> None:
-        if len(self.inputs) != 1 or len(self.outputs) != 1:
-            raise VerifyException("linalg.fill takes one value and one output")
+        self.check_operand_counts(self.inputs, self.outputs)
         value_type = self.inputs[0].type
         if isinstance(value_type, ShapedType):
             raise VerifyException(
@@ -350,7 +353,11 @@ class FillOp(HiddenBodyOperation):
         super().verify_()
 
     @classmethod
-    def get_hidden_region(
+    def input_count(cls) -> int | None:
+        return 1
+
+    @classmethod
+    def defined_body(
         cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
     ) -> Region:
         @Builder.implicit_region(body_arg_types((*inputs, *outputs)))

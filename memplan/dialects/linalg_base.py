@@ -9,7 +9,7 @@ on this one; memplan.dialects.linalg imports them all and defines LINALG.
 
 from __future__ import annotations
 
-from abc import ABC
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import ClassVar, Self
@@ -262,6 +262,41 @@ class HiddenBodyOperation(NamedOperation, ABC):
     """The properties the body depends on (`cast`, `kind`), read by `build_body`."""
 
     @classmethod
+    def input_count(cls) -> int | None:
+        """How many `ins` MLIR's op takes (all take one `outs`), checked
+        before the body is built; None where the op checks its operands
+        itself."""
+        return None
+
+    @classmethod
+    def check_operand_counts(
+        cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
+    ) -> None:
+        expected = cls.input_count()
+        if expected is not None and (len(inputs) != expected or len(outputs) != 1):
+            plural = "" if expected == 1 else "s"
+            raise VerifyException(
+                f"{cls.name} takes {expected} input{plural} and one output, got "
+                f"{len(inputs)} and {len(outputs)}"
+            )
+
+    @classmethod
+    def get_hidden_region(
+        cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
+    ) -> Region:
+        """`defined_body` once the operand counts are the op's: parsing the
+        custom form builds the body before any verifier runs."""
+        cls.check_operand_counts(inputs, outputs)
+        return cls.defined_body(inputs, outputs)
+
+    @classmethod
+    @abstractmethod
+    def defined_body(
+        cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
+    ) -> Region:
+        """MLIR's body for these operands (their counts checked)."""
+
+    @classmethod
     def build_body(
         cls,
         inputs: Sequence[SSAValue],
@@ -378,7 +413,11 @@ class ContractionOperation(HiddenBodyOperation, ABC):
     DEFAULT_MAPS: ClassVar[tuple[AffineMap, ...]]
 
     @classmethod
-    def get_hidden_region(
+    def input_count(cls) -> int | None:
+        return 2
+
+    @classmethod
+    def defined_body(
         cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
     ) -> Region:
         return mac_body(inputs, outputs)

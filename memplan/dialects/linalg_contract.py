@@ -152,7 +152,11 @@ class ContractOp(HiddenBodyOperation):
         )
 
     @classmethod
-    def get_hidden_region(
+    def input_count(cls) -> int | None:
+        return 2
+
+    @classmethod
+    def defined_body(
         cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
     ) -> Region:
         return mac_body(inputs, outputs)
@@ -183,11 +187,7 @@ class ContractOp(HiddenBodyOperation):
         )
 
     def verify_(self) -> None:
-        if len(self.inputs) != 2 or len(self.outputs) != 1:
-            raise VerifyException(
-                f"linalg.contract takes two inputs and one output, got "
-                f"{len(self.inputs)} and {len(self.outputs)}"
-            )
+        self.check_operand_counts(self.inputs, self.outputs)
         maps = [m.data for m in self.indexing_maps]
         if len(maps) != 3:
             raise VerifyException(
@@ -364,7 +364,7 @@ class ElementwiseOp(HiddenBodyOperation):
         )
 
     @classmethod
-    def get_hidden_region(
+    def defined_body(
         cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
     ) -> Region:
         raise VerifyException("linalg.elementwise's body depends on its kind")

@@ -61,7 +61,11 @@ class BinaryElementwiseOperation(HiddenBodyOperation, ElementwiseOperation, ABC)
     KIND: ClassVar[str]
 
     @classmethod
-    def get_hidden_region(
+    def input_count(cls) -> int | None:
+        return 2
+
+    @classmethod
+    def defined_body(
         cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
     ) -> Region:
         @Builder.implicit_region(body_arg_types((*inputs, *outputs)))
@@ -128,7 +132,11 @@ class SelectOp(HiddenBodyOperation, ElementwiseOperation):
     name = "linalg.select"
 
     @classmethod
-    def get_hidden_region(
+    def input_count(cls) -> int | None:
+        return 3
+
+    @classmethod
+    def defined_body(
         cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
     ) -> Region:
         @Builder.implicit_region(body_arg_types((*inputs, *outputs)))
@@ -145,7 +153,11 @@ class PowFOp(HiddenBodyOperation, ElementwiseOperation):
     name = "linalg.powf"
 
     @classmethod
-    def get_hidden_region(
+    def input_count(cls) -> int | None:
+        return 2
+
+    @classmethod
+    def defined_body(
         cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
     ) -> Region:
         @Builder.implicit_region(body_arg_types((*inputs, *outputs)))
@@ -163,7 +175,11 @@ class UnaryElementwiseOperation(HiddenBodyOperation, ElementwiseOperation, ABC):
     def payload(cls, value: SSAValue) -> SSAValue: ...
 
     @classmethod
-    def get_hidden_region(
+    def input_count(cls) -> int | None:
+        return 1
+
+    @classmethod
+    def defined_body(
         cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
     ) -> Region:
         @Builder.implicit_region(body_arg_types((*inputs, *outputs)))

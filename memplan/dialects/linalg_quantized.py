@@ -20,7 +20,6 @@ from xdsl.dialects.linalg.ops import YieldOp
 from xdsl.ir import BlockArgument, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.irdl import irdl_op_definition
-from xdsl.utils.exceptions import VerifyException
 
 from memplan.dialects.linalg_base import (
     HiddenBodyOperation,
@@ -71,7 +70,11 @@ class QuantizedMatmulOp(HiddenBodyOperation):
     )
 
     @classmethod
-    def get_hidden_region(
+    def input_count(cls) -> int | None:
+        return 4
+
+    @classmethod
+    def defined_body(
         cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
     ) -> Region:
         arg_types = body_arg_types((*inputs, *outputs))
@@ -95,18 +98,6 @@ class QuantizedMatmulOp(HiddenBodyOperation):
         return ArrayAttr([parallel, parallel, reduction])
 
 
-def _quantized_body(
-    name: str, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
-) -> Region:
-    """quantized_matmul's body, for two tensors, two zero points and an output."""
-    if len(inputs) != 4 or len(outputs) != 1:
-        raise VerifyException(
-            f"{name} takes 4 inputs and one output, got {len(inputs)} and "
-            f"{len(outputs)}"
-        )
-    return QuantizedMatmulOp.get_hidden_region(inputs, outputs)
-
-
 @irdl_op_definition
 class QuantizedBatchMatmulOp(HiddenBodyOperation):
     """C[b, i, j] += (cast(A[b, i, k]) - cast(a_zp)) * (cast(B[b, k, j]) - cast(b_zp))."""
@@ -122,10 +113,14 @@ class QuantizedBatchMatmulOp(HiddenBodyOperation):
     )
 
     @classmethod
-    def get_hidden_region(
+    def input_count(cls) -> int | None:
+        return 4
+
+    @classmethod
+    def defined_body(
         cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
     ) -> Region:
-        return _quantized_body(cls.name, inputs, outputs)
+        return QuantizedMatmulOp.defined_body(inputs, outputs)
 
     def get_default_indexing_maps(self) -> Sequence[AffineMap]:
         return self.MAPS
@@ -144,10 +139,10 @@ class QuantizedConvolutionOperation(WindowOperation):
     """out += (cast(input) - cast(input_zp)) * (cast(filter) - cast(filter_zp))."""
 
     @classmethod
-    def get_hidden_region(
+    def defined_body(
         cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
     ) -> Region:
-        return _quantized_body(cls.name, inputs, outputs)
+        return QuantizedMatmulOp.defined_body(inputs, outputs)
 
 
 @irdl_op_definition

@@ -74,7 +74,7 @@ class FillRng2DOp(HiddenBodyOperation):
     name = "linalg.fill_rng_2d"
 
     @classmethod
-    def get_hidden_region(
+    def defined_body(
         cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
     ) -> Region:
         arg_types = body_arg_types((*inputs, *outputs))

@@ -120,13 +120,12 @@ class SlidingWindowOperation(HiddenBodyOperation, ABC):
             for loop in self.DIMS[0].split()
         )
 
+    @classmethod
+    def input_count(cls) -> int | None:
+        return len(cls.DIMS) - 2
+
     def verify_(self) -> None:
-        inputs = len(self.DIMS) - 2
-        if len(self.inputs) != inputs or len(self.outputs) != 1:
-            raise VerifyException(
-                f"{self.name} takes {inputs} inputs and one output, got "
-                f"{len(self.inputs)} and {len(self.outputs)}"
-            )
+        self.check_operand_counts(self.inputs, self.outputs)
         super().verify_()
 
 
@@ -220,7 +219,7 @@ class ConvolutionOperation(WindowOperation, ABC):
     """out += cast(input) * cast(filter) over the window."""
 
     @classmethod
-    def get_hidden_region(
+    def defined_body(
         cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
     ) -> Region:
         return mac_body(inputs, outputs)
@@ -230,7 +229,7 @@ class UnitStrideConvolutionOperation(SlidingWindowOperation, ABC):
     """`conv_1d`/`conv_2d`/`conv_3d`: no batch or channels, unit strides."""
 
     @classmethod
-    def get_hidden_region(
+    def defined_body(
         cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
     ) -> Region:
         return mac_body(inputs, outputs)
@@ -244,7 +243,7 @@ class PoolingOperation(WindowOperation, ABC):
     """add, max, min, max_unsigned or min_unsigned (MLIR's BinaryFn)."""
 
     @classmethod
-    def get_hidden_region(
+    def defined_body(
         cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
     ) -> Region:
         arg_types = body_arg_types((*inputs, *outputs))

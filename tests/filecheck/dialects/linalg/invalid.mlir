@@ -552,7 +552,7 @@ func.func @contract_operands(%a: memref<2x3xf32>, %b: memref<3x4xf32>, %d: memre
   func.return
 }
 
-// CHECK: linalg.contract takes two inputs and one output, got 3 and 1
+// CHECK: linalg.contract takes 2 inputs and one output, got 3 and 1
 
 // -----
 
@@ -1011,3 +1011,95 @@ func.func @winograd_memref(%f: memref<2x3x3x5xf32>, %o: memref<6x6x5x2xf32>) {
 
 // CHECK: operand 'filter' at position 0 does not verify:
 // CHECK-NEXT: memref<2x3x3x5xf32> should be of base attribute tensor
+
+// -----
+
+// A named op's operand counts are checked before its body is built from them.
+
+func.func @f(%a: memref<4xf32>, %c: memref<4xf32>) {
+  linalg.add ins(%a : memref<4xf32>) outs(%c : memref<4xf32>)
+  func.return
+}
+
+// CHECK: linalg.add takes 2 inputs and one output, got 1 and 1
+
+// -----
+
+func.func @f(%a: memref<4xf32>, %c: memref<4xf32>) {
+  linalg.exp ins(%a, %a : memref<4xf32>, memref<4xf32>) outs(%c : memref<4xf32>)
+  func.return
+}
+
+// CHECK: linalg.exp takes 1 input and one output, got 2 and 1
+
+// -----
+
+func.func @f(%a: memref<4xf32>, %c: memref<4xf32>) {
+  linalg.select ins(%a, %a : memref<4xf32>, memref<4xf32>) outs(%c : memref<4xf32>)
+  func.return
+}
+
+// CHECK: linalg.select takes 3 inputs and one output, got 2 and 1
+
+// -----
+
+func.func @f(%a: memref<4xf32>, %c: memref<4xf32>) {
+  linalg.fill outs(%c : memref<4xf32>)
+  func.return
+}
+
+// CHECK: linalg.fill takes 1 input and one output, got 0 and 1
+
+// -----
+
+func.func @f(%a: memref<4xf32>, %c: memref<4xf32>) {
+  linalg.copy ins(%a : memref<4xf32>)
+  func.return
+}
+
+// CHECK: linalg.copy takes 1 input and one output, got 1 and 0
+
+// -----
+
+func.func @f(%a: memref<4xf32>, %c: memref<4xf32>) {
+  linalg.matmul outs(%c : memref<4xf32>)
+  func.return
+}
+
+// CHECK: linalg.matmul takes 2 inputs and one output, got 0 and 1
+
+// -----
+
+func.func @f(%a: memref<4xf32>, %c: memref<4xf32>) {
+  linalg.quantized_matmul ins(%a, %a : memref<4xf32>, memref<4xf32>) outs(%c : memref<4xf32>)
+  func.return
+}
+
+// CHECK: linalg.quantized_matmul takes 4 inputs and one output, got 2 and 1
+
+// -----
+
+func.func @f(%a: memref<4xf32>, %c: memref<4xf32>) {
+  linalg.conv_2d_nchw_fchw ins(%a : memref<4xf32>) outs(%c : memref<4xf32>)
+  func.return
+}
+
+// CHECK: linalg.conv_2d_nchw_fchw takes 2 inputs and one output, got 1 and 1
+
+// -----
+
+func.func @f(%a: memref<4xf32>, %c: memref<4xf32>) {
+  linalg.pooling_nhwc_max outs(%c : memref<4xf32>)
+  func.return
+}
+
+// CHECK: linalg.pooling_nhwc_max takes 2 inputs and one output, got 0 and 1
+
+// -----
+
+func.func @f(%a: memref<4xf32>, %c: memref<4xf32>) {
+  linalg.conv_2d_nhwc_hwcf_q ins(%a : memref<4xf32>) outs(%c : memref<4xf32>)
+  func.return
+}
+
+// CHECK: linalg.conv_2d_nhwc_hwcf_q takes 4 inputs and one output, got 1 and 1
