@@ -27,6 +27,11 @@ def undominated_use(root: Operation) -> tuple[Operation, int] | None:
     return None
 
 
+def dominates(value: SSAValue, user: Operation) -> bool:
+    """Whether `value` is defined before `user` on every path to it."""
+    return _Dominance().dominates(value, user)
+
+
 class _Dominance:
     def __init__(self) -> None:
         self.positions: dict[Block, dict[Operation, int]] = {}

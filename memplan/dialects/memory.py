@@ -192,13 +192,19 @@ def is_discontiguous(type_: Attribute) -> bool:
 
 def static_byte_size(type_: MemRefType) -> int | None:
     """Bytes a contiguous memref occupies, or None when a dimension is dynamic."""
-    shape = type_.get_shape()
-    if any(dim == DYNAMIC_INDEX for dim in shape):
+    if any(dim == DYNAMIC_INDEX for dim in type_.get_shape()):
         return None
-    count = 1
-    for dim in shape:
-        count *= dim
-    return count * element_bytes(type_.element_type)
+    return static_part_bytes(type_)
+
+
+def static_part_bytes(type_: MemRefType) -> int:
+    """The element size times the static dimensions: the bytes of a
+    contiguous memref per unit of the product of its dynamic sizes."""
+    count = element_bytes(type_.element_type)
+    for dim in type_.get_shape():
+        if dim != DYNAMIC_INDEX:
+            count *= dim
+    return count
 
 
 INDEX_MAX = 2**63 - 1

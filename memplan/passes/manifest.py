@@ -54,8 +54,8 @@ from memplan.dialects.memory import (
     AllocStorageOp,
     AllocTensorOp,
     KillOp,
-    element_bytes,
     scope_of,
+    static_part_bytes,
 )
 from memplan.ir_walk import LinearWalker, walk
 from memplan.passes.context_classes import use_context_classes
@@ -91,10 +91,7 @@ def _byte_size_ops(
     The static part (element bytes times the static dimensions) is one
     constant; each dynamic size multiplies it, in order.
     """
-    static_bytes = element_bytes(type_.element_type)
-    for dim in type_.get_shape():
-        if dim != DYNAMIC_INDEX:
-            static_bytes *= dim
+    static_bytes = static_part_bytes(type_)
     check_storage_bytes(
         MANIFEST, alloc, f"the storage of memref.alloc of {type_}", static_bytes
     )

@@ -18,7 +18,9 @@ the next.  Everything else (dynamic sizes or offsets, discontiguous tensors,
 storages passed to calls, returned or loop-carried tensors, functions of
 several blocks) is left as it is, except that with `insert-kills` a storage
 of dynamic size is killed after its tensor's last use
-(`memplan.passes.dynamic_kills`).
+(`memplan.passes.dynamic_kills`), and with `dynamic-arenas` the tensors of
+dynamic shape of one unit pack into arenas of that unit
+(`memplan.passes.dynamic_arenas`).
 
 With `discontiguous=auto|always`, an arena of a scope with a capacity may
 cut some of its tensors into blocks reached through pointer tables
@@ -34,7 +36,7 @@ from dataclasses import dataclass, field
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import DenseArrayBase, MemRefType, ModuleOp, i64
-from xdsl.ir import Block, Operation
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
@@ -56,6 +58,14 @@ from memplan.passes.arena import (
     pack_arena,
 )
 from memplan.passes.diagnostics import check_storage_bytes
+from memplan.passes.dynamic_arenas import (
+    Unit,
+    erase_unused_size,
+    insert_unit_arena,
+    move_to_unit_arena,
+    unit_storages,
+    unit_values,
+)
 from memplan.passes.dynamic_kills import dynamic_storages, kill_after_last_use
 from memplan.passes.held_vtcm import (
     Held,
@@ -79,7 +89,7 @@ from memplan.passes.plan_blocks import (
     table_offsets,
     table_read_cycles,
 )
-from memplan.passes.rounding import tensor_footprint
+from memplan.passes.rounding import tensor_footprint, unit_footprint
 from memplan.passes.scope_usage import Holding, function_usage
 from memplan.planning import ALGORITHMS
 from memplan.planning.buffers import align_up
@@ -256,6 +266,14 @@ class MemoryPlanPass(MemplanPass):
     runtime keeps them), one table storage per arena; the arena's own scope
     puts the tables inside the arena, where they count against its capacity."""
 
+    dynamic_arenas: bool = False
+    """Also pack tensors of dynamic shape whose bytes are constant multiples
+    of one run-time unit (the product of the same dynamic sizes): one arena
+    of `H * unit` bytes per run of them, each at `offset * unit`
+    (`memplan.passes.dynamic_arenas`).  Off by default: it saves
+    allocations, but an arena holds its height through its whole run, where
+    dynamic storages killed after their last use hold only live bytes."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         self._check_options()
         target = resolve_target(self.name, self.target, self.capacity)
@@ -324,7 +342,15 @@ class MemoryPlanPass(MemplanPass):
     ) -> None:
         liveness = FunctionLiveness(function)
         storages = list(_plannable_storages(liveness))
-        dynamic = dynamic_storages(liveness) if self.insert_kills else []
+        unit_planned, unit_arenas = (
+            self._dynamic_arenas(liveness, target) if self.dynamic_arenas else ([], {})
+        )
+        moved = {planned.storage for planned in unit_planned}
+        dynamic = [
+            found
+            for found in (dynamic_storages(liveness) if self.insert_kills else [])
+            if found.storage not in moved
+        ]
         arenas = _unit_arenas(
             liveness, storages, per_function=self.arenas == "function"
         )
@@ -364,7 +390,10 @@ class MemoryPlanPass(MemplanPass):
             assert free is not None
             if arena.size > free:
                 self._repack(function, liveness, arena, room, target)
-        for kill in dict.fromkeys(k for planned in storages for k in _kills(planned)):
+        all_planned = [*storages, *unit_planned]
+        for kill in dict.fromkeys(
+            k for planned in all_planned for k in _kills(planned)
+        ):
             Rewriter.erase_op(kill)
         storages_of_arenas: dict[UnitArena, list[AllocStorageOp]] = {}
         blocked: list[tuple[UnitArena, AllocStorageOp, AllocStorageOp, Tables]] = []
@@ -382,9 +411,18 @@ class MemoryPlanPass(MemplanPass):
                         )
                         storages_of_arenas[arena].append(table_storage)
                     blocked.append((arena, storage, table_storage, tables))
+        for arena, (values, alignment) in unit_arenas.items():
+            storage, unit = insert_unit_arena(
+                values, arena.size, arena.scope, alignment, arena.device, arena.first
+            )
+            storages_of_arenas[arena] = [storage]
+            move_to_unit_arena(storage, unit, arena.offsets())
         # Kills go in after their op, each before the previous one: place
         # them in reverse so they read in program order.
-        for arena in reversed(arenas):
+        in_order = sorted(
+            [*arenas, *unit_arenas], key=lambda a: liveness.index[a.first]
+        )
+        for arena in reversed(in_order):
             for storage in reversed(storages_of_arenas.get(arena, [])):
                 Rewriter.insert_op(KillOp(storage), InsertPoint.after(arena.last))
             if self.insert_kills:
@@ -405,7 +443,50 @@ class MemoryPlanPass(MemplanPass):
             )
         for planned in storages:
             Rewriter.erase_op(planned.storage)
+        for planned in unit_planned:
+            erase_unused_size(planned.storage)
         kill_after_last_use(dynamic)
+
+    def _dynamic_arenas(
+        self, liveness: FunctionLiveness, target: Target
+    ) -> tuple[list[PlannedStorage], dict[UnitArena, tuple[list[SSAValue], int]]]:
+        """The storages of dynamic size that move into arenas of their unit,
+        and those arenas, packed in units, with the values whose product is
+        the unit and the arena's alignment.  A run of one tensor is left as
+        it is, and so is a run whose unit is not defined before its first op."""
+        by_unit: dict[Unit, list[PlannedStorage]] = {}
+        for found in unit_storages(liveness):
+            planned = PlannedStorage(found.storage, [(found.tensor, found.live)])
+            by_unit.setdefault(found.unit, []).append(planned)
+        moved: list[PlannedStorage] = []
+        arenas: dict[UnitArena, tuple[list[SSAValue], int]] = {}
+        for unit, group in by_unit.items():
+            planned_of = {planned.storage: planned for planned in group}
+            for arena in _unit_arenas(liveness, group, per_function=False):
+                values = unit_values(arena.tensors, unit, arena.first)
+                if len(arena.tensors) < 2 or values is None:
+                    continue
+                tensors = [
+                    ArenaTensor(
+                        tensor,
+                        live.start,
+                        live.upper,
+                        *unit_footprint(tensor, self.tensor_alignment),
+                    )
+                    for tensor, live in arena.tensors.items()
+                ]
+                arena.packed = pack_arena(
+                    arena.scope,
+                    tensors,
+                    Room(None),
+                    self.algorithm,
+                    self.budget,
+                    self.time_limit,
+                )
+                content = max(tensor.alignment for tensor in tensors)
+                arenas[arena] = (values, self._alignment(arena, target, content))
+                moved += [planned_of[storage] for storage in arena.storages]
+        return moved, arenas
 
     def _block_size(self, scope: str, target: Target) -> int:
         return target.alignment(scope) if self.block_size is None else self.block_size
@@ -554,14 +635,18 @@ class MemoryPlanPass(MemplanPass):
             for tensor, live in arena.tensors_with_nested().items()
         )
 
-    def _arena_storage(self, arena: UnitArena, target: Target) -> AllocStorageOp:
+    def _alignment(self, arena: UnitArena, target: Target, content: int) -> int:
+        """The alignment of `arena`'s storage, whose offsets need `content`."""
         requested = (
             target.alignment(arena.scope) if self.alignment is None else self.alignment
         )
-        alignment = arena_alignment(
+        return arena_alignment(
             [storage.alignment.value.data for storage in arena.storages],
-            max(requested, self._content_alignment(arena)),
+            max(requested, content),
         )
+
+    def _arena_storage(self, arena: UnitArena, target: Target) -> AllocStorageOp:
+        alignment = self._alignment(arena, target, self._content_alignment(arena))
         check_storage_bytes(
             self.name, arena.first, f'the "{arena.scope}" arena', arena.size
         )

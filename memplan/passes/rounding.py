@@ -9,7 +9,12 @@ from typing import NamedTuple
 
 from xdsl.dialects.builtin import MemRefType
 
-from memplan.dialects.memory import AllocTensorOp, element_bytes, static_byte_size
+from memplan.dialects.memory import (
+    AllocTensorOp,
+    element_bytes,
+    static_byte_size,
+    static_part_bytes,
+)
 from memplan.planning.buffers import align_up
 
 
@@ -43,9 +48,15 @@ def arena_footprint(
     own `requested` alignment (`align`); its size rounds up to the first two
     only.  `memory-plan` packs by this rule, `memory-place` predicts those
     arenas with it and `memory-verify{alignment}` checks offsets by it."""
-    unit = max(element_bytes(type_.element_type), tensor_alignment or 1)
     size = static_byte_size(type_)
     assert size is not None, "only static tensors are packed into arenas"
+    return _footprint(type_, size, tensor_alignment, requested)
+
+
+def _footprint(
+    type_: MemRefType, size: int, tensor_alignment: int | None, requested: int | None
+) -> Footprint:
+    unit = max(element_bytes(type_.element_type), tensor_alignment or 1)
     return Footprint(align_up(size, unit), max(unit, requested or 1))
 
 
@@ -54,3 +65,15 @@ def tensor_footprint(tensor: AllocTensorOp, tensor_alignment: int | None) -> Foo
     type_ = tensor.result.type
     assert isinstance(type_, MemRefType)
     return arena_footprint(type_, tensor_alignment, tensor.requested_alignment())
+
+
+def unit_footprint(tensor: AllocTensorOp, tensor_alignment: int | None) -> Footprint:
+    """The footprint in units of a tensor of dynamic shape in an arena of its
+    unit (`memplan.passes.dynamic_arenas`): `arena_footprint`'s rule on its
+    bytes per unit.  A size and an offset that are multiples of an alignment
+    in units are so in bytes for every unit."""
+    type_ = tensor.result.type
+    assert isinstance(type_, MemRefType)
+    return _footprint(
+        type_, static_part_bytes(type_), tensor_alignment, tensor.requested_alignment()
+    )

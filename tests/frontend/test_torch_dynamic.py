@@ -11,7 +11,9 @@ same route, `memplan-run --args NAME.npz --args-set setN`:
 - after `memory-manifest,memory-plan` (the plan test_torch_fixtures.py
   checks with `memory-verify`), bit for bit as before planning, with no byte
   read before it is written, and lowered by `convert-memory-to-memref` bit
-  for bit as planned.
+  for bit as planned;
+- with `memory-plan{dynamic-arenas=true}`, the same (`memory-verify` clean
+  before lowering), with fewer storages where tensors share a unit.
 """
 
 from __future__ import annotations
@@ -110,3 +112,48 @@ def test_planning_frees_dynamic_buffers_after_their_last_use(name: str):
     before = run(name, "unplanned", largest).stats["peak_bytes"]["global"]
     after = run(name, "planned", largest).stats["peak_bytes"]["global"]
     assert after <= 0.9 * before
+
+
+@pytest.mark.parametrize(("name", "input_set"), CASES)
+def test_dynamic_arenas_plan_is_bitwise_unplanned_at_every_size(
+    name: str, input_set: str
+):
+    """Arenas of `H * unit` bytes with tensors at `offset * unit` hold for
+    every size: planned and lowered (after `memory-verify`), the results are
+    those of the unplanned run, bit for bit, with no byte read unwritten."""
+    before = run(name, "unplanned", input_set).results
+    for stage in ("dynamic-arenas", "dynamic-arenas-lowered"):
+        after = run(name, stage, input_set).results
+        assert sorted(after) == sorted(before), stage
+        for key, value in before.items():
+            assert after[key].tobytes() == value.tobytes(), (stage, key)
+
+
+# Storages the run makes (any size): planned with early kills only, and with
+# dynamic arenas.  dynamic_conv's dynamic buffers have no unit in common.
+ALLOCATIONS = {
+    "dynamic_batch": (7, 3),
+    "dynamic_conv": (7, 7),
+    "dynamic_sequence": (24, 14),
+}
+
+
+@pytest.mark.parametrize("name", DYNAMIC)
+def test_dynamic_arenas_share_storages_of_one_unit(name: str):
+    """Dynamic buffers of one unit (the batch of dynamic_batch, the sequence
+    length of dynamic_sequence) move into shared arenas: fewer storages at
+    every size.  The peak bytes do not drop: each storage killed after its
+    last use already holds only live bytes, while an arena holds its height
+    through its whole run (docs/passes.md)."""
+    for input_set in _input_sets(name):
+        planned = run(name, "planned", input_set).stats
+        arenas = run(name, "dynamic-arenas", input_set).stats
+        counts = (
+            planned["storage_allocations"]["global"],
+            arenas["storage_allocations"]["global"],
+        )
+        assert counts == ALLOCATIONS[name], input_set
+        assert (
+            arenas["peak_bytes"]["global"]
+            <= run(name, "unplanned", input_set).stats["peak_bytes"]["global"]
+        )

@@ -30,6 +30,7 @@ from memplan.tools.memplan_opt import MemplanOptMain
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "torch"
 NAMES = sorted(path.stem for path in FIXTURES.glob("*.mlir"))
 PLAN = "memory-manifest,memory-plan"
+PLAN_DYNAMIC_ARENAS = "memory-manifest,memory-plan{dynamic-arenas=true}"
 # Planned and lowered modules, memplan-run's outputs; removed at exit.
 _OUTPUTS = tempfile.TemporaryDirectory(prefix="memplan-torch-")
 OUTPUTS = Path(_OUTPUTS.name)
@@ -124,14 +125,35 @@ def lowered(name: str) -> Path:
 
 
 @_remembered
+def with_dynamic_arenas(name: str) -> Path:
+    return memplan_opt(
+        FIXTURES / f"{name}.mlir",
+        PLAN_DYNAMIC_ARENAS,
+        OUTPUTS / f"{name}.dynamic-arenas.mlir",
+    )
+
+
+@_remembered
+def lowered_dynamic_arenas(name: str) -> Path:
+    return memplan_opt(
+        with_dynamic_arenas(name),
+        "memory-verify,convert-memory-to-memref",
+        OUTPUTS / f"{name}.dynamic-arenas.lowered.mlir",
+    )
+
+
+@_remembered
 def run(name: str, stage: str, input_set: str = "") -> Run:
-    """memplan-run on the fixture as exported, planned, or planned and lowered,
+    """memplan-run on the fixture as exported, planned, or planned and lowered
+    (with `memory-plan{dynamic-arenas=true}` for the `dynamic-arenas` stages),
     on its example inputs or on one of its input sets at other sizes
     (`--args-set`); none may read bytes nothing wrote."""
     source = {
         "unplanned": lambda: FIXTURES / f"{name}.mlir",
         "planned": lambda: planned(name),
         "lowered": lambda: lowered(name),
+        "dynamic-arenas": lambda: with_dynamic_arenas(name),
+        "dynamic-arenas-lowered": lambda: lowered_dynamic_arenas(name),
     }[stage]()
     out = OUTPUTS / f"{name}.{stage}.{input_set or 'set0'}"
     command = [
