@@ -14,7 +14,7 @@ holds, and the nest is large enough to gain (`MIN_OPS`,
 * The nest is perfect: each loop's body is the next loop and a yield (after
   scalar constants, such as the bounds `lower-affine` leaves there), the
   innermost body only `arith` and `math` ops with kernels (but those of
-  `SCALAR_ONLY`, and of `F16_SCALAR_ONLY` on f16), `arith.constant`,
+  `SCALAR_ONLY`), `arith.constant`,
   `affine.apply`, and `memref`/`affine` loads and stores; no loop carries
   values; bounds and memrefs come from outside the nest; indices do not
   depend on loaded values.
@@ -56,7 +56,6 @@ from typing import Any, Protocol
 
 import numpy as np
 from xdsl.dialects import affine, arith, math, scf
-from xdsl.dialects.builtin import Float16Type
 from xdsl.interpreter import PythonValues
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import (
@@ -103,34 +102,6 @@ ulp apart on f32 and f64, `(-inf) ** 0.5` +inf on arrays and NaN on one
 element on f64).  `fpowi` (products), `fma` (`fused_multiply_add`) and
 `maxnumf`/`minnumf` (selects, `float_extrema`) give the same bits either
 way (`tests/interpreter/test_math_kernels_on_arrays.py`)."""
-F16_SCALAR_ONLY: tuple[type[Operation], ...] = (
-    math.AcosOp,
-    math.AcoshOp,
-    math.AsinOp,
-    math.AsinhOp,
-    math.AtanOp,
-    math.AtanhOp,
-    math.CbrtOp,
-    math.CosOp,
-    math.CoshOp,
-    math.ExpOp,
-    math.Exp2Op,
-    math.ExpM1Op,
-    math.LogOp,
-    math.Log10Op,
-    math.Log1pOp,
-    math.Log2Op,
-    math.SinOp,
-    math.SinhOp,
-    math.TanOp,
-    math.TanhOp,
-)
-"""Math ops whose f16 kernels give other bits on arrays than on one element:
-numpy runs them on contiguous f16 arrays with its own SIMD code where the
-CPU has it (AVX512-FP16, AVX512-SKX) and on one element through the C
-library's f32 function, 1 ulp or a NaN's sign apart: 12 of them on some
-of the 65,536 values on such a CPU, the others going through the same
-dispatch.  On the other float types they agree."""
 NAN_CHOOSING_OPS: tuple[type[Operation], ...] = (arith.AddfOp, arith.MulfOp)
 """Ops whose result, where both operands are NaNs, is the second's NaN on
 arrays of 17 or more elements (numpy's SIMD loops swap the operands of these
@@ -138,7 +109,7 @@ commutative ops) and the first's on one element: a nest in which two NaNs
 meet in one of them runs op by op."""
 NEST_KERNELS = frozenset((*ARITH_KERNELS, *MATH_KERNELS))
 """The ops a nest's body may hold besides loads, stores and `affine.apply`
-(but `SCALAR_ONLY`, and `F16_SCALAR_ONLY` on f16)."""
+(but `SCALAR_ONLY`)."""
 _INDEX_LIMIT = 1 << 62
 """Integers of index arithmetic stay below this, so int64 holds them exactly."""
 
@@ -280,10 +251,8 @@ def _loops(
 
 def _agrees_on_arrays(op: Operation) -> bool:
     """Whether `op`'s kernel gives on arrays the bits it gives on one element."""
-    if type(op) not in NEST_KERNELS or op.regions or isinstance(op, SCALAR_ONLY):
-        return False
-    return not (
-        isinstance(op, F16_SCALAR_ONLY) and isinstance(op.results[0].type, Float16Type)
+    return (
+        type(op) in NEST_KERNELS and not op.regions and not isinstance(op, SCALAR_ONLY)
     )
 
 

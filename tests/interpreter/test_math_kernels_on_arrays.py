@@ -189,9 +189,6 @@ def _cpu_has(feature: str) -> bool:
     [
         (math.PowFOp, Float32Type()),
         (math.PowFOp, Float64Type()),
-        (math.AcosOp, Float16Type()),
-        (math.AsinOp, Float16Type()),
-        (math.Log10Op, Float16Type()),
     ],
     ids=lambda v: getattr(v, "name", str(v)),
 )
