@@ -342,28 +342,30 @@ def _conv_inputs(size: int, channels: int, types: str) -> tuple[np.ndarray, ...]
 
 
 LOOP_FORMS = (
-    ("loops", "f32", False, False),
-    ("loops", "f32", False, True),
-    ("loops", "f32", True, False),
-    ("loops", "f32", True, True),
-    ("loops", "i8", False, False),
-    ("loops", "i8", False, True),
-    ("linalg", "f32", False, True),
+    ("loops", "f32", False, False, False),
+    ("loops", "f32", False, True, False),
+    ("loops", "f32", True, False, False),
+    ("loops", "f32", True, True, False),
+    ("loops", "i8", False, False, False),
+    ("loops", "i8", False, True, False),
+    ("linalg", "f32", False, True, False),
+    ("linalg", "f32", False, True, True),
 )
 """(form, element types, whether `--check-uninitialized` is on, whether loop
-nests may run on whole arrays: False is `MEMPLAN_SCALAR_LOOPS=1`)."""
+nests may run on whole arrays: False is `MEMPLAN_SCALAR_LOOPS=1`, whether
+`--sequential-sums` is on)."""
 
 
 def loops_section(size: int, channels: int, count: int) -> list[str]:
     """Loop forms against the linalg form; each loop form's result must be
-    the linalg form's (i8 exactly)."""
+    the linalg form's (i8 exactly, f32 exactly with `--sequential-sums`)."""
     builders = {"loops": conv_loops_program, "linalg": conv_linalg_program}
     scalar_runs: dict[tuple[str, bool], tuple[bytes, Stats]] = {}
     rows = [
         f"| form | ops executed | median of {count} runs | spread | per op |",
         "|---|---:|---:|---:|---:|",
     ]
-    for name, types, check, vectorize in LOOP_FORMS:
+    for name, types, check, vectorize, sequential in LOOP_FORMS:
         module = parse(builders[name](size, channels, types))
         image, weights, out = _conv_inputs(size, channels, types)
         run = partial(
@@ -372,6 +374,7 @@ def loops_section(size: int, channels: int, count: int) -> list[str]:
             "main",
             check_uninitialized=check,
             vectorize_loops=vectorize,
+            sequential_sums=sequential,
         )
         stats = run((image, weights, out)).stats
         ops = stats.ops_executed
@@ -379,6 +382,9 @@ def loops_section(size: int, channels: int, count: int) -> list[str]:
             # Op by op first: the run on arrays must match it bit for bit.
             seen = scalar_runs.setdefault((types, check), (out.tobytes(), stats))
             assert seen == (out.tobytes(), stats), "arrays differ from op by op"
+        elif sequential:
+            loops = scalar_runs[(types, False)][0]
+            assert out.tobytes() == loops, "sequential sums differ from the loops"
         expected = np.zeros_like(out)
         linalg = parse(conv_linalg_program(size, channels, types))
         run_function(linalg, "main", (image, weights, expected))
@@ -397,6 +403,8 @@ def loops_section(size: int, channels: int, count: int) -> list[str]:
             what += f" from {element}"
         if check:
             what += ", `--check-uninitialized`"
+        if sequential:
+            what += ", `--sequential-sums`"
         if name == "loops":
             what += ", on whole arrays" if vectorize else ", op by op"
         rows.append(

@@ -10,7 +10,10 @@ factor is copied once into a (batch, rows-or-columns, reduction) matrix -
 im2col for a convolution - in the order that reads its memory most
 sequentially, and numpy's matmul (BLAS for floats) does the rest, oriented so
 that the product comes out in the output's memory order (filters by pixels
-for NCHW).  Float sums are reassociated, as any vectorized kernel does.
+for NCHW).  Float sums are reassociated, as any vectorized kernel does (and
+as BLAS builds differ, their last bits may differ between machines); in
+sequential mode (`Runner(sequential_sums=True)`, `sequential_sums.py`) a
+float contraction does not come here but folds in MLIR's loop order.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from xdsl.dialects import arith
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 from memplan.interpreter.arith_impl import KERNELS, evaluate
+from memplan.interpreter.sequential_sums import folds_in_order
 
 _ADD = (arith.AddfOp, arith.AddiOp)
 _MUL = (arith.MulfOp, arith.MuliOp)
@@ -51,6 +55,8 @@ class Contraction:
 
     lhs: Factor
     rhs: Factor
+    in_order: bool
+    """The sum is a float `addf`: `--sequential-sums` folds it in loop order."""
 
 
 def _factor(value: SSAValue, block: Block, num_inputs: int) -> Factor | None:
@@ -103,7 +109,7 @@ def match_contraction(block: Block, num_inputs: int) -> Contraction | None:
     counted = {add, multiply, yielded, *lhs.chain, *rhs.chain}
     if len(counted) != len(block.ops):
         return None
-    return Contraction(lhs, rhs)
+    return Contraction(lhs, rhs, folds_in_order(add))
 
 
 def _order(axes: Sequence[int], view: np.ndarray) -> list[int]:

@@ -10,7 +10,11 @@ one combining op (addf, maxsi, ...) whose result is yielded: the rest of the
 body is evaluated on the full space and folded with the combiner's ufunc
 (pooling folds its strided windows this way).  A maximum with its argmax goes
 to `arg_reduction`; any other reduction runs one step per point of its
-reduction loops, each step vectorized over the parallel loops.  Bodies with
+reduction loops, each step vectorized over the parallel loops.  With
+`sequential_sums` a float sum or product (a contraction's too) folds in
+MLIR's loop order instead (`sequential_sums.py`): by those steps in a
+large space with many parallel points, else evaluated once and folded in
+order.  Bodies with
 regions or ops without a numpy kernel return False and the caller falls back
 to a scalar loop.  Large iteration spaces are evaluated in slices along one
 parallel loop, so temporaries stay bounded.
@@ -21,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from math import prod
 
 import numpy as np
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
@@ -39,6 +44,11 @@ from memplan.interpreter.contraction import (
     Contraction,
     contract_in_chunks,
     match_contraction,
+)
+from memplan.interpreter.sequential_sums import (
+    fold_in_order,
+    folds_in_order,
+    steps_bodies,
 )
 from memplan.interpreter.vector_body import (
     REDUCTION_UFUNCS,
@@ -149,8 +159,11 @@ def run_vectorized(
     interpreter: Interpreter,
     op: StructuredOp,
     operands: Sequence[np.ndarray],
+    sequential_sums: bool = False,
 ) -> bool:
-    """Execute `op` on whole arrays; False (nothing written) when it cannot."""
+    """Execute `op` on whole arrays; False (nothing written) when it cannot.
+    `sequential_sums` folds float sums and products in MLIR's loop order
+    (`sequential_sums.py`) instead of reassociating them."""
     block = op.body.block
     if not vectorizable(block):
         return False
@@ -164,7 +177,7 @@ def run_vectorized(
     reduction_axes = tuple(i for i, kind in enumerate(kinds) if kind == "reduction")
     parallel_axes = [i for i, kind in enumerate(kinds) if kind == "parallel"]
     contraction = match_contraction(block, num_inputs) if reduction_axes else None
-    if contraction is not None:
+    if contraction is not None and not (sequential_sums and contraction.in_order):
         return _run_contraction(interpreter, space, operands, contraction)
     views = [space.view(value, position) for position, value in enumerate(operands)]
     if any(v is None for v in views):
@@ -184,11 +197,24 @@ def run_vectorized(
             return _run_reduction_steps(
                 interpreter, block, arguments, ranges, reduction_axes, num_inputs
             )
+        if sequential_sums and _steps_in_order(found, ranges, parallel_axes):
+            return _run_reduction_steps(
+                interpreter, block, arguments, ranges, reduction_axes, num_inputs
+            )
         reductions = found
     for box in boxes(ranges, parallel_axes):
         part = [box.restrict(a) for a in arguments]
         if reduction_axes:
-            _fold(interpreter, block, part, box, reductions, reduction_axes, num_inputs)
+            _fold(
+                interpreter,
+                block,
+                part,
+                box,
+                reductions,
+                reduction_axes,
+                num_inputs,
+                sequential_sums,
+            )
         else:
             results = evaluate_body(
                 interpreter, block, part, box, set(), yield_op.operands
@@ -196,6 +222,17 @@ def run_vectorized(
             for out, result in zip(part[num_inputs:], results, strict=True):
                 np.copyto(out, result, casting="unsafe")
     return True
+
+
+def _steps_in_order(
+    reductions: dict[int, _Reduction], ranges: tuple[int, ...], parallel_axes: list[int]
+) -> bool:
+    """Whether sequential mode runs the body one reduction point at a time
+    (it folds a float sum or product over a large space: `steps_bodies`);
+    else `_fold` evaluates it once and `fold_in_order` folds in order."""
+    return any(
+        folds_in_order(r.combiner) for r in reductions.values()
+    ) and steps_bodies(prod(ranges[d] for d in parallel_axes), prod(ranges))
 
 
 def _run_reduction_steps(
@@ -207,9 +244,10 @@ def _run_reduction_steps(
     num_inputs: int,
 ) -> bool:
     """A body that accumulates in a way no ufunc folds (say, a value and its
-    index over two reduction loops): one step per point of the reduction
-    loops, in MLIR's order, each vectorized over all parallel loops.  False if
-    an output ignores a parallel loop (several iterations would write it)."""
+    index over two reduction loops), or a float sum in sequential mode: one
+    step per point of the reduction loops, in MLIR's order, each vectorized
+    over all parallel loops.  False if an output ignores a parallel loop
+    (several iterations would write it)."""
     outputs = arguments[num_inputs:]
     parallel = [d for d in range(len(ranges)) if d not in reduction_axes]
     if any(out.shape[d] != ranges[d] for out in outputs for d in parallel):
@@ -258,14 +296,21 @@ def _fold(
     reductions: dict[int, _Reduction],
     reduction_axes: tuple[int, ...],
     num_inputs: int,
+    sequential_sums: bool,
 ) -> None:
-    """Evaluate the body without its combiners, then fold into the outputs."""
+    """Evaluate the body without its combiners, then fold into the outputs
+    (float sums and products in order with `sequential_sums`)."""
     skip = {r.combiner for r in reductions.values()}
     wanted = [r.partial for r in reductions.values()]
     partials = evaluate_body(interpreter, block, arguments, box, skip, wanted)
     for (k, reduction), values in zip(reductions.items(), partials, strict=True):
         out = arguments[num_inputs + k]
         partial = np.broadcast_to(values, box.shape).astype(out.dtype, copy=False)
+        if sequential_sums and folds_in_order(reduction.combiner):
+            assert isinstance(reduction.ufunc, np.ufunc)
+            folded = fold_in_order(reduction.ufunc, out, partial, reduction_axes)
+            np.copyto(out, folded, casting="unsafe")
+            continue
         target = out
         if reduction.unsigned:
             unsigned = np.dtype(f"u{out.dtype.itemsize}")

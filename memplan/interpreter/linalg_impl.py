@@ -1,7 +1,8 @@
 """linalg on memrefs of any scope, including discontiguous tensors.
 
 Elementwise named ops, fill, copy, transpose, broadcast and reduce map to one
-numpy call each; softmax computes MLIR's decomposition of it; pack and unpack
+numpy call each (a float sum or product `reduce` in sequential mode to
+`fold_in_order`); softmax computes MLIR's decomposition of it; pack and unpack
 reshape and transpose (relayout.py).  Every other structured op of memplan's linalg dialect
 (`generic`, `map`, matmuls, convolutions, poolings) runs through its body,
 vectorized by `generic_vectorize` (convolutions and matmuls as matmuls,
@@ -50,6 +51,7 @@ from memplan.interpreter.memory_impl import (
 )
 from memplan.interpreter.model import DiscontiguousTensor, MemoryModel, Tensor
 from memplan.interpreter.relayout import pack, unpack
+from memplan.interpreter.sequential_sums import fold_in_order, folds_in_order
 from memplan.interpreter.vector_body import REDUCTION_UFUNCS, Fold
 
 
@@ -153,8 +155,11 @@ def _store(target: Tensor, values: np.ndarray) -> None:
 class LinalgFunctions(InterpreterFunctions):
     """linalg named ops and generic, vectorized with numpy."""
 
-    def __init__(self, model: MemoryModel):
+    def __init__(self, model: MemoryModel, sequential_sums: bool = False):
+        """`sequential_sums` folds float sums and products in MLIR's loop
+        order (`sequential_sums.py`) instead of reassociating them."""
         self.model = model
+        self.sequential_sums = sequential_sums
         self._indices: list[tuple[int, ...]] = []
 
     def _elementwise(self, op: Operation, args: PythonValues) -> PythonValues:
@@ -224,7 +229,16 @@ class LinalgFunctions(InterpreterFunctions):
             return self.run_structured(interpreter, op, args)
         source, output = args
         values = read_tensor(source).astype(output.dtype, copy=False)
-        folded = ufunc.reduce(values, axis=tuple(op.dimensions.get_values()))
+        axes = tuple(op.dimensions.get_values())
+        combiner = op.region.block.first_op
+        assert combiner is not None
+        if self.sequential_sums and folds_in_order(combiner):
+            assert isinstance(ufunc, np.ufunc)
+            start = np.expand_dims(read_tensor(output), axes)
+            folded = fold_in_order(ufunc, start, values, axes)
+            _store(output, np.squeeze(folded, axis=axes))
+            return ()
+        folded = ufunc.reduce(values, axis=axes)
         _store(output, ufunc(read_tensor(output), folded))
         return ()
 
@@ -283,7 +297,7 @@ class LinalgFunctions(InterpreterFunctions):
             read_tensor(value) if hasattr(value, "shape") else value for value in args
         ]
         outputs = operands[len(op.inputs) :]
-        if not run_vectorized(interpreter, op, operands):
+        if not run_vectorized(interpreter, op, operands, self.sequential_sums):
             self._run_elementwise(interpreter, op, operands)
         for target, values in zip(args[len(op.inputs) :], outputs, strict=True):
             if isinstance(target, DiscontiguousTensor):

@@ -208,12 +208,16 @@ class Runner:
         index_bitwidth: Literal[32, 64] = 64,
         check_uninitialized: bool = False,
         vectorize_loops: bool | None = None,
+        sequential_sums: bool = False,
     ):
         """`check_uninitialized` makes reading bytes that no op wrote since
         their tensor was allocated an error (see `uninitialized.py`).
         `vectorize_loops` runs loop nests of scalar code on whole arrays where
         that changes nothing (`loop_vectorize.py`); False runs them op by op,
-        None (the default) unless `MEMPLAN_SCALAR_LOOPS=1` is set."""
+        None (the default) unless `MEMPLAN_SCALAR_LOOPS=1` is set.
+        `sequential_sums` folds float sums and products of linalg ops in
+        MLIR's loop order, bit for bit what its lowered loops compute
+        (`sequential_sums.py`), instead of reassociating them (BLAS)."""
         self.module = module
         self.target = target or get_target()
         capacity = {name: info.capacity for name, info in self.target.scopes.items()}
@@ -246,7 +250,9 @@ class Runner:
         self.interpreter.register_implementations(AffineFunctions(vectorizer))
         self.interpreter.register_implementations(BuiltinFunctions())
         self.interpreter.register_implementations(memrefs, override=True)
-        self.interpreter.register_implementations(LinalgFunctions(self.model))
+        self.interpreter.register_implementations(
+            LinalgFunctions(self.model, sequential_sums)
+        )
         self.interpreter.register_implementations(MemoryFunctions(self.model))
 
     def function(self, symbol: str) -> Operation:
@@ -374,12 +380,14 @@ def run_function(
     *,
     check_uninitialized: bool = False,
     vectorize_loops: bool | None = None,
+    sequential_sums: bool = False,
 ) -> RunResult:
     """Run `@symbol` of `module` on `target` (default: the default Hexagon).
 
     Memref arguments are numpy arrays, used in place and treated as
     DDR-resident (not counted as storages) unless typed in VTCM.
-    `vectorize_loops=False` runs loop nests of scalar code op by op (see
+    `vectorize_loops=False` runs loop nests of scalar code op by op and
+    `sequential_sums=True` folds float sums in MLIR's loop order (see
     `Runner`).  Raises
     `InterpretationError` naming the op when the program breaks a memory rule.
     """
@@ -388,4 +396,5 @@ def run_function(
         target,
         check_uninitialized=check_uninitialized,
         vectorize_loops=vectorize_loops,
+        sequential_sums=sequential_sums,
     ).run(symbol, args)

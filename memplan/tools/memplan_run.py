@@ -175,6 +175,14 @@ class MemplanRunMain(CommandLineTool):
             "allocated (their value is undefined and plan-dependent)",
         )
         arg_parser.add_argument(
+            "--sequential-sums",
+            action="store_true",
+            help="fold float sums and products of linalg ops (matmuls, "
+            "convolutions, reductions) one step at a time in MLIR's loop order, "
+            "bit for bit what its lowered loops compute, instead of "
+            "reassociating them (BLAS; faster)",
+        )
+        arg_parser.add_argument(
             "--stats-json", metavar="PATH", help="write the run statistics as JSON"
         )
         arg_parser.add_argument(
@@ -263,6 +271,7 @@ class MemplanRunMain(CommandLineTool):
             target,
             self.args.index_bitwidth,
             check_uninitialized=self.args.check_uninitialized,
+            sequential_sums=self.args.sequential_sums,
         )
         arguments = self._arguments(runner)
         before = [a.tobytes() if isinstance(a, np.ndarray) else None for a in arguments]

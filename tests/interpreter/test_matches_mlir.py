@@ -745,6 +745,55 @@ def test_memplan_run_matches_mlir_execution_engine(
         assert results == (expected["result"].item(),)
 
 
+SEQUENTIAL_SUMS = """
+#x = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#row = affine_map<(d0, d1, d2) -> (d0)>
+func.func @main(%a: memref<6x300xf32>, %b: memref<300x5xf32>, %c: memref<6x5xf32>,
+    %x: memref<1x9x9x16xf32>, %w: memref<3x3x16x4xf32>, %y: memref<1x7x7x4xf32>,
+    %g: memref<5x40x30xf32>, %s: memref<5xf32>, %r: memref<5xf32>) attributes {llvm.emit_c_interface} {
+  linalg.matmul ins(%a, %b : memref<6x300xf32>, memref<300x5xf32>) outs(%c : memref<6x5xf32>)
+  linalg.conv_2d_nhwc_hwcf ins(%x, %w : memref<1x9x9x16xf32>, memref<3x3x16x4xf32>) outs(%y : memref<1x7x7x4xf32>)
+  linalg.generic {indexing_maps = [#x, #row], iterator_types = ["parallel", "reduction", "reduction"]} ins(%g : memref<5x40x30xf32>) outs(%s : memref<5xf32>) {
+  ^bb0(%v: f32, %acc: f32):
+    %sq = arith.mulf %v, %v : f32
+    %t = arith.subf %sq, %v : f32
+    %u = arith.addf %acc, %t : f32
+    linalg.yield %u : f32
+  }
+  linalg.reduce ins(%g : memref<5x40x30xf32>) outs(%r : memref<5xf32>) dimensions = [1, 2]
+    (%v: f32, %acc: f32) {
+      %u = arith.addf %v, %acc : f32
+      linalg.yield %u : f32
+    }
+  func.return
+}
+"""
+"""A matmul, a convolution, a generic sum and a reduce, each summing
+hundreds of terms: which order they add in shows in the last bits."""
+
+
+def _mixed_floats(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
+    """Normal values scaled by 2**-12 .. 2**12."""
+    scale = np.exp2(rng.integers(-12, 13, shape))
+    return (rng.standard_normal(shape) * scale).astype(np.float32)
+
+
+def test_sequential_sums_match_mlirs_loops_bit_for_bit(tmp_path: Path):
+    """With `sequential_sums=True` float sums fold in the order of the
+    loops MLIR lowers the ops to: the same bits, where the default mode's
+    BLAS and pairwise sums differ in the last ones."""
+    rng = np.random.default_rng(7)
+    shapes = [(6, 300), (300, 5), (6, 5), (1, 9, 9, 16), (3, 3, 16, 4)]
+    shapes += [(1, 7, 7, 4), (5, 40, 30), (5,), (5,)]
+    arrays = [_mixed_floats(rng, shape) for shape in shapes]
+    expected = _run_in_mlir(SEQUENTIAL_SUMS, arrays, "none", tmp_path)
+    ours = [a.copy() for a in arrays]
+    run_function(parse(SEQUENTIAL_SUMS), "main", ours, sequential_sums=True)
+    for position, array in enumerate(ours):
+        np.testing.assert_array_equal(array, expected[f"arg{position}"])
+        assert array.tobytes() == expected[f"arg{position}"].tobytes()
+
+
 ODD_WIDTH = """
 func.func @main(%out: memref<8xi32>) attributes {llvm.emit_c_interface} {
   %c0 = arith.constant 0 : index

@@ -1,7 +1,9 @@
 // memplan-run runs bf16 (as ml_dtypes.bfloat16): a dense_resource weight, a
-// hex mask, a bf16 argument, a matmul and casts; planned and lowered too.
+// hex mask, a bf16 argument, a matmul and casts; planned and lowered too,
+// and with the matmul's sum folded in loop order (--sequential-sums).
 
 // RUN: memplan-run %s --args "dense<[[1.25, 2.0], [3.0, 0x4080]]> : tensor<2x2xbf16>" 2>&1 | filecheck %s
+// RUN: memplan-run %s --sequential-sums --args "dense<[[1.25, 2.0], [3.0, 0x4080]]> : tensor<2x2xbf16>" 2>&1 | filecheck %s
 // RUN: memplan-opt -p memory-manifest,memory-plan %s | memplan-run - --args "dense<[[1.25, 2.0], [3.0, 0x4080]]> : tensor<2x2xbf16>" 2>&1 | filecheck %s
 // RUN: memplan-opt -p memory-manifest,memory-plan,convert-memory-to-memref %s | memplan-run - --args "dense<[[1.25, 2.0], [3.0, 0x4080]]> : tensor<2x2xbf16>" 2>&1 | filecheck %s
 
