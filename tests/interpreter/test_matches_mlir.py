@@ -769,26 +769,32 @@ func.func @main(%a: memref<6x300xf32>, %b: memref<300x5xf32>, %c: memref<6x5xf32
 }
 """
 """A matmul, a convolution, a generic sum and a reduce, each summing
-hundreds of terms: which order they add in shows in the last bits."""
+hundreds of terms: which order they add in shows in the last bits (f32 here,
+f64 too by replacing the type)."""
 
 
-def _mixed_floats(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
+def _mixed_floats(
+    rng: np.random.Generator, shape: tuple[int, ...], dtype: type
+) -> np.ndarray:
     """Normal values scaled by 2**-12 .. 2**12."""
     scale = np.exp2(rng.integers(-12, 13, shape))
-    return (rng.standard_normal(shape) * scale).astype(np.float32)
+    return (rng.standard_normal(shape) * scale).astype(dtype)
 
 
-def test_sequential_sums_match_mlirs_loops_bit_for_bit(tmp_path: Path):
+@pytest.mark.parametrize("element", ["f32", "f64"])
+def test_sequential_sums_match_mlirs_loops_bit_for_bit(element: str, tmp_path: Path):
     """With `sequential_sums=True` float sums fold in the order of the
     loops MLIR lowers the ops to: the same bits, where the default mode's
     BLAS and pairwise sums differ in the last ones."""
     rng = np.random.default_rng(7)
     shapes = [(6, 300), (300, 5), (6, 5), (1, 9, 9, 16), (3, 3, 16, 4)]
     shapes += [(1, 7, 7, 4), (5, 40, 30), (5,), (5,)]
-    arrays = [_mixed_floats(rng, shape) for shape in shapes]
-    expected = _run_in_mlir(SEQUENTIAL_SUMS, arrays, "none", tmp_path)
+    dtype = {"f32": np.float32, "f64": np.float64}[element]
+    arrays = [_mixed_floats(rng, shape, dtype) for shape in shapes]
+    text = SEQUENTIAL_SUMS.replace("f32", element)
+    expected = _run_in_mlir(text, arrays, "none", tmp_path)
     ours = [a.copy() for a in arrays]
-    run_function(parse(SEQUENTIAL_SUMS), "main", ours, sequential_sums=True)
+    run_function(parse(text), "main", ours, sequential_sums=True)
     for position, array in enumerate(ours):
         np.testing.assert_array_equal(array, expected[f"arg{position}"])
         assert array.tobytes() == expected[f"arg{position}"].tobytes()
