@@ -230,9 +230,7 @@ class LinalgFunctions(InterpreterFunctions):
         source, output = args
         values = read_tensor(source).astype(output.dtype, copy=False)
         axes = tuple(op.dimensions.get_values())
-        combiner = op.region.block.first_op
-        assert combiner is not None
-        if self.sequential_sums and folds_in_order(combiner):
+        if self.sequential_sums and folds_in_order(op.region.block.first_op):
             assert isinstance(ufunc, np.ufunc)
             start = np.expand_dims(read_tensor(output), axes)
             folded = fold_in_order(ufunc, start, values, axes)

@@ -44,7 +44,7 @@ ACCUMULATE_BELOW = 128
 two ways cost alike around 128 points of a 1024-point sum, measured)."""
 
 
-def folds_in_order(combiner: Operation) -> bool:
+def folds_in_order(combiner: Operation | None) -> bool:
     """Whether sequential mode folds reductions by `combiner` in order."""
     return isinstance(combiner, ORDER_SENSITIVE)
 

@@ -13,6 +13,8 @@ in generic form; memplan must then
   vectorized ops, so within a few float steps);
 - plan it (`memory-manifest,memory-plan`, clean under `memory-verify`) and
   compute the same bits as before planning.
+With `--sequential-sums` the exported module computes the bits of its loop
+form (`convert-linalg-to-loops`).
 `specialize` on `dtypes` fails without memplan's i1 bodies: MLIR's
 `linalg.mul` of i1 is an `andi`, which memplan refused.  MLIR's
 `affine-loop-fusion` is left out: it changes what these modules compute
@@ -33,7 +35,7 @@ import pytest
 from mlir_execution import MLIR_PYTHON, needs_mlir
 from test_torch_dynamic import CASES as DYNAMIC_CASES
 from test_torch_dynamic import expected as dynamic_expected
-from test_torch_fixtures import FIXTURES, OUTPUTS, memplan_opt, read_arrays
+from test_torch_fixtures import FIXTURES, NAMES, OUTPUTS, memplan_opt, read_arrays
 
 from memplan.tools import memplan_run
 
@@ -112,16 +114,17 @@ def _exported(name: str, out: Path) -> dict[str, np.ndarray]:
 
 
 def _run(
-    name: str, source: Path, out: Path, input_set: str = ""
+    name: str, source: Path, out: Path, input_set: str = "", *flags: str
 ) -> dict[str, np.ndarray]:
     """memplan-run of `source` on fixture `name`'s inputs (those of
-    `input_set`, an input set at another size, when given)."""
+    `input_set`, an input set at another size, when given), with `flags`."""
     errors = io.StringIO()
     arguments = [
         str(source),
         "--args",
         str(FIXTURES / f"{name}.npz"),
         *(["--args-set", input_set] if input_set else []),
+        *flags,
     ]
     with redirect_stdout(io.StringIO()), redirect_stderr(errors):
         status = memplan_run.main(
@@ -179,3 +182,24 @@ def test_rewritten_dynamic_module_computes_pytorchs_results_at_every_size(
             unplanned[key], value, rtol=1e-4, atol=1e-5, err_msg=key
         )
         assert planned[key].tobytes() == unplanned[key].tobytes(), key
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_sequential_sums_compute_the_bits_of_the_loop_form(name: str, tmp_path: Path):
+    """With `--sequential-sums` every float sum folds in the order of the
+    loops MLIR's `convert-linalg-to-loops` writes: each fixture's linalg form
+    computes its loop form's bits (both run by memplan; without the flag
+    matmuls, convolutions and reductions differ in the last bits)."""
+    loops = _run(
+        name, _rewritten(name, "loops-expanded", tmp_path), tmp_path / "loops.npz"
+    )
+    linalg = _run(
+        name,
+        FIXTURES / f"{name}.mlir",
+        tmp_path / "linalg.npz",
+        "",
+        "--sequential-sums",
+    )
+    assert sorted(linalg) == sorted(loops)
+    for key, value in loops.items():
+        assert linalg[key].tobytes() == value.tobytes(), key
