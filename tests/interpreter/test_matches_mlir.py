@@ -81,8 +81,8 @@ with ir.Context():
     engine = ExecutionEngine(module, opt_level=0)
     stored = np.load(arrays_in)
     arrays = [stored[f"arr_{i}"] for i in range(len(stored.files))]
-    # ctypes has no 2-byte float (f16; bf16 arrives as 2-byte void): pass the bits
-    arrays = [a.view(np.uint16) if a.dtype.kind in "fV" and a.dtype.itemsize == 2
+    # bf16 arrives as 2-byte void, which ctypes has no type for: pass its bits
+    arrays = [a.view(np.uint16) if a.dtype.kind == "V" and a.dtype.itemsize == 2
               else a for a in arrays]
     args = [ctypes.pointer(ctypes.pointer(get_ranked_memref_descriptor(a)))
             for a in arrays]
