@@ -24,7 +24,8 @@ from mlir_execution import compiled, generic_text, needs_mlir
 from test_torch_fixtures import EXPORT_ATOL, FIXTURES, NAMES, TOLERANCE, expected
 from xdsl.passes import ModulePass
 
-from memplan.context import memplan_context
+from memplan.context import memplan_context, parse_module
+from memplan.interpreter import run_function
 from memplan.lowering.memory_to_memref import ConvertMemoryToMemrefPass
 from memplan.parser import MemplanParser
 from memplan.passes.coalesce import MemoryCoalescePass
@@ -87,3 +88,35 @@ def test_planned_module_compiled_by_mlir_matches_the_exported_one_bitwise(
                 atol=atol,
                 err_msg=key,
             )
+
+
+TRANSCENDENTAL = ("activations", "math_ops", "tiny_gpt", "transformer")
+"""Fixtures with `exp`, `tanh`, `erf` and the like: memplan computes those
+in f64 and rounds, up to 2 ulp off the C library's f32 functions that the
+compiled code calls (docs/interpreter.md)."""
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if n not in TRANSCENDENTAL])
+def test_memplan_run_with_sequential_sums_computes_mlirs_compiled_bits(
+    name: str, tmp_path: Path
+):
+    """With float sums in loop order, memplan-run's results are those of
+    the exported module compiled by MLIR, bit for bit (by default, BLAS and
+    pairwise sums change the last bits of most elements)."""
+    exported = compiled(
+        (FIXTURES / f"{name}.mlir").read_text(),
+        FIXTURES / f"{name}.npz",
+        tmp_path / "exported.npz",
+    )
+    arrays = expected(name)
+    arguments = [arrays[f"arg{i}"].copy() for i in range(_argument_count(arrays))]
+    module = parse_module((FIXTURES / f"{name}.mlir").read_text())
+    results = run_function(module, "main", arguments, sequential_sums=True).results
+    assert len(results) == sum(key.startswith("result") for key in exported)
+    for position, result in enumerate(results):
+        want = exported[f"result{position}"]
+        assert np.asarray(result, want.dtype).tobytes() == want.tobytes(), position
+
+
+def _argument_count(arrays: dict[str, np.ndarray]) -> int:
+    return sum(key.startswith("arg") for key in arrays)
