@@ -23,6 +23,7 @@ import numpy as np
 import pytest
 from interpreter_helpers import parse
 from mlir_execution import MLIR_PYTHON, needs_mlir
+from xdsl.dialects import arith
 from xdsl.printer import Printer
 
 from memplan.context import memplan_context
@@ -1106,22 +1107,6 @@ FLOAT_BINARY = (
     *("addf", "subf", "mulf", "divf", "remf"),
     *("maximumf", "minimumf", "maxnumf", "minnumf"),
 )
-INTEGER_PREDICATES = (
-    "eq",
-    "ne",
-    "slt",
-    "sle",
-    "sgt",
-    "sge",
-    "ult",
-    "ule",
-    "ugt",
-    "uge",
-)
-FLOAT_PREDICATES = (
-    *("false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord"),
-    *("ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true"),
-)
 
 
 def _guarded_rhs(op: str, element: str, name: str) -> list[str]:
@@ -1152,7 +1137,11 @@ def _elementwise_program(element: str, size: int) -> tuple[str, list[str]]:
     `element`'s kind; the output types."""
     integer = element.startswith("i")
     ops = INTEGER_BINARY if integer else [*FLOAT_BINARY, "negf"]
-    predicates = INTEGER_PREDICATES if integer else FLOAT_PREDICATES
+    predicates = (
+        arith.CMPI_COMPARISON_OPERATIONS
+        if integer
+        else arith.CMPF_COMPARISON_OPERATIONS
+    )
     compare = "cmpi" if integer else "cmpf"
     memref_of = lambda t: f"memref<{size}x{t}>"  # noqa: E731
     lines, types = [], []

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pytest
 from interpreter_helpers import parse
-from xdsl.dialects import func
+from xdsl.dialects import arith, func
 from xdsl.ir import Operation
 
 from memplan.interpreter.arith_impl import evaluate
@@ -42,36 +42,8 @@ INTEGER_BINARY = [
     "shrsi",
     "shrui",
 ]
-INTEGER_PREDICATES = [
-    "eq",
-    "ne",
-    "slt",
-    "sle",
-    "sgt",
-    "sge",
-    "ult",
-    "ule",
-    "ugt",
-    "uge",
-]
-FLOAT_PREDICATES = [
-    "false",
-    "oeq",
-    "ogt",
-    "oge",
-    "olt",
-    "ole",
-    "one",
-    "ord",
-    "ueq",
-    "ugt",
-    "uge",
-    "ult",
-    "ule",
-    "une",
-    "uno",
-    "true",
-]
+INTEGER_PREDICATES = arith.CMPI_COMPARISON_OPERATIONS
+FLOAT_PREDICATES = arith.CMPF_COMPARISON_OPERATIONS
 CASTS = [
     ("index_cast", "i32", "index"),
     ("index_cast", "index", "i32"),
