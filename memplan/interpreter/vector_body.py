@@ -35,15 +35,17 @@ REDUCTION_UFUNCS: dict[type[Operation], Fold] = {
     arith.MuliOp: np.multiply,
     arith.MaximumfOp: MAXIMUMF,
     arith.MinimumfOp: MINIMUMF,
-    arith.MaxnumfOp: np.fmax,
-    arith.MinnumfOp: np.fmin,
     arith.MaxSIOp: np.maximum,
     arith.MinSIOp: np.minimum,
     arith.AndIOp: np.bitwise_and,
     arith.OrIOp: np.bitwise_or,
     arith.XOrIOp: np.bitwise_xor,
 }
-"""Combiners that are associative and commutative, so folding order is free."""
+"""Combiners that are associative and commutative, so folding order is free.
+Not `maxnumf`/`minnumf`: `np.fmax.reduce` turns a signaling NaN into a NaN
+that the next value replaces (a row of +inf, a signaling NaN and -inf
+folded to -inf), so their reductions run one reduction point at a time
+with the elementwise kernel (`float_extrema.maxnumf`), as MLIR's loops do."""
 
 UNSIGNED_REDUCTIONS: dict[type[Operation], np.ufunc] = {
     arith.MaxUIOp: np.maximum,

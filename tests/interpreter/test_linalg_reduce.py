@@ -192,3 +192,30 @@ def test_linalg_index_in_a_reduce_body_gives_the_reduced_position(run: Run):
     run(program, values, best, where)
     np.testing.assert_array_equal(best, values.max(axis=1))
     np.testing.assert_array_equal(where, values.argmax(axis=1))
+
+
+MAXNUM_REDUCE = """
+func.func @main(%v: memref<2x3xf32>, %m: memref<2xf32>) {
+  linalg.reduce ins(%v : memref<2x3xf32>) outs(%m : memref<2xf32>) dimensions = [1] (%in: f32, %acc: f32) {
+    %r = arith.{op} %in, %acc : f32
+    linalg.yield %r : f32
+  }
+  func.return
+}
+"""
+
+
+def test_maxnumf_and_minnumf_reductions_skip_a_signaling_nan(run: Run):
+    """A signaling NaN gives the other operand at its step, as in MLIR's
+    loops; `np.fmax.reduce` turned it into a NaN that the next value
+    replaced, folding +inf, sNaN, -inf to -inf."""
+    inf, signaling = 0x7F800000, 0x7FA00001
+    bits = [[inf, signaling, inf | 1 << 31], [inf | 1 << 31, signaling, inf]]
+    values = np.array(bits, np.uint32).view(np.float32)
+    for op, expected in (
+        ("maxnumf", [np.inf, np.inf]),
+        ("minnumf", [-np.inf, -np.inf]),
+    ):
+        out = np.full(2, np.nan, np.float32)
+        run(MAXNUM_REDUCE.replace("{op}", op), values, out)
+        np.testing.assert_array_equal(out, np.array(expected, np.float32))

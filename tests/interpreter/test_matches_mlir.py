@@ -512,6 +512,27 @@ _NUMBERS = [0, 0x80000000, 0x3F800000, 0xBF800000, 0x7F800000, 0xFF800000]
 _SPECIAL_BITS = np.array([*_NANS, *_NUMBERS], np.uint32).view(np.float32)
 
 
+NUMBER_PREFERRING_REDUCTIONS = """
+#in = affine_map<(i, j) -> (i, j)>
+#out = affine_map<(i, j) -> (i)>
+func.func @main(%x: memref<64x8xf32>, %max: memref<64xf32>, %min: memref<64xf32>) attributes {llvm.emit_c_interface} {
+  linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "reduction"]} ins(%x : memref<64x8xf32>) outs(%max : memref<64xf32>) {
+  ^bb0(%v: f32, %a: f32):
+    %r = arith.maxnumf %v, %a : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "reduction"]} ins(%x : memref<64x8xf32>) outs(%min : memref<64xf32>) {
+  ^bb0(%v: f32, %a: f32):
+    %r = arith.minnumf %v, %a : f32
+    linalg.yield %r : f32
+  }
+  func.return
+}
+"""
+"""Rows and inits drawn from NaNs of both kinds, zeros, ones and
+infinities, folded by maxnumf and minnumf."""
+
+
 def _fused_and_powers_arrays() -> list[np.ndarray]:
     """Factors of random magnitudes, a quarter random bit patterns; addends
     that (but every third) cancel the rounded product, where one rounding
@@ -691,6 +712,14 @@ CASES = {
         "none",
     ),
     "fma-and-fpowi": (FUSED_AND_POWERS, _fused_and_powers_arrays(), "none"),
+    "maxnumf-and-minnumf-reductions": (
+        NUMBER_PREFERRING_REDUCTIONS,
+        [
+            np.random.default_rng(0).choice(_SPECIAL_BITS, (64, 8)),
+            *(np.random.default_rng(1).choice(_SPECIAL_BITS, 64) for _ in range(2)),
+        ],
+        "none",
+    ),
     "maxnumf-and-minnumf": (
         NUMBER_PREFERRING,
         [
