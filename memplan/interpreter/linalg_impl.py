@@ -42,7 +42,7 @@ from memplan.interpreter.generic_vectorize import (
     loop_ranges,
     run_vectorized,
 )
-from memplan.interpreter.math_impl import EXP, in_double
+from memplan.interpreter.math_impl import EXP, LOG
 from memplan.interpreter.memory_impl import (
     copy_tensor,
     count_copy,
@@ -71,7 +71,7 @@ ELEMENTWISE: dict[type[Operation], Callable[..., np.ndarray]] = {
     linalg.MaxOp: MAXIMUMF,
     linalg.MinOp: MINIMUMF,
     linalg.ExpOp: EXP,
-    linalg.LogOp: in_double(np.log),
+    linalg.LogOp: LOG,
     linalg.SqrtOp: np.sqrt,
     linalg.SelectOp: np.where,
     linalg.DivOp: divide,

@@ -54,6 +54,8 @@ def in_double(ufunc: np.ufunc) -> Callable[..., np.ndarray]:
 
 EXP = in_double(np.exp)
 """`math.exp` and `linalg.exp` (and softmax's exponential)."""
+LOG = in_double(np.log)
+"""`math.log` and `linalg.log`."""
 
 
 def _rsqrt(values: np.ndarray) -> np.ndarray:
@@ -162,7 +164,7 @@ MATH_KERNELS: dict[type[Operation], Kernel] = {
     math.FmaOp: _fma,
     math.FPowIOp: _fpowi,
     math.IPowIOp: _ipowi,
-    math.LogOp: unary(in_double(np.log)),
+    math.LogOp: unary(LOG),
     math.Log10Op: unary(in_double(np.log10)),
     math.Log1pOp: unary(in_double(np.log1p)),
     math.Log2Op: unary(in_double(np.log2)),
