@@ -20,8 +20,8 @@ The calling thread waits for the worker: the worker's result is returned
 and its exception raised, as if the call had run in place (context
 variables, such as numpy's error state, are the caller's).  A call from the
 worker itself runs in place, on the stack it already has.  A Ctrl-C while
-waiting raises `KeyboardInterrupt` in the caller at once, and in the worker
-too, so that the call does not run on in the background.
+the worker starts or runs raises `KeyboardInterrupt` in the caller at once,
+and in the worker too, so that the call does not run on in the background.
 """
 
 from __future__ import annotations
@@ -79,36 +79,44 @@ def _deep_recursion() -> Iterator[None]:
                 sys.setrecursionlimit(_caller_limit)
 
 
-def _started(work: Callable[[], None]) -> threading.Thread | None:
-    """A daemon thread running `work` on a stack of `STACK_BYTES`, or None
-    when the system does not give one (a tight `ulimit -v`)."""
-    worker = threading.Thread(target=work, name="memplan deep stack", daemon=True)
+def _start(worker: threading.Thread) -> bool:
+    """Start `worker` on a stack of `STACK_BYTES`; False when the system
+    does not give one (a tight `ulimit -v`)."""
     with _lock:
         default = threading.stack_size(STACK_BYTES)
         try:
             worker.start()
         except RuntimeError:
-            return None
+            return False
         finally:
             threading.stack_size(default)
-    return worker
+    return True
 
 
 def _interrupt(worker: threading.Thread) -> None:
-    """Raise `KeyboardInterrupt` in `worker` at its next Python instruction."""
-    assert worker.ident is not None
+    """Raise `KeyboardInterrupt` in `worker` at its next Python instruction
+    (nothing if it has not started: it will not)."""
+    if worker.ident is None:
+        return
     ctypes.pythonapi.PyThreadState_SetAsyncExc(
         ctypes.c_ulong(worker.ident), ctypes.py_object(KeyboardInterrupt)
     )
 
 
-def _wait_for(worker: threading.Thread) -> None:
+def _started_and_finished(worker: threading.Thread) -> bool:
+    """Start `worker` and wait for it (False: it could not start).  A Ctrl-C
+    at any point, even while it starts, stops it too once it runs."""
     try:
+        if not _start(worker):
+            return False
         while worker.is_alive():
             worker.join(_WAIT_SECONDS)
     except KeyboardInterrupt:
+        # Even if `is_alive()` says otherwise: Python 3.11 takes a thread
+        # whose `join` a Ctrl-C interrupted for stopped.
         _interrupt(worker)
         raise
+    return True
 
 
 def call_with_deep_stack(function: Callable[[], T]) -> T:
@@ -129,11 +137,10 @@ def call_with_deep_stack(function: Callable[[], T]) -> T:
         except BaseException as error:
             failure.append(error)
 
+    worker = threading.Thread(target=work, name="memplan deep stack", daemon=True)
     with _deep_recursion():
-        worker = _started(work)
-        if worker is not None:
-            _wait_for(worker)
-    if worker is None:
+        ran = _started_and_finished(worker)
+    if not ran:
         return function()
     if failure:
         raise failure.pop()  # bound to no name: its traceback holds this frame

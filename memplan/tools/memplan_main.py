@@ -7,8 +7,8 @@ import sys
 from collections.abc import Sequence
 from functools import partial
 
-from memplan.deep_stack import call_with_deep_stack
 from memplan.tools import plan_cmd, plot_cmd
+from memplan.tools.entry_point import run_command
 from memplan.tools.internal_error import report_internal_error
 
 
@@ -23,7 +23,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """The whole command on a deep stack: reading a .mlir module follows its
     nested regions by recursion."""
-    return call_with_deep_stack(partial(_main, argv))
+    return run_command("memplan", partial(_main, argv))
 
 
 def _main(argv: Sequence[str] | None) -> int:

@@ -39,11 +39,11 @@ from xdsl.utils.lexer import Span
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from memplan.context import memplan_dialects
-from memplan.deep_stack import call_with_deep_stack
 from memplan.dialects.memref import blob_store
 from memplan.ir_walk import walk
 from memplan.parser import MemplanParser, too_deep
 from memplan.text import not_utf8, only_comments
+from memplan.tools.entry_point import run_command
 from memplan.tools.internal_error import report_internal_error
 
 EXIT_ERROR = 1
@@ -151,7 +151,7 @@ class MemplanOptMain(xDSLOptMain):
 def main() -> int:
     """The whole run (arguments, parsing, passes, printing) on a deep stack:
     xDSL and the passes follow nested regions by recursion."""
-    return call_with_deep_stack(_main)
+    return run_command("memplan-opt", _main)
 
 
 def _main() -> int:

@@ -24,7 +24,6 @@ from xdsl.tools.command_line_tool import CommandLineTool
 from xdsl.utils.exceptions import ParseError, VerifyException
 
 from memplan.context import run_context
-from memplan.deep_stack import call_with_deep_stack
 from memplan.interpreter import InterpretationError
 from memplan.interpreter.arguments import argument_from_attribute, arguments_from_npz
 from memplan.interpreter.cost import CostModelError, program_scopes, with_cost_file
@@ -41,6 +40,7 @@ from memplan.targets import (
     get_target,
 )
 from memplan.text import NotText, decode_text, only_comments
+from memplan.tools.entry_point import run_command
 
 _SIZE_SUFFIXES = {
     "": 1,
@@ -367,7 +367,7 @@ class MemplanRunMain(CommandLineTool):
 def main(args: Sequence[str] | None = None) -> int:
     """The whole run (arguments, parsing, the call) on a deep stack: xDSL
     and the interpreter follow nested regions and calls by recursion."""
-    return call_with_deep_stack(lambda: MemplanRunMain(args).execute())
+    return run_command("memplan-run", lambda: MemplanRunMain(args).execute())
 
 
 if __name__ == "__main__":

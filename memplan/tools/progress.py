@@ -42,6 +42,14 @@ class StatusLine:
             self.shown = False
 
 
+def end_status_line(stream: TextIO | None) -> None:
+    """On a terminal, clear the line the cursor is on (a status line, or the
+    `^C` the terminal echoed), so that a last message starts at its left."""
+    if stream is not None and stream.isatty():
+        stream.write(_CLEAR_LINE)
+        stream.flush()
+
+
 def status_line(prefix: str, stream: TextIO | None = None) -> StatusLine | None:
     """A status line on `stream` (stderr by default) if it is a terminal, else None."""
     out = sys.stderr if stream is None else stream
