@@ -34,6 +34,7 @@ from typing import IO
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
+from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 from xdsl.utils.lexer import Span
 from xdsl.xdsl_opt_main import xDSLOptMain
@@ -45,6 +46,7 @@ from memplan.parser import MemplanParser, too_deep
 from memplan.text import not_utf8, only_comments
 from memplan.tools.entry_point import run_command
 from memplan.tools.internal_error import report_internal_error
+from memplan.tools.progress import Ticker
 
 EXIT_ERROR = 1
 
@@ -70,6 +72,8 @@ class MemplanOptMain(xDSLOptMain):
     """Lines of the input before that chunk (`--split-input-file`)."""
     held_output: HeldOutput
     """What `-o` gets once the run succeeds."""
+    running = "the passes"
+    """The pass running now, for the status line."""
 
     def location_of(self, op: Operation) -> str | None:
         """`file:line:column` of a parsed op; None for an op a pass built."""
@@ -122,13 +126,35 @@ class MemplanOptMain(xDSLOptMain):
 
         self.available_frontends["mlir"] = parse_mlir
 
+    def setup_pipeline(self):
+        """xDSL's pipeline, also naming each pass as it starts for the status line."""
+        super().setup_pipeline()
+        between_passes = self.pipeline.callback
+
+        def callback(
+            previous: ModulePass | None, module: ModuleOp, next_pass: ModulePass | None
+        ) -> None:
+            if previous is not None:
+                self.running = f"verifying after {previous.name}"
+            if between_passes is not None:
+                between_passes(previous, module, next_pass)
+            if next_pass is not None:
+                self.running = next_pass.name
+
+        self.pipeline = replace(self.pipeline, callback=callback)
+
+    def output_resulting_program(self, prog: ModuleOp) -> str:
+        with Ticker("memplan-opt", lambda: "printing"):
+            return super().output_resulting_program(prog)
+
     def apply_passes(self, prog: ModuleOp):
         """The passes; when a verifier fails other than with a verify error
         (xDSL verifies nested ops first, and the verifier of a `func.return`
         reads its `func.func`'s properties before they are checked), the op
         whose own checks fail, outer ops first."""
         try:
-            super().apply_passes(prog)
+            with Ticker("memplan-opt", lambda: self.running):
+                super().apply_passes(prog)
         except DiagnosticException:
             raise
         except Exception as error:
@@ -145,7 +171,9 @@ class MemplanOptMain(xDSLOptMain):
         see the blobs of the chunks before it."""
         blob_store(self.ctx).clear()
         self.line_offset = start_offset
-        return super().parse_chunk(chunk, file_extension, start_offset)
+        name = self.get_input_name()
+        with Ticker("memplan-opt", lambda: f"parsing {name}"):
+            return super().parse_chunk(chunk, file_extension, start_offset)
 
 
 def main() -> int:

@@ -41,6 +41,7 @@ from memplan.targets import (
 )
 from memplan.text import NotText, decode_text, only_comments
 from memplan.tools.entry_point import run_command
+from memplan.tools.progress import Ticker
 
 _SIZE_SUFFIXES = {
     "": 1,
@@ -264,18 +265,26 @@ class MemplanRunMain(CommandLineTool):
         return module
 
     def _run(self) -> None:
-        module = self._module()
-        target = self._target(module)
-        runner = Runner(
-            module,
-            target,
-            self.args.index_bitwidth,
-            check_uninitialized=self.args.check_uninitialized,
-            sequential_sums=self.args.sequential_sums,
-        )
-        arguments = self._arguments(runner)
-        before = [a.tobytes() if isinstance(a, np.ndarray) else None for a in arguments]
-        result = runner.run(self.args.symbol, arguments)
+        name = self.args.input_file
+        with Ticker("memplan-run", lambda: f"reading {name}") as ticker:
+            module = self._module()
+            target = self._target(module)
+            runner = Runner(
+                module,
+                target,
+                self.args.index_bitwidth,
+                check_uninitialized=self.args.check_uninitialized,
+                sequential_sums=self.args.sequential_sums,
+            )
+            arguments = self._arguments(runner)
+            before = [
+                a.tobytes() if isinstance(a, np.ndarray) else None for a in arguments
+            ]
+            counts, symbol = runner.stats, self.args.symbol
+            ticker.doing = lambda: (
+                f"running @{symbol}: {counts.ops_executed:,} ops executed"
+            )
+            result = runner.run(symbol, arguments)
         changed = {
             position: np.array(value)
             for position, (value, old) in enumerate(zip(arguments, before, strict=True))

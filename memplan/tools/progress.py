@@ -1,11 +1,22 @@
-"""A live status line on stderr for long `best` searches, when stderr is a terminal."""
+"""Live status lines on stderr, when stderr is a terminal: the `best`
+search's progress (`StatusLine`) and, for the IR tools, what a long run is
+doing and for how long (`Ticker`)."""
 
 from __future__ import annotations
 
 import sys
+import threading
+import time
+from collections.abc import Callable
+from types import TracebackType
 from typing import TextIO
 
 _CLEAR_LINE = "\r\x1b[K"
+
+_terminal = threading.Lock()
+"""Held while a ticker writes its line or a command writes its last one."""
+_running: set[Ticker] = set()
+"""The tickers whose lines may still be written (under `_terminal`)."""
 
 
 class StatusLine:
@@ -42,12 +53,81 @@ class StatusLine:
             self.shown = False
 
 
+class Ticker:
+    """`prefix: <what the run is doing>, <seconds> s`, rewritten in place
+    every `PERIOD` seconds once the run has taken `DELAY` (quick runs show
+    nothing), and cleared at the end of the `with` block.  A thread of its
+    own writes it, so the work never checks the clock; on a stream that is
+    not a terminal it does nothing."""
+
+    DELAY = 1.0
+    PERIOD = 0.25
+
+    def __init__(
+        self, prefix: str, doing: Callable[[], str], stream: TextIO | None = None
+    ):
+        self.prefix = prefix
+        self.doing = doing
+        """What the line says the run is doing; called on the ticker's thread."""
+        self.stream = sys.stderr if stream is None else stream
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._shown = False
+
+    def __enter__(self) -> Ticker:
+        if self.stream is not None and self.stream.isatty():
+            self._thread = threading.Thread(
+                target=self._tick, args=(time.monotonic(),), daemon=True
+            )
+            with _terminal:
+                _running.add(self)
+            self._thread.start()
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        if self._thread is None:
+            return
+        with _terminal:
+            self.stop_writing()
+            if self._shown:
+                self.stream.write(_CLEAR_LINE)
+                self.stream.flush()
+        self._thread.join()
+
+    def stop_writing(self) -> None:
+        """Write no more lines (the caller holds `_terminal`)."""
+        self._stop.set()
+        _running.discard(self)
+
+    def _tick(self, start: float) -> None:
+        wait = self.DELAY
+        while not self._stop.wait(wait):
+            line = f"{_CLEAR_LINE}{self.prefix}: {self.doing()}"
+            line += f", {time.monotonic() - start:.1f} s"
+            with _terminal:
+                if self._stop.is_set():
+                    return
+                self.stream.write(line)
+                self.stream.flush()
+                self._shown = True
+            wait = self.PERIOD
+
+
 def end_status_line(stream: TextIO | None) -> None:
     """On a terminal, clear the line the cursor is on (a status line, or the
-    `^C` the terminal echoed), so that a last message starts at its left."""
-    if stream is not None and stream.isatty():
-        stream.write(_CLEAR_LINE)
-        stream.flush()
+    `^C` the terminal echoed), so that a last message starts at its left;
+    tickers still running (on a thread a Ctrl-C left behind) write no more."""
+    with _terminal:
+        for ticker in list(_running):
+            ticker.stop_writing()
+        if stream is not None and stream.isatty():
+            stream.write(_CLEAR_LINE)
+            stream.flush()
 
 
 def status_line(prefix: str, stream: TextIO | None = None) -> StatusLine | None:

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import _thread
-import io
+import re
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from fake_terminal import Terminal, until_shown
 
 from memplan.tools import entry_point, memplan_run
 from memplan.tools.entry_point import EXIT_INTERRUPTED, run_command
+from memplan.tools.progress import Ticker
 
 ENDLESS_LOOP = """
 func.func @main() {
@@ -63,15 +66,10 @@ def test_an_interrupted_command_prints_its_name_and_returns_130(
     assert capsys.readouterr().err == "memplan-opt: interrupted\n"
 
 
-class _Terminal(io.StringIO):
-    def isatty(self) -> bool:
-        return True
-
-
 def test_on_a_terminal_the_interrupted_line_replaces_the_status_line(
     monkeypatch: pytest.MonkeyPatch,
 ):
-    terminal = _Terminal()
+    terminal = Terminal()
     terminal.write("memplan plan: best height so far 1025024, 10,000 nodes, 1.0 s^C")
     monkeypatch.setattr(entry_point.sys, "stderr", terminal)
 
@@ -80,3 +78,30 @@ def test_on_a_terminal_the_interrupted_line_replaces_the_status_line(
 
     run_command("memplan", interrupted)
     assert terminal.getvalue().endswith("\r\x1b[Kmemplan: interrupted\n")
+
+
+def test_a_long_memplan_run_shows_its_ops_until_a_ctrl_c_replaces_the_line(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    module = tmp_path / "endless.mlir"
+    module.write_text(ENDLESS_LOOP)
+    monkeypatch.setattr(Ticker, "DELAY", 0.0)
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    def ctrl_c_once_shown() -> None:
+        until_shown(terminal, " ops executed, ")
+        _thread.interrupt_main()
+
+    threading.Thread(target=ctrl_c_once_shown, daemon=True).start()
+    try:
+        assert memplan_run.main([str(module)]) == EXIT_INTERRUPTED
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    shown = terminal.getvalue()
+    assert re.search(
+        r"\r\x1b\[Kmemplan-run: running @main: [\d,]+ ops executed, [\d.]+ s\r",
+        shown,
+    )
+    assert shown.endswith("\r\x1b[Kmemplan-run: interrupted\n")
