@@ -2,8 +2,10 @@
 
 All times are CPU seconds (user + system), the least of `--repeat` runs.
 Generates one function of N naive VTCM tensors (`memref.alloc`, every
-dealloc at the end, each tensor read by a few later ops), then times, in
-separate `xdsl-opt` processes on the same file:
+dealloc at the end, each tensor read by a few later ops: one arena; or with
+`--lifetimes disjoint` each tensor freed before the next is allocated: one
+arena per tensor), then times, in separate `xdsl-opt` processes on the same
+file:
 
 * parse + print alone (`xdsl-opt file`),
 * `-p memory-manifest` (the input planning starts from),
@@ -63,6 +65,25 @@ def generate(count: int, seed: int = 0) -> str:
     ]
     lines += ["  func.return", "}"]
     return "\n".join(lines) + "\n"
+
+
+def generate_disjoint(count: int, seed: int = 0) -> str:
+    """A straight-line function of `count` tensors, each used once and freed
+    before the next is allocated: `count` arenas of one tensor each."""
+    rng = random.Random(seed)
+    lines = ["func.func @main() {"]
+    for step in range(count):
+        type_ = f'memref<{rng.choice(SHAPES)}, "global.vtcm">'
+        lines += [
+            f"  %t{step} = memref.alloc() : {type_}",
+            f'  "test.op"(%t{step}) : ({type_}) -> ()',
+            f"  memref.dealloc %t{step} : {type_}",
+        ]
+    lines += ["  func.return", "}"]
+    return "\n".join(lines) + "\n"
+
+
+GENERATORS = {"reuse": generate, "disjoint": generate_disjoint}
 
 
 def timed(xdsl_opt: list[str], path: Path, passes: str | None, repeat: int) -> float:
@@ -132,6 +153,13 @@ def main() -> None:
     parser.add_argument(
         "--repeat", type=int, default=3, help="runs per timing; the least counts"
     )
+    parser.add_argument(
+        "--lifetimes",
+        choices=sorted(GENERATORS),
+        default="reuse",
+        help="reuse: tensors read within the next 24 steps, one arena (default); "
+        "disjoint: each tensor freed before the next, one arena per tensor",
+    )
     parser.add_argument("--output", type=Path, help="append the markdown rows here")
     args = parser.parse_args()
     xdsl_opt = [args.xdsl_opt, *(["--disable-verify"] if args.disable_verify else [])]
@@ -144,7 +172,7 @@ def main() -> None:
     print(header, flush=True)
     with tempfile.TemporaryDirectory() as scratch:
         for count in args.sizes:
-            source = generate(count)
+            source = GENERATORS[args.lifetimes](count)
             path = Path(scratch) / f"tensors_{count}.mlir"
             path.write_text(source)
             base = timed(xdsl_opt, path, None, args.repeat)

@@ -363,9 +363,14 @@ class MemoryPlanPass(MemplanPass):
         # Pack every arena before rewriting (a failure leaves the IR as it
         # was), innermost units first: their heights are known when the
         # enclosing arena looks for room to nest them.
+        in_branches = [
+            arena
+            for arena in arenas
+            if isinstance(arena.block.parent_op(), CONDITIONAL_REGIONS)
+        ]
         for arena in sorted(arenas, key=lambda a: _depth(a.block), reverse=True):
             room = _room(arena.scope, target, held)
-            self._pack(function, liveness, arena, arenas, room, target)
+            self._pack(function, liveness, arena, in_branches, room, target)
         # Then, outermost first, an arena takes what is left of the window
         # while it is live: packed again (in blocks, with `discontiguous`)
         # when that is less than it took.
@@ -375,13 +380,23 @@ class MemoryPlanPass(MemplanPass):
             for holding in function_usage(liveness).storages
             if holding.origin not in planned
         ]
-        for arena in sorted(arenas, key=lambda a: _depth(a.block)):
+        depths = {arena: _depth(arena.block) for arena in arenas}
+        by_depth: dict[int, list[UnitArena]] = {}
+        for arena in sorted(arenas, key=depths.__getitem__):
+            by_depth.setdefault(depths[arena], []).append(arena)
+        for arena in sorted(arenas, key=depths.__getitem__):
             if arena.host is not None or target.capacity(arena.scope) is None:
                 continue
+            shallower = [
+                other
+                for depth, group in by_depth.items()
+                if depth < depths[arena]
+                for other in group
+            ]
             room = _room_around(
                 liveness,
                 arena,
-                arenas,
+                shallower,
                 unplanned,
                 _room(arena.scope, target, held),
                 target,
@@ -534,12 +549,14 @@ class MemoryPlanPass(MemplanPass):
         function: func.FuncOp,
         liveness: FunctionLiveness,
         arena: UnitArena,
-        arenas: list[UnitArena],
+        in_branches: list[UnitArena],
         room: Room,
         target: Target,
     ) -> None:
         """Pack `arena` in `room`, and nest in it the arenas of branches it
-        spans when that keeps its height: they then cost no bytes of their own."""
+        spans (of `in_branches`, the arenas whose unit is a branch: looking
+        through all would take time quadratic in the arenas) when that keeps
+        its height: they then cost no bytes of their own."""
         tensors = [
             self._arena_tensor(tensor, live) for tensor, live in arena.tensors.items()
         ]
@@ -560,7 +577,7 @@ class MemoryPlanPass(MemplanPass):
             ) from None
         slots = [
             _nested_slot(liveness, inner, self._content_alignment(inner))
-            for inner in _branch_arenas_spanned(liveness, arena, arenas)
+            for inner in _branch_arenas_spanned(liveness, arena, in_branches)
         ]
         # All branch arenas at once, else one by one (the largest first, at
         # most MAX_NESTING_TRIES of them).
@@ -672,23 +689,22 @@ def _room(scope: str, target: Target, held: list[Held]) -> Room:
 def _room_around(
     liveness: FunctionLiveness,
     arena: UnitArena,
-    arenas: list[UnitArena],
+    shallower: list[UnitArena],
     unplanned: list[Holding],
     room: Room,
     target: Target,
 ) -> Room:
     """`room` less what is held in the arena's scope while it is live: the
-    arenas of enclosing blocks (not nested in one) and the storages left
-    unplanned, each from an address of its alignment, as the window has
-    them."""
+    arenas of enclosing blocks (of `shallower`, the arenas of blocks less
+    deeply nested; not nested in one) and the storages left unplanned, each
+    from an address of its alignment, as the window has them."""
     span = (liveness.index[arena.first], liveness.end[arena.last])
     alignment = target.alignment(arena.scope)
-    for other in arenas:
+    for other in shallower:
         other_span = (liveness.index[other.first], liveness.end[other.last])
         if (
             other.host is None
             and other.scope == arena.scope
-            and _depth(other.block) < _depth(arena.block)
             and other_span[0] <= span[1]
             and span[0] <= other_span[1]
         ):
@@ -811,14 +827,14 @@ def _depth(block: Block) -> int:
 
 
 def _branch_arenas_spanned(
-    liveness: FunctionLiveness, arena: UnitArena, arenas: list[UnitArena]
+    liveness: FunctionLiveness, arena: UnitArena, candidates: list[UnitArena]
 ) -> list[UnitArena]:
-    """Arenas that could nest in `arena`: of the same scope and device, not
-    nested yet, of a branch directly inside the arena's unit (possibly within
-    loops) and within the arena's ops."""
+    """The `candidates` that could nest in `arena`: of the same scope and
+    device, not nested yet, of a branch directly inside the arena's unit
+    (possibly within loops) and within the arena's ops."""
     first, last = liveness.index[arena.first], liveness.index[arena.last]
     spanned: list[UnitArena] = []
-    for inner in arenas:
+    for inner in candidates:
         conditional = inner.block.parent_op()
         if (
             inner.host is not None
