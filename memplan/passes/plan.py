@@ -30,6 +30,7 @@ cut some of its tensors into blocks reached through pointer tables
 from __future__ import annotations
 
 import sys
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import dataclass, field
 
@@ -363,11 +364,7 @@ class MemoryPlanPass(MemplanPass):
         # Pack every arena before rewriting (a failure leaves the IR as it
         # was), innermost units first: their heights are known when the
         # enclosing arena looks for room to nest them.
-        in_branches = [
-            arena
-            for arena in arenas
-            if isinstance(arena.block.parent_op(), CONDITIONAL_REGIONS)
-        ]
+        in_branches = BranchArenas(liveness, arenas)
         for arena in sorted(arenas, key=lambda a: _depth(a.block), reverse=True):
             room = _room(arena.scope, target, held)
             self._pack(function, liveness, arena, in_branches, room, target)
@@ -549,14 +546,12 @@ class MemoryPlanPass(MemplanPass):
         function: func.FuncOp,
         liveness: FunctionLiveness,
         arena: UnitArena,
-        in_branches: list[UnitArena],
+        in_branches: BranchArenas,
         room: Room,
         target: Target,
     ) -> None:
         """Pack `arena` in `room`, and nest in it the arenas of branches it
-        spans (of `in_branches`, the arenas whose unit is a branch: looking
-        through all would take time quadratic in the arenas) when that keeps
-        its height: they then cost no bytes of their own."""
+        spans when that keeps its height: they then cost no bytes of their own."""
         tensors = [
             self._arena_tensor(tensor, live) for tensor, live in arena.tensors.items()
         ]
@@ -577,7 +572,7 @@ class MemoryPlanPass(MemplanPass):
             ) from None
         slots = [
             _nested_slot(liveness, inner, self._content_alignment(inner))
-            for inner in _branch_arenas_spanned(liveness, arena, in_branches)
+            for inner in in_branches.spanned(arena)
         ]
         # All branch arenas at once, else one by one (the largest first, at
         # most MAX_NESTING_TRIES of them).
@@ -826,28 +821,43 @@ def _depth(block: Block) -> int:
     return depth
 
 
-def _branch_arenas_spanned(
-    liveness: FunctionLiveness, arena: UnitArena, candidates: list[UnitArena]
-) -> list[UnitArena]:
-    """The `candidates` that could nest in `arena`: of the same scope and
-    device, not nested yet, of a branch directly inside the arena's unit
-    (possibly within loops) and within the arena's ops."""
-    first, last = liveness.index[arena.first], liveness.index[arena.last]
-    spanned: list[UnitArena] = []
-    for inner in candidates:
-        conditional = inner.block.parent_op()
-        if (
-            inner.host is not None
-            or inner.packed is None
-            or (inner.scope, inner.device) != (arena.scope, arena.device)
-            or not isinstance(conditional, CONDITIONAL_REGIONS)
-            or liveness.unit_of_op(conditional) is not arena.block
-        ):
-            continue
-        anchor = liveness.op_at(arena.block, liveness.index[conditional])
-        if anchor is not None and first <= liveness.index[anchor] <= last:
-            spanned.append(inner)
-    return spanned
+class BranchArenas:
+    """The arenas whose unit is a branch, found by the arenas they could nest
+    in: of the same scope and device, not nested yet, of a branch directly
+    inside that arena's unit (possibly within loops) and within its ops.
+    Each is filed under that unit, scope and device, at the op of the unit
+    holding its branch, so an arena finds its own by bisection: the arenas
+    of one unit, scope and device span disjoint ops, and the pass stays
+    linear in the arenas."""
+
+    def __init__(self, liveness: FunctionLiveness, arenas: list[UnitArena]):
+        self.liveness = liveness
+        filed: dict[tuple[Block, str, int], list[tuple[int, int, UnitArena]]] = {}
+        for position, inner in enumerate(arenas):
+            conditional = inner.block.parent_op()
+            if not isinstance(conditional, CONDITIONAL_REGIONS):
+                continue
+            unit = liveness.unit_of_op(conditional)
+            anchor = liveness.op_at(unit, liveness.index[conditional])
+            if anchor is not None:
+                key = (unit, inner.scope, inner.device)
+                filed.setdefault(key, []).append(
+                    (liveness.index[anchor], position, inner)
+                )
+        self._filed = {key: sorted(found) for key, found in filed.items()}
+
+    def spanned(self, arena: UnitArena) -> list[UnitArena]:
+        """The branch arenas that could nest in `arena`, in the arenas' order."""
+        found = self._filed.get((arena.block, arena.scope, arena.device), [])
+        first = self.liveness.index[arena.first]
+        last = self.liveness.index[arena.last]
+        start = bisect_left(found, first, key=lambda entry: entry[0])
+        stop = bisect_right(found, last, key=lambda entry: entry[0])
+        return [
+            inner
+            for _, _, inner in sorted(found[start:stop], key=lambda entry: entry[1])
+            if inner.host is None and inner.packed is not None
+        ]
 
 
 def _plannable_storages(liveness: FunctionLiveness) -> Iterator[PlannedStorage]:
