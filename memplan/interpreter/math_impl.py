@@ -9,17 +9,26 @@ numpy's own f32 and f16 SIMD code is 1 ulp off them on up to 40 % of
 inputs, and differs from CPU to CPU.  `fma`
 rounds once (`fused_multiply_add`); `fpowi` multiplies by repeated squaring,
 as LLVM's `powi` does.
+
+With `--libm-math` (`libm.active()`) every function that MLIR's standard
+lowering turns into a C library call calls it (`libm.call`: `expf` on f32,
+`exp` on f64), and the ops that lowering expands itself compute its
+expansion: `expm1` as exp(x) - 1, `log1p` as log(1 + x) (each step rounded
+to the element type), `fpowi` of the exponent type's minimum as the power
+of the maximum times x (`convert-math-to-funcs`).
 """
 
 from __future__ import annotations
 
 import math as pymath
 from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 from xdsl.dialects import math
 from xdsl.ir import Operation
 
+from memplan.interpreter import libm
 from memplan.interpreter.element_types import unsigned_dtype
 from memplan.interpreter.fused_multiply_add import fma
 from memplan.interpreter.kernel_helpers import (
@@ -52,9 +61,37 @@ def in_double(ufunc: np.ufunc) -> Callable[..., np.ndarray]:
     return kernel
 
 
-EXP = in_double(np.exp)
+def either(
+    default: Callable[..., np.ndarray], as_mlir: Callable[..., np.ndarray]
+) -> Callable[..., np.ndarray]:
+    """`default`, or `as_mlir` with `--libm-math` (asked on each call)."""
+
+    def kernel(*values: np.ndarray) -> np.ndarray:
+        return (as_mlir if libm.active() else default)(*values)
+
+    return kernel
+
+
+def c_function(
+    name: str, default: Callable[..., np.ndarray]
+) -> Callable[..., np.ndarray]:
+    """`default`, or the C library's `name` with `--libm-math`."""
+    return either(default, partial(libm.call, name))
+
+
+def _expm1_expanded(values: np.ndarray) -> np.ndarray:
+    """exp(x) - 1, as MLIR's lowering of `math.expm1`."""
+    return libm.call("exp", values) - np.ones((), values.dtype)
+
+
+def _log1p_expanded(values: np.ndarray) -> np.ndarray:
+    """log(1 + x), as MLIR's lowering of `math.log1p`."""
+    return libm.call("log", np.ones((), values.dtype) + values)
+
+
+EXP = c_function("exp", in_double(np.exp))
 """`math.exp` and `linalg.exp` (and softmax's exponential)."""
-LOG = in_double(np.log)
+LOG = c_function("log", in_double(np.log))
 """`math.log` and `linalg.log`."""
 
 
@@ -72,15 +109,22 @@ def _fpowi(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
     """x ** n by binary powering (the first factor taken as it is, each
     product rounded to x's type), then 1 / that for a negative n: what LLVM
     expands `powi` to and what its runtime (`__powisf2`, `__powidf2`)
-    computes, not the C library's `pow`."""
+    computes, not the C library's `pow`.  With `--libm-math`, what
+    `convert-math-to-funcs` makes of it, which differs at the exponent
+    type's minimum only: x ** maximum, times x."""
     dtype = result_dtype(op, bits)
     base = as_array(args[0], dtype)
     exponent_type = operand_dtype(op, 1, bits)
     exponent = as_array(args[1], exponent_type)
     if exponent_type == np.bool_:
         exponent = sign_extended(exponent)
+    minimum = (
+        exponent == np.iinfo(exponent_type).min
+        if libm.active() and exponent_type != np.bool_
+        else np.zeros(exponent.shape, np.bool_)
+    )
     exponent = exponent.astype(np.int64)
-    remaining = np.abs(exponent).view(np.uint64)
+    remaining = np.where(minimum, -(exponent + 1), np.abs(exponent)).view(np.uint64)
     power, square = np.ones_like(base), base
     started = np.zeros(remaining.shape, np.bool_)
     with np.errstate(all="ignore"):
@@ -93,6 +137,7 @@ def _fpowi(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
             if not remaining.any():
                 break
             square = (square * square).astype(dtype)
+        power = np.where(minimum, power * base, power).astype(dtype)
         return np.where(exponent < 0, dtype.type(1) / power, power).astype(dtype)
 
 
@@ -141,42 +186,42 @@ def _bit_count(kind: str) -> Kernel:
 MATH_KERNELS: dict[type[Operation], Kernel] = {
     math.AbsFOp: unary(np.abs),
     math.AbsIOp: unary(np.abs),
-    math.AcosOp: unary(in_double(np.arccos)),
-    math.AcoshOp: unary(in_double(np.arccosh)),
-    math.AsinOp: unary(in_double(np.arcsin)),
-    math.AsinhOp: unary(in_double(np.arcsinh)),
-    math.AtanOp: unary(in_double(np.arctan)),
-    math.AtanhOp: unary(in_double(np.arctanh)),
-    math.Atan2Op: binary(in_double(np.arctan2)),
-    math.CbrtOp: unary(in_double(np.cbrt)),
+    math.AcosOp: unary(c_function("acos", in_double(np.arccos))),
+    math.AcoshOp: unary(c_function("acosh", in_double(np.arccosh))),
+    math.AsinOp: unary(c_function("asin", in_double(np.arcsin))),
+    math.AsinhOp: unary(c_function("asinh", in_double(np.arcsinh))),
+    math.AtanOp: unary(c_function("atan", in_double(np.arctan))),
+    math.AtanhOp: unary(c_function("atanh", in_double(np.arctanh))),
+    math.Atan2Op: binary(c_function("atan2", in_double(np.arctan2))),
+    math.CbrtOp: unary(c_function("cbrt", in_double(np.cbrt))),
     math.CeilOp: unary(np.ceil),
     math.CopySignOp: binary(np.copysign),
-    math.CosOp: unary(in_double(np.cos)),
-    math.CoshOp: unary(in_double(np.cosh)),
+    math.CosOp: unary(c_function("cos", in_double(np.cos))),
+    math.CoshOp: unary(c_function("cosh", in_double(np.cosh))),
     math.CountLeadingZerosOp: _bit_count("ctlz"),
     math.CountTrailingZerosOp: _bit_count("cttz"),
     math.CtPopOp: _bit_count("ctpop"),
-    math.ErfOp: unary(_erf_kernel),
+    math.ErfOp: unary(c_function("erf", _erf_kernel)),
     math.ExpOp: unary(EXP),
-    math.Exp2Op: unary(in_double(np.exp2)),
-    math.ExpM1Op: unary(in_double(np.expm1)),
+    math.Exp2Op: unary(c_function("exp2", in_double(np.exp2))),
+    math.ExpM1Op: unary(either(in_double(np.expm1), _expm1_expanded)),
     math.FloorOp: unary(np.floor),
     math.FmaOp: _fma,
     math.FPowIOp: _fpowi,
     math.IPowIOp: _ipowi,
     math.LogOp: unary(LOG),
-    math.Log10Op: unary(in_double(np.log10)),
-    math.Log1pOp: unary(in_double(np.log1p)),
-    math.Log2Op: unary(in_double(np.log2)),
-    math.PowFOp: binary(np.power),
+    math.Log10Op: unary(c_function("log10", in_double(np.log10))),
+    math.Log1pOp: unary(either(in_double(np.log1p), _log1p_expanded)),
+    math.Log2Op: unary(c_function("log2", in_double(np.log2))),
+    math.PowFOp: binary(c_function("pow", np.power)),
     math.RoundOp: unary(_round_half_away),
     math.RoundEvenOp: unary(np.rint),
     math.RsqrtOp: unary(_rsqrt),
-    math.SinOp: unary(in_double(np.sin)),
-    math.SinhOp: unary(in_double(np.sinh)),
+    math.SinOp: unary(c_function("sin", in_double(np.sin))),
+    math.SinhOp: unary(c_function("sinh", in_double(np.sinh))),
     math.SqrtOp: unary(np.sqrt),
-    math.TanOp: unary(in_double(np.tan)),
-    math.TanhOp: unary(in_double(np.tanh)),
+    math.TanOp: unary(c_function("tan", in_double(np.tan))),
+    math.TanhOp: unary(c_function("tanh", in_double(np.tanh))),
     math.TruncOp: unary(np.trunc),
 }
 """Every math op of xDSL's dialect, as a numpy kernel."""

@@ -20,6 +20,7 @@ from xdsl.traits import CallableOpInterface
 
 from memplan.deep_stack import call_with_deep_stack
 from memplan.dialects import bufferization, memory, memref
+from memplan.interpreter import libm
 from memplan.interpreter.affine_impl import AffineFunctions
 from memplan.interpreter.arguments import check_argument
 from memplan.interpreter.arith_extended import ExtendedArithFunctions
@@ -209,6 +210,7 @@ class Runner:
         check_uninitialized: bool = False,
         vectorize_loops: bool | None = None,
         sequential_sums: bool = False,
+        libm_math: bool = False,
     ):
         """`check_uninitialized` makes reading bytes that no op wrote since
         their tensor was allocated an error (see `uninitialized.py`).
@@ -217,7 +219,17 @@ class Runner:
         None (the default) unless `MEMPLAN_SCALAR_LOOPS=1` is set.
         `sequential_sums` folds float sums and products of linalg ops in
         MLIR's loop order, bit for bit what its lowered loops compute
-        (`sequential_sums.py`), instead of reassociating them (BLAS)."""
+        (`sequential_sums.py`), instead of reassociating them (BLAS).
+        `libm_math` computes math functions as MLIR's compiled code does:
+        by calling the C library's (`expf` on f32, ...) element by element,
+        and its own expansions of the others (`libm.py`); an
+        `InterpretationError` when ctypes cannot load the C library."""
+        if libm_math:
+            try:
+                libm.c_library()
+            except ModelError as error:
+                raise InterpretationError(str(error)) from None
+        self.libm_math = libm_math
         self.module = module
         self.target = target or get_target()
         capacity = {name: info.capacity for name, info in self.target.scopes.items()}
@@ -334,7 +346,7 @@ class Runner:
         return result
 
     def _call(self, op: Operation, held: tuple[object, ...]) -> PythonValues:
-        with np.errstate(all="ignore"):
+        with np.errstate(all="ignore"), libm.libm_math(self.libm_math):
             return self.interpreter.call_op(op, held)
 
     def _hold_in_windows(
@@ -381,14 +393,16 @@ def run_function(
     check_uninitialized: bool = False,
     vectorize_loops: bool | None = None,
     sequential_sums: bool = False,
+    libm_math: bool = False,
 ) -> RunResult:
     """Run `@symbol` of `module` on `target` (default: the default Hexagon).
 
     Memref arguments are numpy arrays, used in place and treated as
     DDR-resident (not counted as storages) unless typed in VTCM.
     `vectorize_loops=False` runs loop nests of scalar code op by op and
-    `sequential_sums=True` folds float sums in MLIR's loop order (see
-    `Runner`).  Raises
+    `sequential_sums=True` folds float sums in MLIR's loop order and
+    `libm_math=True` calls the C library's math functions (see `Runner`).
+    Raises
     `InterpretationError` naming the op when the program breaks a memory rule.
     """
     return Runner(
@@ -397,4 +411,5 @@ def run_function(
         check_uninitialized=check_uninitialized,
         vectorize_loops=vectorize_loops,
         sequential_sums=sequential_sums,
+        libm_math=libm_math,
     ).run(symbol, args)

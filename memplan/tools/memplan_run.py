@@ -184,6 +184,15 @@ class MemplanRunMain(CommandLineTool):
             "reassociating them (BLAS; faster)",
         )
         arg_parser.add_argument(
+            "--libm-math",
+            action="store_true",
+            help="compute math functions (exp, tanh, erf, ...) as MLIR's compiled "
+            "code does: by calling the C library's (expf on f32, exp on f64; "
+            "f16 and bf16 through the f32 one) element by element, and the "
+            "ops MLIR's lowering expands (expm1, log1p) as it expands them; "
+            "slower (default: numpy in f64, rounded, up to 2 ulp off)",
+        )
+        arg_parser.add_argument(
             "--stats-json", metavar="PATH", help="write the run statistics as JSON"
         )
         arg_parser.add_argument(
@@ -275,6 +284,7 @@ class MemplanRunMain(CommandLineTool):
                 self.args.index_bitwidth,
                 check_uninitialized=self.args.check_uninitialized,
                 sequential_sums=self.args.sequential_sums,
+                libm_math=self.args.libm_math,
             )
             arguments = self._arguments(runner)
             before = [

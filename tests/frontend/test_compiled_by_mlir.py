@@ -92,8 +92,28 @@ def test_planned_module_compiled_by_mlir_matches_the_exported_one_bitwise(
 
 TRANSCENDENTAL = ("activations", "math_ops", "tiny_gpt", "transformer")
 """Fixtures with `exp`, `tanh`, `erf` and the like: memplan computes those
-in f64 and rounds, up to 2 ulp off the C library's f32 functions that the
-compiled code calls (docs/interpreter.md)."""
+by default in f64 and rounds, up to 2 ulp off the C library's f32 functions
+that the compiled code calls (docs/interpreter.md)."""
+
+
+def _assert_memplan_run_computes_mlirs_bits(
+    name: str, tmp_path: Path, libm_math: bool
+) -> None:
+    exported = compiled(
+        (FIXTURES / f"{name}.mlir").read_text(),
+        FIXTURES / f"{name}.npz",
+        tmp_path / "exported.npz",
+    )
+    arrays = expected(name)
+    arguments = [arrays[f"arg{i}"].copy() for i in range(_argument_count(arrays))]
+    module = parse_module((FIXTURES / f"{name}.mlir").read_text())
+    results = run_function(
+        module, "main", arguments, sequential_sums=True, libm_math=libm_math
+    ).results
+    assert len(results) == sum(key.startswith("result") for key in exported)
+    for position, result in enumerate(results):
+        want = exported[f"result{position}"]
+        assert np.asarray(result, want.dtype).tobytes() == want.tobytes(), position
 
 
 @pytest.mark.parametrize("name", [n for n in NAMES if n not in TRANSCENDENTAL])
@@ -103,19 +123,16 @@ def test_memplan_run_with_sequential_sums_computes_mlirs_compiled_bits(
     """With float sums in loop order, memplan-run's results are those of
     the exported module compiled by MLIR, bit for bit (by default, BLAS and
     pairwise sums change the last bits of most elements)."""
-    exported = compiled(
-        (FIXTURES / f"{name}.mlir").read_text(),
-        FIXTURES / f"{name}.npz",
-        tmp_path / "exported.npz",
-    )
-    arrays = expected(name)
-    arguments = [arrays[f"arg{i}"].copy() for i in range(_argument_count(arrays))]
-    module = parse_module((FIXTURES / f"{name}.mlir").read_text())
-    results = run_function(module, "main", arguments, sequential_sums=True).results
-    assert len(results) == sum(key.startswith("result") for key in exported)
-    for position, result in enumerate(results):
-        want = exported[f"result{position}"]
-        assert np.asarray(result, want.dtype).tobytes() == want.tobytes(), position
+    _assert_memplan_run_computes_mlirs_bits(name, tmp_path, libm_math=False)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_memplan_run_with_sequential_sums_and_libm_math_computes_mlirs_compiled_bits(
+    name: str, tmp_path: Path
+):
+    """With float sums in loop order and math functions from the C library,
+    every fixture, `TRANSCENDENTAL` ones too, gives MLIR's compiled bits."""
+    _assert_memplan_run_computes_mlirs_bits(name, tmp_path, libm_math=True)
 
 
 def _argument_count(arrays: dict[str, np.ndarray]) -> int:
