@@ -30,13 +30,6 @@ needs_mlir = pytest.mark.skipif(
     reason="set MEMPLAN_MLIR_PYTHON to a Python with MLIR's bindings (torch-mlir)",
 )
 
-COMPILE_AND_RUN = """
-import ctypes, sys
-import numpy as np
-from torch_mlir import ir, passmanager
-from torch_mlir.execution_engine import ExecutionEngine
-from torch_mlir.runtime import get_ranked_memref_descriptor
-
 PIPELINE = (
     "builtin.module(buffer-results-to-out-params{modify-public-functions},"
     "convert-bufferization-to-memref,expand-realloc,memref-expand,"
@@ -45,6 +38,17 @@ PIPELINE = (
     "convert-scf-to-cf,finalize-memref-to-llvm,convert-arith-to-llvm,"
     "convert-cf-to-llvm,convert-func-to-llvm,reconcile-unrealized-casts)"
 )
+"""MLIR's standard lowering of a module to LLVM: math ops become LLVM
+intrinsics and C library calls (`expf`, `erff`, ...), or functions of its
+own (`fpowi`, `ipowi`); compiled at `-O2`."""
+
+COMPILE_AND_RUN = f"PIPELINE = {PIPELINE!r}\n" + """
+import ctypes, sys
+import numpy as np
+from torch_mlir import ir, passmanager
+from torch_mlir.execution_engine import ExecutionEngine
+from torch_mlir.runtime import get_ranked_memref_descriptor
+
 # bf16 travels as its 16 bits.
 DTYPES = {"f32": np.float32, "f64": np.float64, "i64": np.int64, "i32": np.int32,
           "i16": np.int16, "i8": np.int8, "i1": np.bool_, "bf16": np.uint16}

@@ -19,10 +19,11 @@ import subprocess
 from io import StringIO
 from pathlib import Path
 
+import ml_dtypes
 import numpy as np
 import pytest
 from interpreter_helpers import parse
-from mlir_execution import MLIR_PYTHON, needs_mlir
+from mlir_execution import MLIR_PYTHON, PIPELINE, needs_mlir
 from xdsl.dialects import arith
 from xdsl.printer import Printer
 
@@ -64,7 +65,11 @@ module attributes {transform.with_named_sequence} {
   }
 }
 '''
-arrays_in, arrays_out, result_type = sys.argv[1:]
+arrays_in, arrays_out, result_type = sys.argv[1:4]
+if len(sys.argv) > 4:  # another pipeline, and the optimization level
+    PIPELINE, opt_level = sys.argv[4], int(sys.argv[5])
+else:
+    opt_level = 0
 with ir.Context():
     text = sys.stdin.read()
     module = ir.Module.parse(text)
@@ -79,7 +84,7 @@ with ir.Context():
     passmanager.PassManager.parse(PIPELINE).run(module.operation)
     # math.fpowi of a run-time exponent calls the compiler runtime's __powisf2
     ctypes.CDLL(ctypes.util.find_library("gcc_s"), mode=ctypes.RTLD_GLOBAL)
-    engine = ExecutionEngine(module, opt_level=0)
+    engine = ExecutionEngine(module, opt_level=opt_level)
     stored = np.load(arrays_in)
     arrays = [stored[f"arr_{i}"] for i in range(len(stored.files))]
     # bf16 arrives as 2-byte void, which ctypes has no type for: pass its bits
@@ -745,13 +750,29 @@ def _generic(text: str) -> str:
 
 
 def _run_in_mlir(
-    text: str, arrays: list[np.ndarray], result_type: str, tmp_path: Path
+    text: str,
+    arrays: list[np.ndarray],
+    result_type: str,
+    tmp_path: Path,
+    standard: bool = False,
 ) -> dict[str, np.ndarray]:
+    """`text`'s `main` on `arrays`, lowered by `MLIR_RUN`'s pipeline at
+    -O0, or with `standard` by MLIR's standard one (math ops to C library
+    calls, `mlir_execution.PIPELINE`) at -O2."""
     assert MLIR_PYTHON is not None
     inputs, outputs = tmp_path / "in.npz", tmp_path / "out.npz"
     np.savez(inputs, *arrays)
+    pipeline = [PIPELINE, "2"] if standard else []
     done = subprocess.run(
-        [MLIR_PYTHON, "-c", MLIR_RUN, str(inputs), str(outputs), result_type],
+        [
+            MLIR_PYTHON,
+            "-c",
+            MLIR_RUN,
+            str(inputs),
+            str(outputs),
+            result_type,
+            *pipeline,
+        ],
         input=_generic(text),
         capture_output=True,
         text=True,
@@ -1124,6 +1145,174 @@ def test_f32_math_functions_are_within_two_ulp_of_the_c_librarys(tmp_path: Path)
         )
         if name in NEARLY_ROUNDED:
             assert differing <= size // 200, (name, differing)
+
+
+C_LIBRARY_UNARY = (
+    *("acos", "acosh", "asin", "asinh", "atan", "atanh", "cbrt", "cos", "cosh"),
+    *("erf", "exp", "exp2", "log", "log10", "log2", "sin", "sinh", "tan", "tanh"),
+)
+"""Math ops that MLIR's standard lowering turns into C library calls."""
+OTHER_UNARY = (
+    *("absf", "ceil", "floor", "round", "roundeven", "sqrt", "trunc"),
+    *("expm1", "log1p", "rsqrt"),
+)
+"""Exactly rounded math ops, and those MLIR's lowering expands itself."""
+MATH_TYPES = {
+    "f16": np.dtype(np.float16),
+    "bf16": BF16,
+    "f32": np.dtype(np.float32),
+    "f64": np.dtype(np.float64),
+}
+
+
+def _math_ops(element: str) -> list[str]:
+    """Every float math op of xDSL's dialect on `%x`, `%y`, `%z` (floats)
+    and `%e` (i32), as `math.name operands : types` (`%rK = ` goes first)."""
+    ops = [f"math.{op} %x : {element}" for op in C_LIBRARY_UNARY + OTHER_UNARY]
+    ops += [f"math.{op} %x, %y : {element}" for op in ("atan2", "copysign", "powf")]
+    ops.append(f"math.fma %x, %y, %z : {element}")
+    ops.append(f"math.fpowi %x, %e : {element}, i32")
+    return ops
+
+
+def _math_program(element: str, size: int, form: str) -> tuple[str, int]:
+    """Each math op of `element` on the elements of `%a`, `%b`, `%c` and
+    `%n`, stored to one output each: in an `scf.for` (with `powf` in a loop
+    of its own: a nest holding it runs op by op) or in one `linalg.generic`;
+    the program and its number of outputs."""
+    ops = _math_ops(element)
+    memref = f"memref<{size}x{element}>"
+    ints = f"memref<{size}xi32>"
+    outs = ", ".join(f"%o{k}: {memref}" for k in range(len(ops)))
+    signature = f"%a: {memref}, %b: {memref}, %c: {memref}, %n: {ints}, {outs}"
+    if form == "generic":
+        maps = ", ".join(["#id"] * (4 + len(ops)))
+        args = ", ".join(f"%u{k}: {element}" for k in range(len(ops)))
+        results = ", ".join(f"%r{k}" for k in range(len(ops)))
+        body = "\n      ".join(f"%r{k} = {op}" for k, op in enumerate(ops))
+        return (
+            f"""
+#id = affine_map<(d0) -> (d0)>
+func.func @main({signature}) attributes {{llvm.emit_c_interface}} {{
+  linalg.generic {{indexing_maps = [{maps}], iterator_types = ["parallel"]}}
+      ins(%a, %b, %c, %n : {memref}, {memref}, {memref}, {ints})
+      outs({", ".join(f"%o{k}" for k in range(len(ops)))} : {", ".join([memref] * len(ops))}) {{
+    ^bb0(%x: {element}, %y: {element}, %z: {element}, %e: i32, {args}):
+      {body}
+      linalg.yield {results} : {", ".join([element] * len(ops))}
+  }}
+  func.return
+}}
+""",
+            len(ops),
+        )
+    loads = (
+        "\n    ".join(
+            f"%{v} = memref.load %{m}[%i] : {t}"
+            for v, m, t in (("x", "a", memref), ("y", "b", memref), ("z", "c", memref))
+        )
+        + f"\n    %e = memref.load %n[%i] : {ints}"
+    )
+
+    def loop(numbered: list[tuple[int, str]]) -> str:
+        lines = [
+            line
+            for k, op in numbered
+            for line in (f"%r{k} = {op}", f"memref.store %r{k}, %o{k}[%i] : {memref}")
+        ]
+        body = "\n    ".join(lines)
+        return f"""  scf.for %i = %c0 to %size step %c1 {{
+    {loads}
+    {body}
+  }}"""
+
+    powf = [(k, op) for k, op in enumerate(ops) if op.startswith("math.powf")]
+    others = [(k, op) for k, op in enumerate(ops) if not op.startswith("math.powf")]
+    return (
+        f"""
+func.func @main({signature}) attributes {{llvm.emit_c_interface}} {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %size = arith.constant {size} : index
+{loop(others)}
+{loop(powf)}
+  func.return
+}}
+""",
+        len(ops),
+    )
+
+
+def _math_operands(
+    rng: np.random.Generator, dtype: np.dtype, size: int
+) -> list[np.ndarray]:
+    """Three float operands (random bits, normal values, special values, and
+    a quarter in [-1.5, 1.5] and next to 1, where acos, atanh, log1p and
+    powers are finite) and i32 exponents (small ones, the extremes, random
+    bits)."""
+    floats = []
+    for _ in range(3):
+        values = _random_elements(rng, dtype, size)
+        near = rng.uniform(-1.5, 1.5, size // 4).astype(dtype)
+        near[::8] = (
+            np.asarray(1.0, dtype)
+            + np.asarray(rng.integers(-4, 5, near[::8].size), dtype)
+            * ml_dtypes.finfo(dtype).eps
+        )
+        values[-(size // 4) :] = near
+        floats.append(values)
+    exponents = rng.integers(-(2**31), 2**31, size, np.int64).astype(np.int32)
+    exponents[: size // 2] = rng.integers(-40, 41, size // 2)
+    exponents[size // 2 : size // 2 + 5] = [-(2**31), 2**31 - 1, 0, -1, 1]
+    exponents[-(size // 4) :: 16] = -(2**31)  # with bases next to 1
+    return [*floats, exponents]
+
+
+@pytest.mark.parametrize("element", sorted(MATH_TYPES))
+@pytest.mark.parametrize("form", ["loop-arrays", "loop-op-by-op", "generic"])
+def test_libm_math_gives_mlirs_compiled_bits_for_every_math_op(
+    element: str, form: str, tmp_path: Path
+):
+    """With `libm_math=True`, every float math op, on random bits and
+    special values, op by op, in a loop nest on arrays and in a
+    `linalg.generic` body: the bits of MLIR's standard lowering compiled,
+    but for which NaN comes out (LLVM leaves NaN payloads open) and, on bf16,
+    a zero where memplan rounds to a subnormal (`_flushed_to_zero`)."""
+    size = 2048
+    text, count = _math_program(
+        element, size, "generic" if form == "generic" else "loop"
+    )
+    dtype = MATH_TYPES[element]
+    inputs = _math_operands(np.random.default_rng(7), dtype, size)
+    arrays = [*inputs, *(np.zeros(size, dtype) for _ in range(count))]
+    expected = _run_in_mlir(text, arrays, "none", tmp_path, standard=True)
+    ours = [a.copy() for a in arrays]
+    run_function(
+        parse(text),
+        "main",
+        ours,
+        vectorize_loops=form != "loop-op-by-op",
+        libm_math=True,
+    )
+    for k, op in enumerate(_math_ops(element)):
+        want = expected[f"arg{len(inputs) + k}"].view(dtype)  # bf16 as its bits
+        got = ours[len(inputs) + k]
+        nans = np.isnan(want.astype(np.float32)) & np.isnan(got.astype(np.float32))
+        bits = f"u{dtype.itemsize}"
+        differ = (want.view(bits) != got.view(bits)) & ~nans
+        if dtype == BF16:
+            differ &= ~_flushed_to_zero(want, got)
+        assert not differ.any(), (op, np.flatnonzero(differ)[:5])
+
+
+def _flushed_to_zero(want: np.ndarray, got: np.ndarray) -> np.ndarray:
+    """Where bf16 `want` is the zero of `got`'s sign and `got` a subnormal:
+    on a CPU with AVX512-BF16 LLVM truncates f32 to bf16 with
+    `vcvtneps2bf16`, which flushes subnormal results to zero (a plain
+    `arith.truncf` too), where memplan rounds them as IEEE 754 does."""
+    bits = got.view(np.uint16)
+    subnormal = ((bits & 0x7F80) == 0) & ((bits & 0x7F) != 0)
+    return subnormal & (want.view(np.uint16) == (bits & 0x8000))
 
 
 INTEGER_BINARY = (
