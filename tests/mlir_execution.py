@@ -42,7 +42,9 @@ PIPELINE = (
 intrinsics and C library calls (`expf`, `erff`, ...), or functions of its
 own (`fpowi`, `ipowi`); compiled at `-O2`."""
 
-COMPILE_AND_RUN = f"PIPELINE = {PIPELINE!r}\n" + """
+COMPILE_AND_RUN = (
+    f"PIPELINE = {PIPELINE!r}\n"
+    + """
 import ctypes, sys
 import numpy as np
 from torch_mlir import ir, passmanager
@@ -109,6 +111,7 @@ with ir.Context():
         for i, (r, t) in enumerate(zip(results, types))
     })
 """
+)
 
 
 MEMORY_SPACE = re.compile(r', "global(\.vtcm)?">')
