@@ -25,11 +25,12 @@ from collections.abc import Callable
 from functools import partial
 
 import numpy as np
-from xdsl.dialects import math
-from xdsl.ir import Operation
+from xdsl.dialects import arith, math
+from xdsl.dialects.builtin import FloatAttr
+from xdsl.ir import Operation, OpResult, SSAValue
 
 from memplan.interpreter import libm
-from memplan.interpreter.element_types import unsigned_dtype
+from memplan.interpreter.element_types import numpy_dtype, unsigned_dtype
 from memplan.interpreter.fused_multiply_add import fma
 from memplan.interpreter.kernel_helpers import (
     Kernel,
@@ -141,6 +142,58 @@ def _fpowi(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
         return np.where(exponent < 0, dtype.type(1) / power, power).astype(dtype)
 
 
+def _known_constant(value: SSAValue, bits: int) -> float | None:
+    """The value LLVM's optimizer knows `value` to hold: an `arith.constant`
+    float, through the `extf` / `truncf` it folds; None for any other."""
+    casts: list[Operation] = []
+    while isinstance(value, OpResult) and isinstance(
+        value.op, arith.ExtFOp | arith.TruncFOp
+    ):
+        casts.append(value.op)
+        value = value.op.operands[0]
+    if not (
+        isinstance(value, OpResult)
+        and isinstance(value.op, arith.ConstantOp)
+        and isinstance(value.op.value, FloatAttr)
+    ):
+        return None
+    known = as_array(value.op.value.value.data, numpy_dtype(value.type, bits))
+    for cast in reversed(casts):
+        known = as_array(known, numpy_dtype(cast.results[0].type, bits))
+    return float(known)
+
+
+MAX_EXP2_POWER = 62
+"""LLVM rewrites (2 ** n) ** y where 2 ** |n| fits a signed 64-bit integer."""
+
+
+def _powf(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
+    """numpy's `power`; with `--libm-math` the C library's `pow`, or what
+    LLVM's optimizer (InstCombine, -O1 and up) makes of it when an operand
+    is a constant it sees: x ** 1.0 is x, x ** 2.0 is x * x, x ** -1.0 is
+    1 / x, x ** 0.5 is |sqrt(x)| (+inf at -inf), (2 ** n) ** y is
+    exp2(n * y) for an integer n."""
+    dtype = result_dtype(op, bits)
+    base, exponent = as_array(args[0], dtype), as_array(args[1], dtype)
+    if not libm.active():
+        return np.power(base, exponent)
+    known_exponent = _known_constant(op.operands[1], bits)
+    if known_exponent == 1.0:
+        return np.broadcast_arrays(base, exponent)[0].copy()
+    if known_exponent == 2.0:
+        return base * base
+    if known_exponent == -1.0:
+        return np.ones((), dtype) / base
+    if known_exponent == 0.5:
+        return np.where(base == -np.inf, np.inf, np.abs(np.sqrt(base))).astype(dtype)
+    known_base = _known_constant(op.operands[0], bits)
+    if known_base is not None and known_base > 0:
+        log2 = pymath.log2(known_base)
+        if log2.is_integer() and 0 < abs(log2) <= MAX_EXP2_POWER:
+            return libm.call("exp2", exponent * np.asarray(log2, dtype))
+    return libm.call("pow", base, exponent)
+
+
 def _ipowi(op: Operation, args: list[np.ndarray], bits: int) -> np.ndarray:
     """Integer power; a negative exponent gives 1/base**-e truncated, as MLIR."""
     dtype = result_dtype(op, bits)
@@ -213,7 +266,7 @@ MATH_KERNELS: dict[type[Operation], Kernel] = {
     math.Log10Op: unary(c_function("log10", in_double(np.log10))),
     math.Log1pOp: unary(either(in_double(np.log1p), _log1p_expanded)),
     math.Log2Op: unary(c_function("log2", in_double(np.log2))),
-    math.PowFOp: binary(c_function("pow", np.power)),
+    math.PowFOp: _powf,
     math.RoundOp: unary(_round_half_away),
     math.RoundEvenOp: unary(np.rint),
     math.RsqrtOp: unary(_rsqrt),

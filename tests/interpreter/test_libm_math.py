@@ -38,13 +38,16 @@ C library's (found by sampling normal values)."""
 DTYPES = {"f32": np.dtype(np.float32), "f64": np.dtype(np.float64)}
 
 
-def _c_library_result(name: str, element: str, values: list[float]) -> np.ndarray:
-    """`name` of the C library, called through ctypes on each of `values`."""
+def _c_library_result(name: str, element: str, *operands: list[float]) -> np.ndarray:
+    """`name` of the C library, called through ctypes on each element of
+    `operands` (one list per operand)."""
     library = ctypes.CDLL(ctypes.util.find_library("m"))
     number = ctypes.c_float if element == "f32" else ctypes.c_double
     function = getattr(library, name if element == "f64" else f"{name}f")
-    function.restype, function.argtypes = number, [number]
-    return np.array([function(v) for v in values], DTYPES[element])
+    function.restype, function.argtypes = number, [number] * len(operands)
+    return np.array(
+        [function(*v) for v in zip(*operands, strict=True)], DTYPES[element]
+    )
 
 
 def _scalar_program(name: str, element: str) -> str:
@@ -227,6 +230,37 @@ def test_fpowi_of_the_minimum_exponent_is_mlirs_power_of_the_maximum_times_x():
     got = run_function(module, "main", [x], libm_math=True).results[0]
     assert got == expected
     assert run_function(module, "main", [x]).results[0] != expected
+
+
+POWERS = """
+func.func @main(%x: f32) -> (f32, f32, f32, f32) {
+  %two = arith.constant 2.0 : f32
+  %half = arith.constant 5.000000e-01 : f64
+  %eight = arith.constant 8.0 : f32
+  %h = arith.truncf %half : f64 to f32
+  %square = math.powf %x, %two : f32
+  %root = math.powf %x, %h : f32
+  %exp = math.powf %eight, %x : f32
+  %pow = math.powf %x, %x : f32
+  func.return %square, %root, %exp, %pow : f32, f32, f32, f32
+}
+"""
+
+
+@pytest.mark.parametrize(
+    "value", [27.4189395904541, 3.618586778640747, 0.6071626543998718]
+)
+def test_powf_of_a_constant_is_what_llvms_optimizer_makes_of_it(value: float):
+    """x ** 2.0 is x * x, x ** 0.5 (its constant truncated from f64) a
+    square root, 8 ** x exp2f(3 * x), where `powf` differs on these inputs;
+    x ** x is `powf`."""
+    x = np.float32(value)
+    got = run_function(parse(POWERS), "main", [x], libm_math=True).results
+    exp2 = _c_library_result("exp2", "f32", [float(x * np.float32(3))])[0]
+    powf = _c_library_result("pow", "f32", [value], [value])[0]
+    assert np.array(got, np.float32).tobytes() == (
+        np.array([x * x, np.sqrt(x), exp2, powf], np.float32).tobytes()
+    )
 
 
 @pytest.fixture

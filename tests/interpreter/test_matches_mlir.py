@@ -1316,6 +1316,80 @@ def _flushed_to_zero(want: np.ndarray, got: np.ndarray) -> np.ndarray:
     return subnormal & (want.view(np.uint16) == (bits & 0x8000))
 
 
+POWF_EXPONENTS = (1.0, 2.0, -1.0, 0.5, 3.0, -0.5, 1.7)
+POWF_BASES = (2.0, 4.0, 8.0, 0.5, 0.25, 3.0, 10.0, 2.0**62, 2.0**63)
+
+
+def _powf_program(element: str, size: int) -> tuple[str, int]:
+    """`math.powf` of `%x` and each of `POWF_EXPONENTS`, and of each of
+    `POWF_BASES` and `%x`, the constants in `element` and cast in the loop
+    from another float type; the program and its number of outputs."""
+    cases = [(f"%x, %k{k}", value) for k, value in enumerate(POWF_EXPONENTS)]
+    start = len(cases)
+    cases += [(f"%k{k}, %x", v) for k, v in enumerate(POWF_BASES, start=start)]
+    memref = f"memref<{size}x{element}>"
+    outs = [f"%o{k}: {memref}" for k in range(2 * len(cases))]
+    constants, body = [], []
+    for k, (operands, value) in enumerate(cases):
+        constants.append(f"%k{k} = arith.constant {value!r} : {element}")
+        other = "f32" if element == "f64" else "f64"
+        constants.append(f"%d{k} = arith.constant {value!r} : {other}")
+        wide = operands.replace(f"%k{k}", f"%t{k}")
+        body += [
+            f"%r{k} = math.powf {operands} : {element}",
+            f"memref.store %r{k}, %o{k}[%i] : {memref}",
+            f"%t{k} = arith.truncf %d{k} : f64 to {element}"
+            if element != "f64"
+            else f"%t{k} = arith.extf %d{k} : f32 to f64",
+            f"%s{k} = math.powf {wide} : {element}",
+            f"memref.store %s{k}, %o{len(cases) + k}[%i] : {memref}",
+        ]
+    lines = "\n  ".join(constants)
+    loop = "\n    ".join(body)
+    return (
+        f"""
+func.func @main(%a: {memref}, {", ".join(outs)}) attributes {{llvm.emit_c_interface}} {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %size = arith.constant {size} : index
+  {lines}
+  scf.for %i = %c0 to %size step %c1 {{
+    %x = memref.load %a[%i] : {memref}
+    {loop}
+  }}
+  func.return
+}}
+""",
+        2 * len(cases),
+    )
+
+
+@pytest.mark.parametrize("element", ["f32", "f64"])
+def test_libm_math_powf_of_a_constant_is_what_llvms_optimizer_makes_of_it(
+    element: str, tmp_path: Path
+):
+    """With a constant operand LLVM rewrites `pow` (x ** 2.0 to x * x, x **
+    0.5 to a square root, 8 ** x to exp2(3 * x), ...; `_powf` in
+    math_impl.py): with `libm_math=True` memplan computes those bits too,
+    the constants written in the type or, as torch-mlir writes them, cast
+    in the loop from another float type (f32 extended to f64, f64 truncated
+    to f32)."""
+    size = 4096
+    text, count = _powf_program(element, size)
+    dtype = MATH_TYPES[element]
+    rng = np.random.default_rng(8)
+    x = _random_elements(rng, dtype, size)
+    x[-(size // 2) :] = (rng.standard_normal(size // 2) * 8).astype(dtype)
+    arrays = [x, *(np.zeros(size, dtype) for _ in range(count))]
+    expected = _run_in_mlir(text, arrays, "none", tmp_path, standard=True)
+    ours = [a.copy() for a in arrays]
+    run_function(parse(text), "main", ours, libm_math=True)
+    for k in range(count):
+        want, got = expected[f"arg{k + 1}"], ours[k + 1]
+        differ = (want != got) & ~(np.isnan(want) & np.isnan(got))
+        assert not differ.any(), (k, np.flatnonzero(differ)[:5])
+
+
 INTEGER_BINARY = (
     *("addi", "subi", "muli", "andi", "ori", "xori"),
     *("maxsi", "maxui", "minsi", "minui", "shli", "shrsi", "shrui"),
