@@ -84,9 +84,9 @@ def softmax(
     """MLIR's decomposition of `linalg.softmax`, step by step in its order:
     a maxnumf from NaN and a sum from 0 along `axis`, each in index order.
     `exp` is math.exp's kernel: f64 rounded, the C library's `expf` that
-    MLIR's lowering calls but on about 1 input in 1,000 (with that one the
-    result is MLIR's bit for bit, as tests/interpreter/test_matches_mlir.py
-    checks)."""
+    MLIR's lowering calls but on about 1 input in 1,000; with `--libm-math`
+    `expf` itself, and the result is MLIR's bit for bit (as
+    tests/interpreter/test_matches_mlir.py checks)."""
     if not is_float_dtype(values.dtype):
         raise ModelError(
             f"linalg.softmax on {values.dtype} elements: MLIR decomposes it on "
