@@ -99,10 +99,24 @@ def c_name(name: str, dtype: np.dtype) -> str:
     return name if dtype == np.float64 else f"{name}f"
 
 
+TABLE_ABOVE = 1 << 16
+"""A one-operand function of a 16-bit type (f16, bf16) on more elements
+than this reads a table of its result for every bit pattern (`_table`),
+computed once per function and type: as many calls as one such array."""
+
+
+@cache
+def _table(name: str, dtype: np.dtype) -> np.ndarray:
+    """`name` of every value of the 16-bit `dtype`, indexed by its bits."""
+    return call(name, np.arange(1 << 16, dtype=np.uint16).view(dtype))
+
+
 def call(name: str, *values: np.ndarray) -> np.ndarray:
     """The C library's `name` of `values` (broadcast together), element by
     element, in their float type (see the module's doc)."""
     dtype = np.result_type(*values)
+    if len(values) == 1 and dtype.itemsize == 2 and np.size(values[0]) > TABLE_ABOVE:
+        return _table(name, dtype)[np.asarray(values[0]).view(np.uint16)]
     double = dtype == np.float64
     function = _function(c_name(name, dtype), len(values), double)
     wide = np.dtype(np.float64 if double else np.float32)

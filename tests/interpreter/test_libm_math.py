@@ -318,3 +318,32 @@ def test_help_describes_libm_math(capsys: pytest.CaptureFixture[str]):
     assert "--libm-math compute math functions (exp, tanh, erf, ...) as MLIR's" in (
         help_text
     )
+
+
+@pytest.mark.parametrize("dtype", [np.dtype(np.float16), BF16], ids=["f16", "bf16"])
+def test_a_large_16_bit_array_calls_the_function_once_per_bit_pattern(
+    dtype: np.dtype, monkeypatch: pytest.MonkeyPatch
+):
+    """Past `TABLE_ABOVE` elements a one-operand function of f16 or bf16
+    reads a table of its 65,536 results: the bits of one call per element."""
+    calls = [0]
+    function = libm._function  # pyright: ignore[reportPrivateUsage]
+
+    def counted(name: str, arity: int, double: bool):
+        called = function(name, arity, double)
+
+        def count(*operands: float) -> float:
+            calls[0] += 1
+            return called(*operands)
+
+        return count
+
+    monkeypatch.setattr(libm, "_function", counted)
+    patterns = np.arange(1 << 16, dtype=np.uint16).view(dtype)
+    values = np.concatenate([patterns[::-1], patterns[:1000]])
+    with np.errstate(all="ignore"):
+        tabled = libm.call("sinh", values)
+        assert calls[0] <= 1 << 16
+        monkeypatch.setattr(libm, "TABLE_ABOVE", values.size)
+        one_by_one = libm.call("sinh", values)
+    assert tabled.tobytes() == one_by_one.tobytes()
