@@ -189,7 +189,7 @@ class MemplanRunMain(CommandLineTool):
             help="compute math functions (exp, tanh, erf, ...) as MLIR's compiled "
             "code does: by calling the C library's (expf on f32, exp on f64; "
             "f16 and bf16 through the f32 one) element by element, and the "
-            "ops MLIR's lowering expands (expm1, log1p) as it expands them; "
+            "ops MLIR's lowering expands (expm1, log1p, fpowi) as it expands them; "
             "slower (default: numpy in f64, rounded, up to 2 ulp off)",
         )
         arg_parser.add_argument(
