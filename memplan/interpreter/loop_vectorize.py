@@ -69,6 +69,7 @@ from xdsl.ir.affine import (
 )
 
 from memplan.dialects import memref
+from memplan.interpreter import libm
 from memplan.interpreter.affine_impl import AFFINE_BINARY, CompiledMap
 from memplan.interpreter.arith_impl import ARITH_KERNELS, evaluate
 from memplan.interpreter.element_types import is_scalar_type
@@ -99,9 +100,11 @@ SCALAR_ONLY: tuple[type[Operation], ...] = (
 of the scalar path: float to unsigned 32-bit casts out of range (`fptoui`
 to i32) and `np.power` of two arrays (`powf`: `x ** 0.5` and `x ** 2.0` 1
 ulp apart on f32 and f64, `(-inf) ** 0.5` +inf on arrays and NaN on one
-element on f64).  `fpowi` (products), `fma` (`fused_multiply_add`) and
-`maxnumf`/`minnumf` (selects, `float_extrema`) give the same bits either
-way (`tests/interpreter/test_math_kernels_on_arrays.py`)."""
+element on f64; with `--libm-math` `powf` calls the C library for each
+element and runs in nests).  `fpowi` (products), `fma`
+(`fused_multiply_add`) and `maxnumf`/`minnumf` (selects, `float_extrema`)
+give the same bits either way
+(`tests/interpreter/test_math_kernels_on_arrays.py`)."""
 NAN_CHOOSING_OPS: tuple[type[Operation], ...] = (arith.AddfOp, arith.MulfOp)
 """Ops whose result, where both operands are NaNs, is the second's NaN on
 arrays of 17 or more elements (numpy's SIMD loops swap the operands of these
@@ -250,9 +253,12 @@ def _loops(
 
 
 def _agrees_on_arrays(op: Operation) -> bool:
-    """Whether `op`'s kernel gives on arrays the bits it gives on one element."""
-    return (
-        type(op) in NEST_KERNELS and not op.regions and not isinstance(op, SCALAR_ONLY)
+    """Whether `op`'s kernel gives on arrays the bits it gives on one element
+    (`powf` does with `--libm-math`: one C library call per element)."""
+    if type(op) not in NEST_KERNELS or op.regions:
+        return False
+    return not isinstance(op, SCALAR_ONLY) or (
+        isinstance(op, math.PowFOp) and libm.active()
     )
 
 

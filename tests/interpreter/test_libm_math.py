@@ -347,3 +347,35 @@ def test_a_large_16_bit_array_calls_the_function_once_per_bit_pattern(
         monkeypatch.setattr(libm, "TABLE_ABOVE", values.size)
         one_by_one = libm.call("sinh", values)
     assert tabled.tobytes() == one_by_one.tobytes()
+
+
+POWER_NEST = """
+func.func @main(%a: memref<200xf32>, %b: memref<200xf32>, %c: memref<200xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant 200 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %x = memref.load %a[%i] : memref<200xf32>
+    %y = memref.load %b[%i] : memref<200xf32>
+    %p = math.powf %x, %y : f32
+    memref.store %p, %c[%i] : memref<200xf32>
+  }
+  func.return
+}
+"""
+
+
+def test_a_loop_nest_with_powf_runs_on_arrays_with_libm_math(
+    requested: list[tuple[str, bool]],
+):
+    """`powf` keeps a nest op by op by default (numpy's `power` gives other
+    bits on arrays); with the mode it calls `powf` for each element either
+    way, so the nest runs on arrays: one call of `libm.call`, not 200."""
+    rng = np.random.default_rng(9)
+    a = np.abs(rng.standard_normal(200)).astype(np.float32)
+    b = rng.standard_normal(200).astype(np.float32)
+    c = np.zeros(200, np.float32)
+    run_function(parse(POWER_NEST), "main", [a, b, c], libm_math=True)
+    assert requested == [("powf", False)]
+    expected = _c_library_result("pow", "f32", a.tolist(), b.tolist())
+    assert c.tobytes() == expected.tobytes()

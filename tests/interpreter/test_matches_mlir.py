@@ -1189,9 +1189,8 @@ def _math_ops(element: str) -> list[str]:
 
 def _math_program(element: str, size: int, form: str) -> tuple[str, int]:
     """Each math op of `element` on the elements of `%a`, `%b`, `%c` and
-    `%n`, stored to one output each: in an `scf.for` (with `powf` in a loop
-    of its own: a nest holding it runs op by op) or in one `linalg.generic`;
-    the program and its number of outputs."""
+    `%n`, stored to one output each: in an `scf.for` or in one
+    `linalg.generic`; the program and its number of outputs."""
     ops = _math_ops(element)
     memref = f"memref<{size}x{element}>"
     ints = f"memref<{size}xi32>"
@@ -1226,28 +1225,21 @@ func.func @main({signature}) attributes {{llvm.emit_c_interface}} {{
         + f"\n    %e = memref.load %n[%i] : {ints}"
     )
 
-    def loop(numbered: list[tuple[int, str]]) -> str:
-        lines = [
-            line
-            for k, op in numbered
-            for line in (f"%r{k} = {op}", f"memref.store %r{k}, %o{k}[%i] : {memref}")
-        ]
-        body = "\n    ".join(lines)
-        return f"""  scf.for %i = %c0 to %size step %c1 {{
-    {loads}
-    {body}
-  }}"""
-
-    powf = [(k, op) for k, op in enumerate(ops) if op.startswith("math.powf")]
-    others = [(k, op) for k, op in enumerate(ops) if not op.startswith("math.powf")]
+    body = "\n    ".join(
+        line
+        for k, op in enumerate(ops)
+        for line in (f"%r{k} = {op}", f"memref.store %r{k}, %o{k}[%i] : {memref}")
+    )
     return (
         f"""
 func.func @main({signature}) attributes {{llvm.emit_c_interface}} {{
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %size = arith.constant {size} : index
-{loop(others)}
-{loop(powf)}
+  scf.for %i = %c0 to %size step %c1 {{
+    {loads}
+    {body}
+  }}
   func.return
 }}
 """,
