@@ -55,9 +55,8 @@ def _candidates() -> list[str | None]:
     names = [ctypes.util.find_library("m")]
     if sys.platform == "win32":
         names.append(ctypes.util.find_library("ucrtbase"))
-    else:
-        names.append(None)
-    return names
+        return [name for name in names if name is not None]
+    return [name for name in names if name is not None] + [None]
 
 
 @cache
