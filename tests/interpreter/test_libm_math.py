@@ -101,20 +101,27 @@ def test_a_math_op_in_a_linalg_body_gives_the_c_librarys_bits(name: str, element
 
 
 NAMED = """
-func.func @main(%a: memref<3xf32>, %e: memref<3xf32>, %l: memref<3xf32>) {
+func.func @main(%a: memref<3xf32>, %b: memref<3xf32>, %c: memref<3xf32>,
+    %e: memref<3xf32>, %l: memref<3xf32>, %t: memref<3xf32>) {
   linalg.exp ins(%a : memref<3xf32>) outs(%e : memref<3xf32>)
-  linalg.log ins(%a : memref<3xf32>) outs(%l : memref<3xf32>)
+  linalg.log ins(%b : memref<3xf32>) outs(%l : memref<3xf32>)
+  linalg.elementwise kind=#linalg.elementwise_kind<tanh>
+      ins(%c : memref<3xf32>) outs(%t : memref<3xf32>)
   func.return
 }
 """
 
 
-def test_linalg_exp_and_log_give_the_c_librarys_bits():
-    a = np.array(DIFFERING["log", "f32"], np.float32)
-    exps, logs = np.zeros(3, np.float32), np.zeros(3, np.float32)
-    run_function(parse(NAMED), "main", [a, exps, logs], libm_math=True)
-    assert exps.tobytes() == _c_library_result("exp", "f32", a.tolist()).tobytes()
-    assert logs.tobytes() == _c_library_result("log", "f32", a.tolist()).tobytes()
+def test_named_linalg_ops_give_the_c_librarys_bits():
+    """`linalg.exp` and `linalg.log` (numpy kernels of their own) and
+    `linalg.elementwise` (through its body)."""
+    names = ("exp", "log", "tanh")
+    inputs = [np.array(DIFFERING[name, "f32"], np.float32) for name in names]
+    outputs = [np.zeros(3, np.float32) for _ in names]
+    run_function(parse(NAMED), "main", [*inputs, *outputs], libm_math=True)
+    for name, values, result in zip(names, inputs, outputs, strict=True):
+        expected = _c_library_result(name, "f32", values.tolist())
+        assert result.tobytes() == expected.tobytes(), name
 
 
 SOFTMAX = """
