@@ -71,7 +71,7 @@ class Arena:
 class Room:
     """The bytes of a scope an arena may take: the scope's `capacity` (None:
     unbounded) less `held` bytes there while the arena is live (memory
-    `held_vtcm` finds all through the function, enclosing arenas, storages
+    `HeldVtcm.of` finds all through the function, enclosing arenas, storages
     left unplanned), which `holders` lists for messages."""
 
     capacity: int | None

@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
+from itertools import chain
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import MemRefType, ModuleOp
@@ -27,34 +28,43 @@ Held = tuple[str, int, str]
 """(what holds VTCM, its bytes, why it cannot move), for messages."""
 
 
-def held_vtcm(
-    module: ModuleOp,
-    function: func.FuncOp,
-    callers: list[func.CallOp],
-    alignment: int,
-) -> list[Held]:
-    """What is in VTCM all through `function` (called by `callers` in the
-    module) with a static size, each size rounded up to the scope's
-    `alignment` (each takes its own aligned range of the window)."""
-    return [
-        (what, align_up(size, alignment), reason)
-        for what, type_, reason in _in_vtcm(module, function, callers)
-        for size in [static_byte_size(type_)]
-        if size is not None
-    ]
+class HeldVtcm:
+    """What is in VTCM all through each function of `module`: its VTCM
+    globals, scanned once (a scan per function was quadratic in a module of
+    many functions), and a function's own VTCM arguments when callers
+    outside the module hold them."""
+
+    def __init__(self, module: ModuleOp):
+        self.globals = [
+            (f"memref.global @{op.sym_name.data}", op.type, "in VTCM for the whole run")
+            for op in module.ops
+            if isinstance(op, memref.GlobalOp) and _is_vtcm(op.type)
+        ]
+
+    def of(
+        self, function: func.FuncOp, callers: list[func.CallOp], alignment: int
+    ) -> list[Held]:
+        """What is in VTCM all through `function` (called by `callers` in
+        the module) with a static size, each size rounded up to the scope's
+        `alignment` (each takes its own aligned range of the window)."""
+        return [
+            (what, align_up(size, alignment), reason)
+            for what, type_, reason in chain(
+                self.globals, _held_arguments(function, callers)
+            )
+            for size in [static_byte_size(type_)]
+            if size is not None
+        ]
 
 
 def remark_dynamic_held(
-    pass_name: str,
-    module: ModuleOp,
-    function: func.FuncOp,
-    callers: list[func.CallOp],
+    pass_name: str, function: func.FuncOp, callers: list[func.CallOp]
 ) -> None:
     """Say on stderr which VTCM held all through `function` the capacity check
     of `pass_name` leaves out because its size is dynamic (only an entry
     function's argument can be: a `memref.global` is static)."""
     name = function.sym_name.data
-    for what, type_, reason in _in_vtcm(module, function, callers):
+    for what, type_, reason in _held_arguments(function, callers):
         if static_byte_size(type_) is None:
             print(
                 f"{pass_name}: remark: in @{name}, the capacity check does not "
@@ -66,7 +76,7 @@ def remark_dynamic_held(
 
 
 def held_list(held: Iterable[Held]) -> list[str]:
-    """How messages list what `held_vtcm` found, one entry per holder."""
+    """How messages list what `HeldVtcm.of` found, one entry per holder."""
     return [f"{what} of {size} bytes ({reason})" for what, size, reason in held]
 
 
@@ -79,18 +89,11 @@ def module_callers(module: ModuleOp) -> defaultdict[str, list[func.CallOp]]:
     return callers
 
 
-def _in_vtcm(
-    module: ModuleOp, function: func.FuncOp, callers: list[func.CallOp]
+def _held_arguments(
+    function: func.FuncOp, callers: list[func.CallOp]
 ) -> Iterator[tuple[str, MemRefType, str]]:
-    """Each memref in VTCM all through `function`: what holds it, its type,
-    and why it cannot move."""
-    for op in module.ops:
-        if isinstance(op, memref.GlobalOp) and _is_vtcm(op.type):
-            yield (
-                f"memref.global @{op.sym_name.data}",
-                op.type,
-                "in VTCM for the whole run",
-            )
+    """The VTCM arguments of `function` that callers outside the module hold
+    all through it: what holds each, its type, and why it cannot move."""
     if kept_signature(function, callers) is None:
         return
     name = function.sym_name.data

@@ -79,11 +79,20 @@ class Ownership:
         self._freed_arguments: set[BlockArgument] = set()
         self._freed_results: set[Result] = set()
         self._call_results: dict[Result, list[SSAValue]] = defaultdict(list)
+        self._bodies: dict[tuple[Operation | None, str], func.FuncOp] = {}
+        """The functions with a body by symbol table and name: a call finds
+        its callee here, not by a `SymbolTable.lookup_symbol` that scans the
+        table (quadratic in a module of many functions and calls)."""
         arguments: list[BlockArgument] = []
+        calls: list[func.CallOp] = []
         for op in walk(module):
             if isinstance(op, func.FuncOp) and op.body.blocks:
                 arguments += [a for a in op.args if isinstance(a.type, MemRefType)]
-            elif isinstance(op, func.CallOp) and _callee(op) is not None:
+                self._bodies[(_symbol_table(op), op.sym_name.data)] = op
+            elif isinstance(op, func.CallOp):
+                calls.append(op)
+        for op in calls:
+            if self._callee(op) is not None:
                 for index, result in enumerate(op.res):
                     if isinstance(result.type, MemRefType):
                         key = (op.callee.string_value(), index)
@@ -119,7 +128,7 @@ class Ownership:
     def _forward(self, user: Operation, index: int) -> list[SSAValue]:
         """`forwarded_values`, except that a call to a function of the module
         forwards an argument to its results only if the callee may return it."""
-        callee = _callee(user)
+        callee = self._callee(user)
         if callee is not None and _argument(callee, index) not in self._returned:
             return []
         return forwarded_values(user, index)
@@ -158,7 +167,7 @@ class Ownership:
     def _passes_to_a_free(self, user: Operation, index: int) -> bool:
         """`user` passes its operand `index` to a function that frees that
         argument, or returns it to callers that free that result."""
-        callee = _callee(user)
+        callee = self._callee(user)
         if callee is not None:
             return _argument(callee, index) in self._freed_arguments
         function = user.parent_op()
@@ -168,15 +177,19 @@ class Ownership:
             and (function.sym_name.data, index) in self._freed_results
         )
 
+    def _callee(self, user: Operation) -> func.FuncOp | None:
+        """The function of the module with a body that `user` calls, if any."""
+        if not isinstance(user, func.CallOp):
+            return None
+        return self._bodies.get((_symbol_table(user), user.callee.string_value()))
 
-def _callee(user: Operation) -> func.FuncOp | None:
-    """The function of the module with a body that `user` calls, if any."""
-    if not isinstance(user, func.CallOp):
-        return None
-    callee = SymbolTable.lookup_symbol(user, user.callee)
-    if not isinstance(callee, func.FuncOp) or not callee.body.blocks:
-        return None
-    return callee
+
+def _symbol_table(op: Operation) -> Operation | None:
+    """The op whose symbol table a symbol used by `op` is looked up in."""
+    parent = op.parent_op()
+    while parent is not None and parent.get_trait(SymbolTable) is None:
+        parent = parent.parent_op()
+    return parent
 
 
 def _argument(function: func.FuncOp, index: int) -> BlockArgument | None:

@@ -24,7 +24,12 @@ from memplan.dialects.memory import AllocStorageOp, static_byte_size
 from memplan.interpreter.cost import CostModelError, program_scopes, with_cost_file
 from memplan.ir_walk import walk
 from memplan.passes.diagnostics import named_op
-from memplan.passes.held_vtcm import Held, held_list, held_vtcm, remark_dynamic_held
+from memplan.passes.held_vtcm import (
+    Held,
+    HeldVtcm,
+    held_list,
+    remark_dynamic_held,
+)
 from memplan.passes.options import (
     MemplanPass,
     check_count,
@@ -152,7 +157,7 @@ class _Placer:
     report: PlaceReport = field(default_factory=PlaceReport)
     peaks: dict[str, int] = field(default_factory=dict[str, int])
     held: dict[str, list[Held]] = field(default_factory=dict[str, list[Held]])
-    """Per function, the VTCM `held_vtcm` takes from its capacity."""
+    """Per function, the VTCM `HeldVtcm.of` takes from its capacity."""
     groups: ScopeGroups = field(init=False)
 
     def run(self) -> PlaceReport:
@@ -164,18 +169,19 @@ class _Placer:
         written = written_globals(self.groups, get_globals)
         handled: set[int] = set()
         module_order = {op: i for i, op in enumerate(walk(self.module))}
+        held_in_module = HeldVtcm(self.module)
         for function in order:
             if function.is_declaration:
                 continue
             name = function.sym_name.data
             callers = self.groups.callers.get(name, [])
-            held = held_vtcm(
-                self.module, function, callers, self.target.alignment(VTCM_SCOPE)
+            held = held_in_module.of(
+                function, callers, self.target.alignment(VTCM_SCOPE)
             )
             self.held[name] = held
             capacity = self.target.capacity(VTCM_SCOPE)
             if capacity is not None:
-                remark_dynamic_held("memory-place", self.module, function, callers)
+                remark_dynamic_held("memory-place", function, callers)
             if len(function.body.blocks) != 1 or name in cyclic:
                 self.peaks[name] = self._unplaced(function, handled, name in cyclic)
                 continue
@@ -424,7 +430,7 @@ def _over_capacity(
     held: list[Held],
     pinned: list[tuple[Operation, int, str]],
 ) -> str:
-    """`held` (`held_vtcm`) adds to the `peak` of `pinned` memory at `at`; it
+    """`held` (`HeldVtcm.of`) adds to the `peak` of `pinned` memory at `at`; it
     is listed first."""
     peak += sum(size for _, size, _ in held)
     where = "" if at is None else f" at {named_op(at)}"

@@ -70,8 +70,8 @@ from memplan.passes.dynamic_arenas import (
 from memplan.passes.dynamic_kills import dynamic_storages, kill_after_last_use
 from memplan.passes.held_vtcm import (
     Held,
+    HeldVtcm,
     held_list,
-    held_vtcm,
     module_callers,
     remark_dynamic_held,
 )
@@ -281,10 +281,11 @@ class MemoryPlanPass(MemplanPass):
         self._check_table_scope(target)
         functions = [f for f in walk(op) if isinstance(f, func.FuncOp)]
         callers = module_callers(op)
+        held = HeldVtcm(op)
         for function in functions:
             if len(function.body.blocks) == 1:
                 self._plan_function(
-                    op, function, callers[function.sym_name.data], target
+                    held, function, callers[function.sym_name.data], target
                 )
             else:
                 _remark_several_blocks(function)
@@ -336,7 +337,7 @@ class MemoryPlanPass(MemplanPass):
 
     def _plan_function(
         self,
-        module: ModuleOp,
+        held_in_module: HeldVtcm,
         function: func.FuncOp,
         callers: list[func.CallOp],
         target: Target,
@@ -359,8 +360,8 @@ class MemoryPlanPass(MemplanPass):
         if target.capacity(VTCM_SCOPE) is not None and any(
             arena.scope == VTCM_SCOPE for arena in arenas
         ):
-            held = held_vtcm(module, function, callers, target.alignment(VTCM_SCOPE))
-            remark_dynamic_held(self.name, module, function, callers)
+            held = held_in_module.of(function, callers, target.alignment(VTCM_SCOPE))
+            remark_dynamic_held(self.name, function, callers)
         # Pack every arena before rewriting (a failure leaves the IR as it
         # was), innermost units first: their heights are known when the
         # enclosing arena looks for room to nest them.

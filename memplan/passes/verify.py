@@ -64,7 +64,7 @@ from memplan.dialects.memory import (
 )
 from memplan.ir_walk import walk
 from memplan.passes.diagnostics import describe, named_op
-from memplan.passes.held_vtcm import held_vtcm, module_callers, remark_dynamic_held
+from memplan.passes.held_vtcm import HeldVtcm, module_callers, remark_dynamic_held
 from memplan.passes.liveness import (
     REALLOCS,
     FunctionLiveness,
@@ -311,10 +311,11 @@ class MemoryVerifyPass(MemplanPass):
             {name: [p for p, _ in found] for name, found in placements.items()},
         )
         problems: list[str] = []
+        held = HeldVtcm(op)
         for liveness in functions:
             name = liveness.function.sym_name.data
             if target.capacity(VTCM_SCOPE) is not None:
-                remark_dynamic_held(self.name, op, liveness.function, callers[name])
+                remark_dynamic_held(self.name, liveness.function, callers[name])
             problems.extend(
                 f"memory-verify: in @{name}, {problem}"
                 for problem in chain(
@@ -322,7 +323,7 @@ class MemoryVerifyPass(MemplanPass):
                     _carried_problems(liveness, placements[name]),
                     call_overlap_problems(liveness, placements[name], footprints),
                     usage.capacity_problems(
-                        name, _held(op, liveness.function, callers[name], target)
+                        name, _held(held, liveness.function, callers[name], target)
                     ),
                     _use_after_kill_problems(liveness.function),
                     _realloc_problems(liveness.function),
@@ -356,11 +357,11 @@ def _function_problems(
 
 
 def _held(
-    module: ModuleOp, function: func.FuncOp, callers: list[func.CallOp], target: Target
+    held: HeldVtcm, function: func.FuncOp, callers: list[func.CallOp], target: Target
 ) -> list[Holding]:
-    """The VTCM `held_vtcm` finds, held all through `function`."""
+    """The VTCM `held` finds, held all through `function`."""
     alignment = target.alignment(VTCM_SCOPE)
     return [
         Holding(VTCM_SCOPE, -1, sys.maxsize, size, alignment, what)
-        for what, size, _ in held_vtcm(module, function, callers, alignment)
+        for what, size, _ in held.of(function, callers, alignment)
     ]
