@@ -25,7 +25,7 @@ from functools import partial
 from operator import itemgetter
 from typing import Any
 
-from xdsl.dialects.builtin import UnregisteredOp
+from xdsl.dialects.builtin import StringAttr, SymbolRefAttr, UnregisteredOp
 from xdsl.interpreter import (
     Interpreter,
     InterpreterFunctions,
@@ -35,7 +35,7 @@ from xdsl.interpreter import (
     Successor,
 )
 from xdsl.ir import Block, Operation, Region, SSAValue
-from xdsl.traits import IsolatedFromAbove, IsTerminator
+from xdsl.traits import IsolatedFromAbove, IsTerminator, SymbolOpInterface
 from xdsl.utils.exceptions import InterpretationError
 
 from memplan.interpreter.source import op_name
@@ -179,6 +179,25 @@ class RegionInterpreter(Interpreter):
     """The listeners the prepared blocks call."""
     _failure: tuple[BaseException, Operation] | None = None
     """The last error raised while an op ran, and the innermost such op."""
+    _symbols: dict[str, Operation] | None = None
+    """The module's symbols by name, gathered on the first lookup (the module
+    does not change while it runs): xDSL's lookup scans the module on every
+    `func.call`, quadratic in a run of many calls and functions."""
+
+    def get_op_for_symbol(self, symbol: str | SymbolRefAttr) -> Operation:
+        if isinstance(symbol, SymbolRefAttr):
+            if symbol.nested_references.data:
+                return super().get_op_for_symbol(symbol)
+            symbol = symbol.root_reference.data
+        if self._symbols is None:
+            self._symbols = {}
+            for op in self.module.ops:
+                interface = op.get_trait(SymbolOpInterface)
+                name = None if interface is None else interface.get_sym_attr_name(op)
+                if isinstance(name, StringAttr):
+                    self._symbols.setdefault(name.data, op)
+        found = self._symbols.get(symbol)
+        return super().get_op_for_symbol(symbol) if found is None else found
 
     def get_values(self, values: Iterable[SSAValue]) -> tuple[Any, ...]:
         table = self._tables[-1]

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from interpreter_helpers import Run
+from interpreter_helpers import Run, parse
+from xdsl.dialects.builtin import StringAttr, SymbolRefAttr
+from xdsl.ir import Operation
+from xdsl.traits import SymbolTable
 
-from memplan.interpreter import InterpretationError
+from memplan.interpreter import InterpretationError, run_function
 from memplan.targets import GLOBAL_SCOPE, get_target
 
 
@@ -379,3 +382,37 @@ def test_reinterpret_cast_past_the_allocation_is_an_error(run: Run):
         match=r"memref.reinterpret_cast %t \(in @main\): offset 4, sizes \[5\], strides \[1\] reach element 8 of an allocation of 8 elements",
     ):
         run(program)
+
+
+def test_calls_find_their_callee_without_scanning_the_module_each_time(
+    monkeypatch: pytest.MonkeyPatch,
+):
+    functions = "\n".join(
+        f"""
+        func.func @add{i}(%x: i32) -> i32 {{
+          %c = arith.constant {i} : i32
+          %y = arith.addi %x, %c : i32
+          func.return %y : i32
+        }}"""
+        for i in range(20)
+    )
+    calls = "\n".join(
+        f"  %v{i + 1} = func.call @add{i % 20}(%v{i}) : (i32) -> i32" for i in range(60)
+    )
+    module = parse(f"""
+    {functions}
+    func.func @main(%v0: i32) -> i32 {{
+    {calls}
+      func.return %v60 : i32
+    }}
+    """)
+    scans: list[object] = []
+    lookup = SymbolTable.lookup_symbol
+
+    def counted(op: Operation, name: str | StringAttr | SymbolRefAttr):
+        scans.append(name)
+        return lookup(op, name)
+
+    monkeypatch.setattr(SymbolTable, "lookup_symbol", staticmethod(counted))
+    assert run_function(module, "main", (1,)).results == (1 + 3 * sum(range(20)),)
+    assert len(scans) <= 1
