@@ -418,9 +418,15 @@ class MemRefFunctions(CompilingFunctions):
         view = source[tuple(slices)]
         result_rank = len(_memref_type(op.result.type).get_shape())
         if result_rank != view.ndim:
-            view = _no_copy_reshape(
-                view, _drop_unit_dims(view.shape, _memref_type(op.result.type))
-            )
+            dropped = op.dropped_dims()
+            if dropped is None:
+                view = _no_copy_reshape(
+                    view, _drop_unit_dims(view.shape, _memref_type(op.result.type))
+                )
+            else:
+                view = view[
+                    tuple(0 if d in dropped else slice(None) for d in range(view.ndim))
+                ]
         return (self._derived(view, source),)
 
     @impl(memref.ReinterpretCastOp)
@@ -783,7 +789,8 @@ def _check_freeable(
 
 
 def _drop_unit_dims(shape: tuple[int, ...], result: MemRefType) -> tuple[int, ...]:
-    """The shape of a rank-reducing subview: drop size-1 dims until ranks match."""
+    """The shape of a rank-reducing subview whose result layout gives no
+    strides (an affine map): drop size-1 dims until ranks match."""
     rank = len(result.get_shape())
     kept: list[int] = []
     for position, size in enumerate(shape):

@@ -42,6 +42,25 @@ def test_dynamic_rank_reducing_subview(run: Run):
     assert run(program, m, 2).results == (13.0,)
 
 
+def test_rank_reducing_subview_drops_the_unit_dims_its_strides_name(run: Run):
+    """Of the unit dims of sizes [3, 1, 2, 1] (strides [2, 2, 1, 1]), the
+    result strides [2, 2, 1] keep dim 1 (both its stride's 2s are still
+    there) and drop dim 3, as MLIR's `computeMemRefRankReductionMask`
+    decides; dropping the first unit dim gave a 3x2x1 view, which the copy
+    into 3x1x2 refused."""
+    program = """
+    func.func @main(%m: memref<3x1x2x1xi32>, %out: memref<3x1x2xi32>) {
+      %s = memref.subview %m[0, 0, 0, 0] [3, 1, 2, 1] [1, 1, 1, 1] : memref<3x1x2x1xi32> to memref<3x1x2xi32, strided<[2, 2, 1]>>
+      linalg.copy ins(%s : memref<3x1x2xi32, strided<[2, 2, 1]>>) outs(%out : memref<3x1x2xi32>)
+      func.return
+    }
+    """
+    m = np.arange(6, dtype=np.int32).reshape(3, 1, 2, 1)
+    out = np.zeros((3, 1, 2), np.int32)
+    run(program, m, out)
+    np.testing.assert_array_equal(out, m[..., 0])
+
+
 def test_view_collapse_and_expand_share_bytes(run: Run):
     program = """
     func.func @main() -> memref<2x2xi32> {
