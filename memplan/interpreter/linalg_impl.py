@@ -229,6 +229,8 @@ class LinalgFunctions(InterpreterFunctions):
             return self.run_structured(interpreter, op, args)
         source, output = args
         values = read_tensor(source).astype(output.dtype, copy=False)
+        if not values.size:
+            return ()  # no terms (the output keeps its values) or no output
         axes = tuple(op.dimensions.get_values())
         if self.sequential_sums and folds_in_order(op.region.block.first_op):
             assert isinstance(ufunc, np.ufunc)

@@ -5,7 +5,10 @@ one-op body that is not a plain fold runs as written."""
 from __future__ import annotations
 
 import numpy as np
-from interpreter_helpers import Run
+import pytest
+from interpreter_helpers import Run, parse
+
+from memplan.interpreter import run_function
 
 RNG = np.random.default_rng(3)
 
@@ -219,3 +222,31 @@ def test_maxnumf_and_minnumf_reductions_skip_a_signaling_nan(run: Run):
         out = np.full(2, np.nan, np.float32)
         run(MAXNUM_REDUCE.replace("{op}", op), values, out)
         np.testing.assert_array_equal(out, np.array(expected, np.float32))
+
+
+EMPTY_REDUCE = """
+func.func @main(%x: memref<3x0xf32>, %e: memref<0x3xf32>, %m: memref<3xf32>, %s: memref<3xf32>, %k: memref<0xf32>) {
+  linalg.reduce { arith.maximumf } ins(%x : memref<3x0xf32>) outs(%m : memref<3xf32>) dimensions = [1]
+  linalg.reduce { arith.addf } ins(%x : memref<3x0xf32>) outs(%s : memref<3xf32>) dimensions = [1]
+  linalg.reduce { arith.minimumf } ins(%e : memref<0x3xf32>) outs(%k : memref<0xf32>) dimensions = [1]
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize("sequential_sums", [False, True])
+def test_reduce_over_an_empty_dimension_leaves_the_init(sequential_sums: bool):
+    """No terms: MLIR's loops leave every output element as it was, and an
+    output of no elements has nothing to compute (numpy's maximum of no
+    values, which has no identity, was an error; the sum in loop order
+    failed to reshape the empty input)."""
+    x, e = np.zeros((3, 0), np.float32), np.zeros((0, 3), np.float32)
+    m = np.array([1.0, -np.inf, 3.0], np.float32)
+    s = np.array([4.0, 5.0, -0.0], np.float32)
+    k = np.zeros(0, np.float32)
+    run_function(
+        parse(EMPTY_REDUCE), "main", (x, e, m, s, k), sequential_sums=sequential_sums
+    )
+    np.testing.assert_array_equal(m, [1.0, -np.inf, 3.0])
+    np.testing.assert_array_equal(s, [4.0, 5.0, -0.0])
+    assert np.signbit(s[2])

@@ -538,6 +538,19 @@ func.func @main(%x: memref<64x8xf32>, %max: memref<64xf32>, %min: memref<64xf32>
 infinities, folded by maxnumf and minnumf."""
 
 
+RANK_REDUCING_AND_EMPTY = """
+func.func @main(%m: memref<3x1x2x1xi32>, %out: memref<3x1x2xi32>, %x: memref<3x0xf32>, %mx: memref<3xf32>, %e: memref<0x3xi32>, %k: memref<0xi32>) attributes {llvm.emit_c_interface} {
+  %s = memref.subview %m[0, 0, 0, 0] [3, 1, 2, 1] [1, 1, 1, 1] : memref<3x1x2x1xi32> to memref<3x1x2xi32, strided<[2, 2, 1]>>
+  linalg.copy ins(%s : memref<3x1x2xi32, strided<[2, 2, 1]>>) outs(%out : memref<3x1x2xi32>)
+  linalg.reduce { arith.maximumf } ins(%x : memref<3x0xf32>) outs(%mx : memref<3xf32>) dimensions = [1]
+  linalg.reduce { arith.minsi } ins(%e : memref<0x3xi32>) outs(%k : memref<0xi32>) dimensions = [1]
+  func.return
+}
+"""
+"""A rank-reducing subview that keeps a unit dim and drops a later one (its
+strides tell which), reductions over no terms and into no elements."""
+
+
 def _fused_and_powers_arrays() -> list[np.ndarray]:
     """Factors of random magnitudes, a quarter random bit patterns; addends
     that (but every third) cancel the rounded product, where one rounding
@@ -732,6 +745,18 @@ CASES = {
             np.tile(_SPECIAL_BITS, 10),
             np.zeros(100, np.float32),
             np.zeros(100, np.float32),
+        ],
+        "none",
+    ),
+    "rank-reducing-subview-and-empty-reduce": (
+        RANK_REDUCING_AND_EMPTY,
+        [
+            np.arange(6, dtype=np.int32).reshape(3, 1, 2, 1),
+            np.zeros((3, 1, 2), np.int32),
+            np.zeros((3, 0), np.float32),
+            np.array([1.0, -np.inf, 3.0], np.float32),
+            np.zeros((0, 3), np.int32),
+            np.zeros(0, np.int32),
         ],
         "none",
     ),
