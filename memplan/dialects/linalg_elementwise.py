@@ -290,12 +290,17 @@ class NegFOp(UnaryElementwiseOperation):
 
 @irdl_op_definition
 class SquareOp(UnaryElementwiseOperation):
-    """out = in * in."""
+    """out = in * in, on floats only, as MLIR's UnaryFn.square (its parser
+    rejects an integer square: "unsupported non numeric type")."""
 
     name = "linalg.square"
 
     @classmethod
     def payload(cls, value: SSAValue) -> SSAValue:
+        if not isinstance(value.type, AnyFloat):
+            raise VerifyException(
+                f"linalg.square is only defined on floats, not on {value.type}"
+            )
         return binary_scalar("mul", value, value)
 
 

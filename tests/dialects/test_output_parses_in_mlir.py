@@ -599,6 +599,14 @@ MLIR_REFUSES_TOO = {**_invalid_cases("pack"), **_invalid_cases("winograd")}
 MLIR_ACCEPTS = {**RELAYOUTS_MLIR_ACCEPTS, **WINOGRADS_MLIR_ACCEPTS}
 
 
+@pytest.mark.parametrize("text", _invalid_cases("integer_square").values())
+def test_mlir_refuses_an_integer_square_as_memplan_does(text: str):
+    """MLIR's UnaryFn.square, as its other unary functions, is defined on
+    floats only; memplan computed `x * x` on integers."""
+    assert _memplan_verifies(text) is not None
+    assert _run_mlir(MLIR_CHECK, text).returncode != 0
+
+
 @pytest.mark.parametrize("text", MLIR_ACCEPTS.values(), ids=list(MLIR_ACCEPTS))
 def test_memplan_accepts_the_pack_unpack_and_winograd_mlir_accepts(text: str):
     done = _run_mlir(MLIR_CHECK, text)

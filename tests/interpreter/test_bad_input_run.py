@@ -153,6 +153,14 @@ PROGRAMS: list[tuple[str, list[str], str]] = [
         ["--check-uninitialized"],
         "memref.load %v (in @main): the element it loads reads bytes never written",
     ),
+    (
+        body(
+            "  linalg.square ins(%a : memref<4xi32>) outs(%a : memref<4xi32>)",
+            args="%a: memref<4xi32>",
+        ),
+        ["--args", "dense<3> : tensor<4xi32>"],
+        "linalg.square is only defined on floats, not on i32",
+    ),
 ]
 
 

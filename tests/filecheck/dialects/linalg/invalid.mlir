@@ -82,6 +82,17 @@ func.func @unsigned_max_on_floats(%in: memref<1x5x2xf32>, %win: memref<2xf32>, %
 
 // -----
 
+// MLIR's UnaryFn.square is defined on floats only, like the other unary
+// functions (its parser: "unsupported non numeric type").
+func.func @integer_square(%a: memref<4xi32>, %c: memref<4xi32>) {
+  linalg.square ins(%a : memref<4xi32>) outs(%c : memref<4xi32>)
+  func.return
+}
+
+// CHECK: linalg.square is only defined on floats, not on i32
+
+// -----
+
 func.func @difference_of_bools(%a: memref<4xi1>, %c: memref<4xi1>) {
   linalg.sub ins(%a, %a : memref<4xi1>, memref<4xi1>) outs(%c : memref<4xi1>)
   func.return
