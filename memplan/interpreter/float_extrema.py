@@ -75,18 +75,26 @@ def maxnumf(lhs: np.ndarray, rhs: np.ndarray) -> np.ndarray:
     """`arith.maxnumf`: a NaN operand, quiet or signaling, gives the other
     operand (np.fmax gives a quieted signaling NaN on one element).  Where
     MLIR leaves the choice open it does what its x86 code does: of equal
-    operands (+0.0 and -0.0) the first, of two NaNs the second, bits kept."""
-    return _number_preferring(lhs, rhs, np.greater_equal)
+    operands (+0.0 and -0.0) the first, of two NaNs the second, bits kept;
+    on f16, which LLVM widens to f32 and hands to the C library's `fmaxf`
+    (x86's `maxss`), of equal operands the second, of two NaNs the first,
+    quieted."""
+    return _number_preferring(lhs, rhs, np.greater_equal, np.greater)
 
 
 def minnumf(lhs: np.ndarray, rhs: np.ndarray) -> np.ndarray:
     """`arith.minnumf`, as `maxnumf` with the smaller operand."""
-    return _number_preferring(lhs, rhs, np.less_equal)
+    return _number_preferring(lhs, rhs, np.less_equal, np.less)
 
 
 def _number_preferring(
-    lhs: np.ndarray, rhs: np.ndarray, first_wins: np.ufunc
+    lhs: np.ndarray, rhs: np.ndarray, first_wins: np.ufunc, f16_first_wins: np.ufunc
 ) -> np.ndarray:
     lhs, rhs = np.asarray(lhs), np.asarray(rhs)
     only_rhs_nan = np.isnan(rhs) & ~np.isnan(lhs)
-    return np.where(only_rhs_nan | first_wins(lhs, rhs), lhs, rhs)
+    if lhs.dtype != np.float16:
+        return np.where(only_rhs_nan | first_wins(lhs, rhs), lhs, rhs)
+    both_nan = np.isnan(lhs) & np.isnan(rhs)
+    quieted = (lhs.view(np.uint16) | np.uint16(0x0200)).view(np.float16)
+    picked = np.where(only_rhs_nan | f16_first_wins(lhs, rhs), lhs, rhs)
+    return np.where(both_nan, quieted, picked)

@@ -194,6 +194,37 @@ def test_arg_reduction_by_maximumf_signs_a_zero_maximum_as_mlir(run: Run):
     np.testing.assert_array_equal(at, [0, 0])
 
 
+NUMBER_PREFERRING_F16 = """
+func.func @main(%a: f16, %b: f16) -> (f16, f16) {
+  %max = arith.maxnumf %a, %b : f16
+  %min = arith.minnumf %a, %b : f16
+  func.return %max, %min : f16, f16
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "max_bits", "min_bits"),
+    [
+        (0x0000, 0x8000, 0x8000, 0x8000),  # +0, -0: the second zero
+        (0x8000, 0x0000, 0x0000, 0x0000),
+        (0x7E01, 0x7D02, 0x7E01, 0x7E01),  # two NaNs: the first, quieted
+        (0x7D02, 0xFE03, 0x7F02, 0x7F02),
+        (0x7D02, 0x3C00, 0x3C00, 0x3C00),  # a signaling NaN: the number
+    ],
+)
+def test_f16_maxnumf_and_minnumf_follow_the_c_library_as_mlirs_code(
+    run: Run, a: int, b: int, max_bits: int, min_bits: int
+):
+    """LLVM widens an f16 maxnum/minnum to f32 and calls `fmaxf`/`fminf`
+    (x86's `maxss`): of equal operands the second, of two NaNs the first,
+    quieted; f32 and f64 code keeps the first of equal operands."""
+    bits = np.array([a, b], np.uint16).view(np.float16)
+    result = run(NUMBER_PREFERRING_F16, bits[0], bits[1]).results
+    got = np.array(result, np.float16).view(np.uint16)
+    assert [hex(v) for v in got] == [hex(max_bits), hex(min_bits)]
+
+
 def _wrap(value: int, bits: int) -> int:
     """`value` as a signed `bits`-bit integer."""
     value %= 1 << bits

@@ -1638,3 +1638,40 @@ def test_casts_match_mlirs_compiled_code_on_random_bits(
         if want.dtype.kind == "f":
             differ &= ~(np.isnan(want) & np.isnan(got))
         assert not differ.any(), (cast, np.flatnonzero(differ)[:5])
+
+
+_F16_SPECIAL_BITS = np.array(
+    [0x0000, 0x8000, 0x3C00, 0xBC00, 0x7C00, 0xFC00, 0x7E01, 0x7D02, 0xFE03, 0xFD04],
+    np.uint16,
+).view(np.float16)
+
+
+@pytest.mark.parametrize("vectorize_loops", [True, False], ids=["arrays", "op-by-op"])
+def test_f16_maxnumf_and_minnumf_match_mlir_bit_for_bit(
+    vectorize_loops: bool, tmp_path: Path
+):
+    """Every pair of zeros, ones, infinities and NaNs of both kinds, and
+    rows of them folded: f16 code widens to f32 and calls the C library's
+    `fmaxf`/`fminf`, which keep the second of equal operands (+0.0, -0.0)
+    and the first of two NaNs, quieted (f32 code the first, the second)."""
+    text = NUMBER_PREFERRING.replace("f32", "f16")
+    reductions = NUMBER_PREFERRING_REDUCTIONS.replace("f32", "f16")
+    pairs = len(_F16_SPECIAL_BITS) ** 2
+    text = text.replace("100", str(pairs))
+    arrays = [
+        np.repeat(_F16_SPECIAL_BITS, 10),
+        np.tile(_F16_SPECIAL_BITS, 10),
+        np.zeros(pairs, np.float16),
+        np.zeros(pairs, np.float16),
+    ]
+    rows = [
+        np.random.default_rng(0).choice(_F16_SPECIAL_BITS, (64, 8)),
+        *(np.random.default_rng(1).choice(_F16_SPECIAL_BITS, 64) for _ in range(2)),
+    ]
+    for program, inputs in ((text, arrays), (reductions, rows)):
+        expected = _run_in_mlir(program, inputs, "none", tmp_path)
+        ours = [a.copy() for a in inputs]
+        run_function(parse(program), "main", ours, vectorize_loops=vectorize_loops)
+        for position, array in enumerate(ours):
+            want = expected[f"arg{position}"].view(np.uint16)
+            assert (array.view(np.uint16) == want).all(), position
