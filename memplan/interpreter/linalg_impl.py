@@ -35,7 +35,7 @@ from xdsl.ir import Block, Operation
 from memplan.dialects import linalg
 from memplan.interpreter.element_types import is_float_dtype
 from memplan.interpreter.errors import ModelError
-from memplan.interpreter.float_extrema import MAXIMUMF, MINIMUMF, maxnumf
+from memplan.interpreter.float_extrema import maxnumf
 from memplan.interpreter.generic_vectorize import (
     StructuredOp,
     body_memref_loads,
@@ -52,7 +52,12 @@ from memplan.interpreter.memory_impl import (
 from memplan.interpreter.model import DiscontiguousTensor, MemoryModel, Tensor
 from memplan.interpreter.relayout import pack, unpack
 from memplan.interpreter.sequential_sums import fold_in_order, folds_in_order
-from memplan.interpreter.vector_body import REDUCTION_UFUNCS, Fold
+from memplan.interpreter.vector_body import (
+    REDUCTION_UFUNCS,
+    SIGNED_MAX,
+    SIGNED_MIN,
+    Fold,
+)
 
 
 def divide(lhs: np.ndarray, rhs: np.ndarray) -> np.ndarray:
@@ -68,8 +73,8 @@ ELEMENTWISE: dict[type[Operation], Callable[..., np.ndarray]] = {
     linalg.AddOp: np.add,
     linalg.SubOp: np.subtract,
     linalg.MulOp: np.multiply,
-    linalg.MaxOp: MAXIMUMF,
-    linalg.MinOp: MINIMUMF,
+    linalg.MaxOp: SIGNED_MAX,
+    linalg.MinOp: SIGNED_MIN,
     linalg.ExpOp: EXP,
     linalg.LogOp: LOG,
     linalg.SqrtOp: np.sqrt,

@@ -25,18 +25,49 @@ from memplan.interpreter.float_extrema import MAXIMUMF, MINIMUMF, SignedZeroExtr
 from memplan.interpreter.memory_impl import read_tensor
 from memplan.interpreter.model import DiscontiguousTensor, Tensor
 
-Fold = np.ufunc | SignedZeroExtremum
+
+@dataclass(frozen=True)
+class OneBitAware:
+    """A fold whose i1 form is not numpy's on bools: MLIR's i1 is a one-bit
+    two's complement integer (true is -1), so `addi` is xor, `maxsi` is and
+    (the maximum of true and false is false) and `minsi` is or, where
+    numpy's bool add, maximum and minimum are or, or and and."""
+
+    fold: np.ufunc | SignedZeroExtremum
+    on_bools: np.ufunc
+
+    def _for(self, values: np.ndarray) -> np.ufunc | SignedZeroExtremum:
+        return self.on_bools if np.asarray(values).dtype == np.bool_ else self.fold
+
+    def __call__(self, lhs: np.ndarray, rhs: np.ndarray) -> np.ndarray:
+        return self._for(lhs)(lhs, rhs)
+
+    def reduce(
+        self, values: np.ndarray, axis: int | tuple[int, ...], keepdims: bool = False
+    ) -> np.ndarray:
+        return self._for(values).reduce(values, axis=axis, keepdims=keepdims)
+
+    def accumulate(self, values: np.ndarray, axis: int) -> np.ndarray:
+        return self._for(values).accumulate(values, axis)
+
+
+SIGNED_MAX = OneBitAware(MAXIMUMF, np.logical_and)
+"""`maxsi`, and the `max` of linalg's named ops (`maximumf` on floats)."""
+SIGNED_MIN = OneBitAware(MINIMUMF, np.logical_or)
+"""`minsi`, and the `min` of linalg's named ops (`minimumf` on floats)."""
+
+Fold = np.ufunc | SignedZeroExtremum | OneBitAware
 """A combiner as numpy folds it: call, `reduce`, `accumulate`."""
 
 REDUCTION_UFUNCS: dict[type[Operation], Fold] = {
     arith.AddfOp: np.add,
-    arith.AddiOp: np.add,
+    arith.AddiOp: OneBitAware(np.add, np.logical_xor),
     arith.MulfOp: np.multiply,
     arith.MuliOp: np.multiply,
     arith.MaximumfOp: MAXIMUMF,
     arith.MinimumfOp: MINIMUMF,
-    arith.MaxSIOp: np.maximum,
-    arith.MinSIOp: np.minimum,
+    arith.MaxSIOp: SIGNED_MAX,
+    arith.MinSIOp: SIGNED_MIN,
     arith.AndIOp: np.bitwise_and,
     arith.OrIOp: np.bitwise_or,
     arith.XOrIOp: np.bitwise_xor,

@@ -8,9 +8,9 @@ import itertools
 
 import numpy as np
 import pytest
-from interpreter_helpers import Run
+from interpreter_helpers import Run, parse
 
-from memplan.interpreter import InterpretationError
+from memplan.interpreter import InterpretationError, run_function
 
 
 def _ceil_div(lhs: int, rhs: int) -> int:
@@ -331,3 +331,45 @@ def test_i1_is_a_one_bit_twos_complement_integer_as_in_mlir(run: Run):
         1,  # extui true
         True,  # maxui true, false
     )
+
+
+I1_FOLDS = """
+func.func @main(%x: memref<4x3xi1>, %a: memref<3xi1>, %b: memref<3xi1>, %max: memref<3xi1>, %min: memref<3xi1>, %sum: memref<3xi1>, %smax: memref<3xi1>, %smin: memref<3xi1>, %gsum: memref<3xi1>, %gmax: memref<3xi1>) {
+  linalg.max ins(%a, %b : memref<3xi1>, memref<3xi1>) outs(%max : memref<3xi1>)
+  linalg.min ins(%a, %b : memref<3xi1>, memref<3xi1>) outs(%min : memref<3xi1>)
+  linalg.reduce { arith.addi } ins(%x : memref<4x3xi1>) outs(%sum : memref<3xi1>) dimensions = [0]
+  linalg.reduce { arith.maxsi } ins(%x : memref<4x3xi1>) outs(%smax : memref<3xi1>) dimensions = [0]
+  linalg.reduce { arith.minsi } ins(%x : memref<4x3xi1>) outs(%smin : memref<3xi1>) dimensions = [0]
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]} ins(%x : memref<4x3xi1>) outs(%gsum, %gmax : memref<3xi1>, memref<3xi1>) {
+  ^bb0(%in: i1, %s: i1, %m: i1):
+    %t = arith.addi %s, %in : i1
+    %u = arith.maxsi %m, %in : i1
+    linalg.yield %t, %u : i1, i1
+  }
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize("sequential_sums", [False, True])
+def test_i1_extrema_and_sums_of_linalg_ops_read_true_as_minus_one(
+    sequential_sums: bool,
+):
+    """As the scalar ops above: the signed maximum of true (-1) and false
+    is false, the minimum true, a sum is an xor.  linalg.max and min, and
+    reductions by addi, maxsi and minsi, folded with numpy's bool maximum,
+    minimum and add (or, and, or) and gave the opposite."""
+    x = np.array([[1, 1, 0], [1, 0, 0], [1, 1, 0], [1, 0, 1]], bool)
+    a, b = np.array([1, 1, 0], bool), np.array([1, 0, 0], bool)
+    outs = [np.array([1, 0, 1], bool) for _ in range(7)]
+    run_function(
+        parse(I1_FOLDS), "main", (x, a, b, *outs), sequential_sums=sequential_sums
+    )
+    maximum, minimum, total, smax, smin, gsum, gmax = (o.tolist() for o in outs)
+    assert maximum == [True, False, False]
+    assert minimum == [True, True, False]
+    # the xor of each column and the init [1, 0, 1]
+    assert total == gsum == [True, False, False]
+    # init true (-1) wins a signed max only against all true
+    assert smax == gmax == [True, False, False]
+    assert smin == [True, True, True]

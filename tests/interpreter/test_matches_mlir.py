@@ -538,6 +538,28 @@ func.func @main(%x: memref<64x8xf32>, %max: memref<64xf32>, %min: memref<64xf32>
 infinities, folded by maxnumf and minnumf."""
 
 
+I1_FOLDS = """
+func.func @main(%x: memref<8x3xi1>, %a: memref<4xi1>, %b: memref<4xi1>, %max: memref<4xi1>, %min: memref<4xi1>, %sum: memref<3xi1>, %smax: memref<3xi1>, %smin: memref<3xi1>, %gsum: memref<3xi1>, %gmax: memref<3xi1>, %gmin: memref<3xi1>) attributes {llvm.emit_c_interface} {
+  linalg.max ins(%a, %b : memref<4xi1>, memref<4xi1>) outs(%max : memref<4xi1>)
+  linalg.min ins(%a, %b : memref<4xi1>, memref<4xi1>) outs(%min : memref<4xi1>)
+  linalg.reduce { arith.addi } ins(%x : memref<8x3xi1>) outs(%sum : memref<3xi1>) dimensions = [0]
+  linalg.reduce { arith.maxsi } ins(%x : memref<8x3xi1>) outs(%smax : memref<3xi1>) dimensions = [0]
+  linalg.reduce { arith.minsi } ins(%x : memref<8x3xi1>) outs(%smin : memref<3xi1>) dimensions = [0]
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]} ins(%x : memref<8x3xi1>) outs(%gsum, %gmax, %gmin : memref<3xi1>, memref<3xi1>, memref<3xi1>) {
+  ^bb0(%in: i1, %s: i1, %m: i1, %n: i1):
+    %t = arith.addi %s, %in : i1
+    %u = arith.maxsi %m, %in : i1
+    %v = arith.minsi %n, %in : i1
+    linalg.yield %t, %u, %v : i1, i1, i1
+  }
+  func.return
+}
+"""
+"""Named max and min of bools and reductions by addi, maxsi and minsi on
+i1, where true is -1: the maximum of true and false is false, a sum an
+xor."""
+
+
 RANK_REDUCING_AND_EMPTY = """
 func.func @main(%m: memref<3x1x2x1xi32>, %out: memref<3x1x2xi32>, %x: memref<3x0xf32>, %mx: memref<3xf32>, %e: memref<0x3xi32>, %k: memref<0xi32>) attributes {llvm.emit_c_interface} {
   %s = memref.subview %m[0, 0, 0, 0] [3, 1, 2, 1] [1, 1, 1, 1] : memref<3x1x2x1xi32> to memref<3x1x2xi32, strided<[2, 2, 1]>>
@@ -745,6 +767,18 @@ CASES = {
             np.tile(_SPECIAL_BITS, 10),
             np.zeros(100, np.float32),
             np.zeros(100, np.float32),
+        ],
+        "none",
+    ),
+    "i1-extrema-and-sums": (
+        I1_FOLDS,
+        [
+            np.random.default_rng(2).integers(0, 2, (8, 3)).astype(bool),
+            np.array([1, 1, 0, 0], bool),
+            np.array([1, 0, 1, 0], bool),
+            np.zeros(4, bool),
+            np.zeros(4, bool),
+            *(np.array([1, 0, 1], bool) for _ in range(6)),
         ],
         "none",
     ),
