@@ -133,16 +133,19 @@ _FLOAT_AND_INT_OPS: dict[str, tuple[_BinaryBuilder | None, _BinaryBuilder]] = {
 """MLIR's BinaryFn on floats and on integers (None: not defined on floats)."""
 
 
-_BOOL_OPS: dict[str, _BinaryBuilder | None] = {
+_BOOL_OPS: dict[str, _BinaryBuilder | str] = {
     "add": arith.OrIOp,
     "mul": arith.AndIOp,
-    "sub": None,
-    "div": None,
-    "div_unsigned": None,
+    "sub": "sub with bools",
+    "div": "div with bools",
+    "div_unsigned": "div_unsigned with bools",
+    "max_unsigned": "unsigned max not on uint",
+    "min_unsigned": "unsigned min not on uint",
 }
 """MLIR's BinaryFn on two i1 values where it differs from the integer op:
-a sum is an or, a product an and, and there is no difference or quotient
-(MLIR: "unsupported operation: sub with bools")."""
+a sum is an or, a product an and; no difference, quotient or unsigned
+extremum (MLIR's message for each: "unsupported operation: sub with
+bools"; its `linalg.elementwise` crashes on them instead)."""
 
 
 def binary_scalar(kind: str, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
@@ -152,10 +155,10 @@ def binary_scalar(kind: str, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
         return float_op(lhs, rhs).results[0]
     if lhs.type == rhs.type == IntegerType(1) and kind in _BOOL_OPS:
         bool_op = _BOOL_OPS[kind]
-        if bool_op is None:
+        if isinstance(bool_op, str):
             raise VerifyException(
                 f"linalg {kind} is not defined on i1 (MLIR: unsupported "
-                f"operation: {kind} with bools)"
+                f"operation: {bool_op})"
             )
         return bool_op(lhs, rhs).results[0]
     if _is_int(lhs.type):

@@ -599,10 +599,15 @@ MLIR_REFUSES_TOO = {**_invalid_cases("pack"), **_invalid_cases("winograd")}
 MLIR_ACCEPTS = {**RELAYOUTS_MLIR_ACCEPTS, **WINOGRADS_MLIR_ACCEPTS}
 
 
-@pytest.mark.parametrize("text", _invalid_cases("integer_square").values())
-def test_mlir_refuses_an_integer_square_as_memplan_does(text: str):
+UNDEFINED_BODIES = {**_invalid_cases("integer_square"), **_invalid_cases("_of_bools")}
+
+
+@pytest.mark.parametrize("text", UNDEFINED_BODIES.values(), ids=list(UNDEFINED_BODIES))
+def test_mlir_refuses_the_named_op_bodies_memplan_refuses(text: str):
     """MLIR's UnaryFn.square, as its other unary functions, is defined on
-    floats only; memplan computed `x * x` on integers."""
+    floats only, and its BinaryFn has no difference or unsigned extremum of
+    bools; memplan computed `x * x` on integers and or / and for an
+    unsigned maximum / minimum of bools."""
     assert _memplan_verifies(text) is not None
     assert _run_mlir(MLIR_CHECK, text).returncode != 0
 

@@ -161,6 +161,15 @@ PROGRAMS: list[tuple[str, list[str], str]] = [
         ["--args", "dense<3> : tensor<4xi32>"],
         "linalg.square is only defined on floats, not on i32",
     ),
+    (
+        body(
+            "  linalg.elementwise kind=#linalg.elementwise_kind<max_unsigned>"
+            " ins(%a, %a : memref<4xi1>, memref<4xi1>) outs(%a : memref<4xi1>)",
+            args="%a: memref<4xi1>",
+        ),
+        ["--args", "dense<true> : tensor<4xi1>"],
+        "linalg max_unsigned is not defined on i1",
+    ),
 ]
 
 

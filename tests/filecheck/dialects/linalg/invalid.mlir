@@ -82,6 +82,17 @@ func.func @unsigned_max_on_floats(%in: memref<1x5x2xf32>, %win: memref<2xf32>, %
 
 // -----
 
+// No unsigned extremum of bools either (the named ops in MLIR say so, its
+// linalg.elementwise crashes: parse-errors.mlir).
+func.func @unsigned_max_of_bools(%a: memref<1x4x2xi1>, %w: memref<2xi1>, %o: memref<1x3x2xi1>) {
+  linalg.pooling_nwc_max_unsigned ins(%a, %w : memref<1x4x2xi1>, memref<2xi1>) outs(%o : memref<1x3x2xi1>)
+  func.return
+}
+
+// CHECK: linalg max_unsigned is not defined on i1 (MLIR: unsupported operation: unsigned max not on uint)
+
+// -----
+
 // MLIR's UnaryFn.square is defined on floats only, like the other unary
 // functions (its parser: "unsupported non numeric type").
 func.func @integer_square(%a: memref<4xi32>, %c: memref<4xi32>) {

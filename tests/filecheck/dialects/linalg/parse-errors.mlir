@@ -144,3 +144,13 @@ func.func @f(%f: tensor<2x3x3x5xf32>, %fo: tensor<6x6x5x2xf32>) -> tensor<6x6x5x
 }
 
 // CHECK: linalg.winograd_filter_transform takes one outs operand
+
+// -----
+
+// MLIR crashes on an unsigned extremum of bools.
+func.func @f(%a: memref<4xi1>, %c: memref<4xi1>) {
+  linalg.elementwise kind=#linalg.elementwise_kind<min_unsigned> ins(%a, %a : memref<4xi1>, memref<4xi1>) outs(%c : memref<4xi1>)
+  func.return
+}
+
+// CHECK: linalg.elementwise kind min_unsigned: linalg min_unsigned is not defined on i1 (MLIR: unsupported operation: unsigned min not on uint)
