@@ -23,7 +23,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 from interpreter_helpers import parse
-from mlir_execution import MLIR_PYTHON, PIPELINE, needs_mlir
+from mlir_execution import MLIR_PYTHON, needs_mlir, run_in_mlir
 from xdsl.dialects import arith
 from xdsl.printer import Printer
 
@@ -36,71 +36,6 @@ from memplan.passes.manifest import MemoryManifestPass
 from memplan.passes.plan import MemoryPlanPass
 
 pytestmark = needs_mlir
-
-MLIR_RUN = """
-import ctypes, ctypes.util, sys
-import numpy as np
-from torch_mlir import ir, passmanager
-from torch_mlir.execution_engine import ExecutionEngine
-from torch_mlir.runtime import get_ranked_memref_descriptor
-
-PIPELINE = (
-    "builtin.module(convert-bufferization-to-memref,expand-realloc,memref-expand,"
-    "convert-linalg-to-loops,"
-    "expand-strided-metadata,"
-    "lower-affine,convert-scf-to-cf,finalize-memref-to-llvm,"
-    "convert-arith-to-llvm,convert-math-to-llvm,convert-cf-to-llvm,"
-    "convert-func-to-llvm,reconcile-unrealized-casts)"
-)
-RESULTS = {"f32": ctypes.c_float, "f64": ctypes.c_double, "i32": ctypes.c_int32,
-           "i64": ctypes.c_int64, "index": ctypes.c_int64}
-# pack and unpack are no LinalgOp: convert-linalg-to-loops leaves them,
-# their TilingInterface loops (convert_to_loops) lower them.
-RELAYOUT_TO_LOOPS = '''
-module attributes {transform.with_named_sequence} {
-  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
-    %s = transform.structured.match ops{["linalg.pack", "linalg.unpack"]} in %root : (!transform.any_op) -> !transform.any_op
-    %l = transform.structured.convert_to_loops %s : (!transform.any_op) -> !transform.any_op
-    transform.yield
-  }
-}
-'''
-arrays_in, arrays_out, result_type = sys.argv[1:4]
-if len(sys.argv) > 4:  # another pipeline, and the optimization level
-    PIPELINE, opt_level = sys.argv[4], int(sys.argv[5])
-else:
-    opt_level = 0
-with ir.Context():
-    text = sys.stdin.read()
-    module = ir.Module.parse(text)
-    if '"linalg.pack"' in text or '"linalg.unpack"' in text:
-        with ir.InsertionPoint(module.body):
-            ir.Module.parse(RELAYOUT_TO_LOOPS).operation.clone()
-        passmanager.PassManager.parse("builtin.module(transform-interpreter)").run(
-            module.operation)
-        for op in list(module.body.operations):
-            if "transform.with_named_sequence" in op.attributes:
-                op.erase()
-    passmanager.PassManager.parse(PIPELINE).run(module.operation)
-    # math.fpowi of a run-time exponent calls the compiler runtime's __powisf2
-    ctypes.CDLL(ctypes.util.find_library("gcc_s"), mode=ctypes.RTLD_GLOBAL)
-    engine = ExecutionEngine(module, opt_level=opt_level)
-    stored = np.load(arrays_in)
-    arrays = [stored[f"arr_{i}"] for i in range(len(stored.files))]
-    # bf16 arrives as 2-byte void, which ctypes has no type for: pass its bits
-    arrays = [a.view(np.uint16) if a.dtype.kind == "V" and a.dtype.itemsize == 2
-              else a for a in arrays]
-    args = [ctypes.pointer(ctypes.pointer(get_ranked_memref_descriptor(a)))
-            for a in arrays]
-    outputs = {f"arg{i}": a for i, a in enumerate(arrays)}
-    if result_type == "none":
-        engine.invoke("main", *args)
-    else:
-        result = RESULTS[result_type](0)
-        engine.invoke("main", *args, ctypes.pointer(result))
-        outputs["result"] = np.asarray(result.value)
-    np.savez(arrays_out, **outputs)
-"""
 
 PARALLEL_ORDER = """
 func.func @main(%out: memref<1xi64>) -> i64 attributes {llvm.emit_c_interface} {
@@ -802,46 +737,6 @@ CASES = {
 }
 
 
-def _generic(text: str) -> str:
-    stream = StringIO()
-    Printer(stream=stream, print_generic_format=True).print_op(parse(text))
-    return stream.getvalue()
-
-
-def _run_in_mlir(
-    text: str,
-    arrays: list[np.ndarray],
-    result_type: str,
-    tmp_path: Path,
-    standard: bool = False,
-) -> dict[str, np.ndarray]:
-    """`text`'s `main` on `arrays`, lowered by `MLIR_RUN`'s pipeline at
-    -O0, or with `standard` by MLIR's standard one (math ops to C library
-    calls, `mlir_execution.PIPELINE`) at -O2."""
-    assert MLIR_PYTHON is not None
-    inputs, outputs = tmp_path / "in.npz", tmp_path / "out.npz"
-    np.savez(inputs, *arrays)
-    pipeline = [PIPELINE, "2"] if standard else []
-    done = subprocess.run(
-        [
-            MLIR_PYTHON,
-            "-c",
-            MLIR_RUN,
-            str(inputs),
-            str(outputs),
-            result_type,
-            *pipeline,
-        ],
-        input=_generic(text),
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    with np.load(outputs) as stored:
-        return {name: stored[name] for name in stored.files}
-
-
 @pytest.mark.parametrize("vectorize_loops", [True, False], ids=["arrays", "op-by-op"])
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_memplan_run_matches_mlir_execution_engine(
@@ -849,7 +744,7 @@ def test_memplan_run_matches_mlir_execution_engine(
 ):
     """With loop nests on whole arrays and op by op."""
     text, arrays, result_type = CASES[name]
-    expected = _run_in_mlir(text, arrays, result_type, tmp_path)
+    expected = run_in_mlir(text, arrays, result_type, tmp_path)
     ours = [a.copy() for a in arrays]
     run = run_function(parse(text), "main", ours, vectorize_loops=vectorize_loops)
     results = run.results
@@ -917,7 +812,7 @@ def test_sequential_sums_match_mlirs_loops_bit_for_bit(element: str, tmp_path: P
     shapes += [(1, 7, 7, 4), (5, 40, 30), (5,), (5,)]
     arrays = [_mixed_floats(rng, shape, element) for shape in shapes]
     text = SEQUENTIAL_SUMS.replace("f32", element)
-    expected = _run_in_mlir(text, arrays, "none", tmp_path)
+    expected = run_in_mlir(text, arrays, "none", tmp_path)
     ours = [a.copy() for a in arrays]
     run_function(parse(text), "main", ours, sequential_sums=True)
     for position, array in enumerate(ours):
@@ -972,9 +867,9 @@ def test_planned_odd_width_tensors_keep_their_values_once_lowered_by_mlir(
     stream = StringIO()
     Printer(stream=stream).print_op(module)
     out = np.zeros(8, np.int32)
-    want = _run_in_mlir(ODD_WIDTH, [out], "none", tmp_path)["arg0"]
+    want = run_in_mlir(ODD_WIDTH, [out], "none", tmp_path)["arg0"]
     np.testing.assert_array_equal(want, [100, 101, 102, 103, -100, -99, -98, -97])
-    got = _run_in_mlir(stream.getvalue(), [out], "none", tmp_path)["arg0"]
+    got = run_in_mlir(stream.getvalue(), [out], "none", tmp_path)["arg0"]
     np.testing.assert_array_equal(got, want)
 
 
@@ -1032,7 +927,7 @@ def test_one_shot_bufferized_tensor_function_matches_mlir_execution_engine(
 ):
     a = FLOATS[:6].reshape(2, 3).copy()
     b = FLOATS[6:].reshape(2, 3).copy()
-    expected = _run_in_mlir(
+    expected = run_in_mlir(
         _bufferized(BOUNDARY_BUFFERIZATION),
         [a, b, np.zeros((2, 3), np.float32)],
         "none",
@@ -1204,7 +1099,7 @@ def test_f32_math_functions_are_within_two_ulp_of_the_c_librarys(tmp_path: Path)
     x[::3] = np.abs(x[::3])
     arrays = [x, *(np.zeros(size, np.float32) for _ in LIBM_FUNCTIONS)]
     text = _libm_program(size)
-    expected = _run_in_mlir(text, arrays, "none", tmp_path)
+    expected = run_in_mlir(text, arrays, "none", tmp_path)
     ours = [a.copy() for a in arrays]
     run_function(parse(text), "main", ours)
     for position, name in enumerate(LIBM_FUNCTIONS, start=1):
@@ -1348,7 +1243,7 @@ def test_libm_math_gives_mlirs_compiled_bits_for_every_math_op(
     dtype = MATH_TYPES[element]
     inputs = _math_operands(np.random.default_rng(7), dtype, size)
     arrays = [*inputs, *(np.zeros(size, dtype) for _ in range(count))]
-    expected = _run_in_mlir(text, arrays, "none", tmp_path, standard=True)
+    expected = run_in_mlir(text, arrays, "none", tmp_path, standard=True)
     ours = [a.copy() for a in arrays]
     run_function(
         parse(text),
@@ -1444,7 +1339,7 @@ def test_libm_math_powf_of_a_constant_is_what_llvms_optimizer_makes_of_it(
     x = _random_elements(rng, dtype, size)
     x[-(size // 2) :] = (rng.standard_normal(size // 2) * 8).astype(dtype)
     arrays = [x, *(np.zeros(size, dtype) for _ in range(count))]
-    expected = _run_in_mlir(text, arrays, "none", tmp_path, standard=True)
+    expected = run_in_mlir(text, arrays, "none", tmp_path, standard=True)
     ours = [a.copy() for a in arrays]
     run_function(parse(text), "main", ours, libm_math=True)
     for k in range(count):
@@ -1574,7 +1469,7 @@ def test_arith_ops_match_mlirs_compiled_code_on_random_bits(
     inputs = [_random_elements(rng, dtype, size) for _ in range(2)]
     outputs = [np.zeros(size, np.bool_ if t == "i1" else dtype) for t in types]
     arrays = [*inputs, *outputs]
-    expected = _run_in_mlir(text, arrays, "none", tmp_path)
+    expected = run_in_mlir(text, arrays, "none", tmp_path)
     ours = [a.copy() for a in arrays]
     run_function(parse(text), "main", ours, vectorize_loops=vectorize_loops)
     for position in range(2, len(arrays)):
@@ -1659,7 +1554,7 @@ def test_casts_match_mlirs_compiled_code_on_random_bits(
     outputs = [np.zeros(size, dtype_of(result)) for _, _, result in casts]
     arrays = [*inputs, *outputs]
     text = _cast_program(casts, size)
-    expected = _run_in_mlir(text, arrays, "none", tmp_path)
+    expected = run_in_mlir(text, arrays, "none", tmp_path)
     ours = [a.copy() for a in arrays]
     run_function(parse(text), "main", ours, vectorize_loops=vectorize_loops)
     for k, cast in enumerate(casts):
@@ -1703,7 +1598,7 @@ def test_f16_maxnumf_and_minnumf_match_mlir_bit_for_bit(
         *(np.random.default_rng(1).choice(_F16_SPECIAL_BITS, 64) for _ in range(2)),
     ]
     for program, inputs in ((text, arrays), (reductions, rows)):
-        expected = _run_in_mlir(program, inputs, "none", tmp_path)
+        expected = run_in_mlir(program, inputs, "none", tmp_path)
         ours = [a.copy() for a in inputs]
         run_function(parse(program), "main", ours, vectorize_loops=vectorize_loops)
         for position, array in enumerate(ours):
