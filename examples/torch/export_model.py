@@ -33,7 +33,10 @@ may also define
 example inputs, at other sizes: PyTorch runs each, and the `.npz` holds
 set N (counted from 1) as `setN/arg0`, ... and `setN/result0`, ...
 (`memplan-run --args NAME.npz --args-set setN` runs it).  Either may be
-defined alone.
+defined alone.  The sizes each `Dim` allows (`min`..`max`, as
+`torch.export` records them in `range_constraints`) go into the module as
+`@main`'s argument attribute `memplan.sizes` (SIZES_ATTRIBUTE), which
+`memplan-run` checks the sizes it runs against.
 
 They are called after seeding torch, numpy and `random` with `--seed`, so the
 weights and inputs are the same on every run.  The model is exported in eval
@@ -71,6 +74,9 @@ BUFFERIZE_PIPELINE = (
     "function-boundary-type-conversion=identity-layout-map},"
     "buffer-deallocation-pipeline,canonicalize,cse)"
 )
+# @main's argument attribute that holds the sizes torch.export allows for
+# each dynamic dimension of the argument (docs/frontend.md, "Dynamic sizes").
+SIZES_ATTRIBUTE = "memplan.sizes"
 
 
 class ExportError(Exception):
@@ -280,8 +286,146 @@ def export(path: Path, seed: int) -> tuple[str, dict[str, np.ndarray]]:
                 else ""
             )
             raise ExportError(f"bufferizing {path} failed: {error}{hint}") from None
+        _record_sizes(mlir, _dynamic_sizes(program, dynamic_shapes), path)
     text = mlir.operation.get_asm(print_generic_op_form=True)
     return text, arrays
+
+
+def _dynamic_sizes(program: Any, dynamic_shapes: Any) -> list[list[dict[str, Any]]]:
+    """For each user input, in order, each dimension whose size is a symbol of
+    the exported program: its dimension, symbol, `Dim` name (when
+    `dynamic_shapes` names one for it) and the bounds `range_constraints`
+    gives the symbol (`max` None when unbounded).  A dimension that is an
+    expression of symbols (a derived `Dim`, such as `2 * batch`) is left out;
+    so is a size torch.export specialized to a constant."""
+    import sympy  # a dependency of torch
+
+    nodes = {
+        node.name: node for node in program.graph.nodes if node.op == "placeholder"
+    }
+    user_inputs = list(program.graph_signature.user_inputs)
+    names = _dim_names(dynamic_shapes, user_inputs)
+    sizes = []
+    for position, name in enumerate(user_inputs):
+        value = nodes[name].meta.get("val")
+        dimensions = []
+        for dimension, size in enumerate(getattr(value, "shape", ())):
+            expression = getattr(getattr(size, "node", None), "expr", None)
+            if expression is None or not expression.is_Symbol:
+                continue
+            bounds = program.range_constraints[expression]
+            dimensions.append(
+                {
+                    "dim": dimension,
+                    "symbol": str(expression),
+                    "name": names.get((position, dimension)),
+                    "min": int(bounds.lower),
+                    # torch's int_oo (no upper bound) is a sympy Number, not an Integer.
+                    "max": int(bounds.upper)
+                    if isinstance(bounds.upper, sympy.Integer)
+                    else None,
+                }
+            )
+        sizes.append(dimensions)
+    return sizes
+
+
+def _dim_names(
+    dynamic_shapes: Any, user_inputs: list[str]
+) -> dict[tuple[int, int], str]:
+    """The `Dim` name `dynamic_shapes` gives each (input, dimension): one entry
+    per input (a tuple or list, or a dict by input name), each a dict by
+    dimension or a list of `Dim`s and Nones."""
+    if isinstance(dynamic_shapes, dict):
+        specs = [dynamic_shapes.get(name) for name in user_inputs]
+    elif isinstance(dynamic_shapes, tuple | list):
+        specs = list(dynamic_shapes)
+    else:
+        return {}
+    names = {}
+    for position, spec in enumerate(specs):
+        entries = (
+            spec.items()
+            if isinstance(spec, dict)
+            else enumerate(spec)
+            if isinstance(spec, tuple | list)
+            else ()
+        )
+        for dimension, dim in entries:
+            name = getattr(dim, "__name__", None)
+            if isinstance(dimension, int) and isinstance(name, str):
+                names[(position, dimension)] = name
+    return names
+
+
+def _record_sizes(mlir: Any, sizes: list[list[dict[str, Any]]], path: Path) -> None:
+    """Sets `memplan.sizes` on each argument of @main with dynamic dimensions:
+    an array of one dictionary per dimension, `{dim = 0 : i64, max = 16 : i64,
+    min = 1 : i64, name = "batch", symbol = "s77"}` (no `max` when unbounded,
+    no `name` when `dynamic_shapes` gives none).
+
+    torch-mlir's import makes the program's user inputs @main's arguments, in
+    order; checked here by their number and their ranked sizes."""
+    from torch_mlir import ir
+
+    main = next(
+        (
+            op
+            for op in mlir.body.operations
+            if op.operation.name == "func.func"
+            and ir.StringAttr(op.attributes["sym_name"]).value == "main"
+        ),
+        None,
+    )
+    if main is None:
+        raise ExportError(f"the export of {path} has no @main")
+    inputs = ir.FunctionType(ir.TypeAttr(main.attributes["function_type"]).value).inputs
+    if len(inputs) != len(sizes):
+        raise ExportError(
+            f"the export of {path}: @main takes {len(inputs)} argument(s), but the "
+            f"exported program has {len(sizes)} user input(s)"
+        )
+    i64 = ir.IntegerType.get_signless(64)
+    old = (
+        list(ir.ArrayAttr(main.attributes["arg_attrs"]))
+        if "arg_attrs" in main.attributes
+        else [ir.DictAttr.get({}) for _ in inputs]
+    )
+    new = []
+    for position, (type_, dimensions, attributes) in enumerate(
+        zip(inputs, sizes, old, strict=True)
+    ):
+        shape = type_.shape if isinstance(type_, ir.ShapedType) else []
+        for entry in dimensions:
+            if entry["dim"] >= len(shape) or not ir.ShapedType.is_dynamic_size(
+                shape[entry["dim"]]
+            ):
+                raise ExportError(
+                    f"the export of {path}: dimension {entry['dim']} of user input "
+                    f"{position} is dynamic ({entry['symbol']}), but not in @main's "
+                    f"argument {position} ({type_})"
+                )
+        fields = {named.name: named.attr for named in ir.DictAttr(attributes)}
+        if dimensions:
+            fields[SIZES_ATTRIBUTE] = ir.ArrayAttr.get(
+                [_size_attribute(ir, i64, entry) for entry in dimensions]
+            )
+        new.append(ir.DictAttr.get(fields))
+    if any(len(ir.DictAttr(attributes)) for attributes in new):
+        main.attributes["arg_attrs"] = ir.ArrayAttr.get(new)
+
+
+def _size_attribute(ir: Any, i64: Any, entry: dict[str, Any]) -> Any:
+    fields = {
+        "dim": ir.IntegerAttr.get(i64, entry["dim"]),
+        "symbol": ir.StringAttr.get(entry["symbol"]),
+        "min": ir.IntegerAttr.get(i64, entry["min"]),
+    }
+    if entry["max"] is not None:
+        fields["max"] = ir.IntegerAttr.get(i64, entry["max"])
+    if entry["name"] is not None:
+        fields["name"] = ir.StringAttr.get(entry["name"])
+    return ir.DictAttr.get(fields)
 
 
 def _eager(torch: Any, path: Path, model: Any, inputs: tuple) -> tuple:

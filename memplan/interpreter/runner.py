@@ -28,6 +28,7 @@ from memplan.interpreter.arith_scalar import NumpyArithFunctions
 from memplan.interpreter.cost import CostModel, LinalgBodies, profile
 from memplan.interpreter.element_types import is_scalar_type
 from memplan.interpreter.errors import InterpretationError, ModelError, plain_message
+from memplan.interpreter.export_sizes import allowed_sizes, check_sizes
 from memplan.interpreter.linalg_impl import LinalgFunctions
 from memplan.interpreter.loop_vectorize import LoopVectorizer, scalar_loops_forced
 from memplan.interpreter.memory_impl import MemoryFunctions
@@ -320,6 +321,11 @@ class Runner:
             )
         except ModelError as error:
             raise InterpretationError(f"@{symbol}: {error}") from None
+        try:
+            shapes = [x.shape if isinstance(x, np.ndarray) else () for x in inputs]
+            check_sizes(allowed_sizes(op, types), shapes)
+        except ModelError as error:
+            raise InterpretationError(f"@{symbol} {error}") from None
         held = self._hold_in_windows(op, symbol, inputs, types)
         try:
             results = call_with_deep_stack(partial(self._call, op, held))

@@ -11,6 +11,7 @@ Runs only when MEMPLAN_MLIR_PYTHON names a Python with torch and torch-mlir
 from __future__ import annotations
 
 import io
+import re
 import subprocess
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
@@ -201,3 +202,63 @@ def test_dynamic_model_saves_each_input_set_and_each_runs_at_its_size(
                 np.testing.assert_allclose(
                     ran[key], saved[f"{name}/{key}"], rtol=1e-6, err_msg=key
                 )
+
+
+def _run_status(mlir: Path, npz: Path) -> tuple[int, str]:
+    """memplan-run's exit status and error output on `mlir` with `npz`."""
+    errors = io.StringIO()
+    with redirect_stdout(io.StringIO()), redirect_stderr(errors):
+        status = memplan_run.main([str(mlir), "--args", str(npz), "--no-stats"])
+    return status, errors.getvalue()
+
+
+def test_export_records_each_dims_range_and_a_run_outside_it_is_refused(
+    tmp_path: Path,
+):
+    # One Dim in both inputs, and one with torch's default range, 0 and up.
+    saved, _ = _export_and_run(
+        tmp_path,
+        "class M(nn.Module):\n"
+        "    def forward(self, x, y):\n"
+        "        return x * y.sum(1, keepdim=True)\n"
+        "def make_model():\n"
+        "    return M()\n"
+        "def make_inputs():\n"
+        "    return torch.ones(2, 4), torch.ones(2, 3)\n"
+        "batch = torch.export.Dim('batch', min=1, max=8)\n"
+        "DYNAMIC_SHAPES = ({0: batch}, {0: batch, 1: torch.export.Dim('width')})\n",
+    )
+    np.testing.assert_array_equal(saved["result0"], np.full((2, 4), 3, np.float32))
+    module = tmp_path / "out" / "model.mlir"
+    main = next(
+        line for line in module.read_text().splitlines() if 'sym_name = "main"' in line
+    )
+    found = re.search(
+        r"arg_attrs = \[\{memplan\.sizes = \[\{dim = 0 : i64, max = 8 : i64, "
+        r'min = 1 : i64, name = "batch", symbol = "(s\d+)"\}\]\}, '
+        r"\{memplan\.sizes = \[\{dim = 0 : i64, max = 8 : i64, min = 1 : i64, "
+        r'name = "batch", symbol = "(s\d+)"\}, \{dim = 1 : i64, min = 0 : i64, '
+        r'name = "width", symbol = "(s\d+)"\}\]\}\]',
+        main,
+    )
+    assert found is not None, main
+    batch, batch_again, width = found.groups()
+    assert batch == batch_again != width
+    inputs = tmp_path / "inputs.npz"
+    np.savez(inputs, arg0=np.ones((9, 4), np.float32), arg1=np.ones((9, 3), np.float32))
+    assert _run_status(module, inputs) == (
+        1,
+        "memplan-run: error: @main argument 0: dimension 0 is 9, outside 1..8 that "
+        f"the export allows for {batch} (Dim batch)\n",
+    )
+    np.savez(inputs, arg0=np.ones((2, 4), np.float32), arg1=np.ones((3, 3), np.float32))
+    assert _run_status(module, inputs) == (
+        1,
+        "memplan-run: error: @main argument 1: dimension 0 is 3, but argument 0's "
+        f"dimension 0 is 2, and the export makes both {batch} (Dim batch)\n",
+    )
+    # The width has no upper bound (torch's default Dim range is 0..int_oo).
+    np.savez(
+        inputs, arg0=np.ones((8, 4), np.float32), arg1=np.ones((8, 100), np.float32)
+    )
+    assert _run_status(module, inputs) == (0, "")

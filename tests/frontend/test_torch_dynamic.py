@@ -13,16 +13,23 @@ same route, `memplan-run --args NAME.npz --args-set setN`:
   read before it is written, and lowered by `convert-memory-to-memref` bit
   for bit as planned;
 - with `memory-plan{dynamic-arenas=true}`, the same (`memory-verify` clean
-  before lowering), with fewer storages where tensors share a unit.
+  before lowering), with fewer storages where tensors share a unit;
+- at a size outside the range its `Dim` allows (the `memplan.sizes` the
+  exporter records on `@main`), refused, as exported, planned and lowered.
 """
 
 from __future__ import annotations
 
+import io
 import re
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
 
 import numpy as np
 import pytest
-from test_torch_fixtures import FIXTURES, NAMES, read_arrays, run
+from test_torch_fixtures import FIXTURES, NAMES, lowered, planned, read_arrays, run
+
+from memplan.tools import memplan_run
 
 
 def _input_sets(name: str) -> list[str]:
@@ -157,3 +164,42 @@ def test_dynamic_arenas_share_storages_of_one_unit(name: str):
             arenas["peak_bytes"]["global"]
             <= run(name, "unplanned", input_set).stats["peak_bytes"]["global"]
         )
+
+
+# A size below each fixture's `Dim` range, and memplan-run's error for it.
+TOO_SMALL = {
+    "dynamic_batch": (
+        (1, 5, 8),
+        "dimension 0 is 1, outside 2..64 that the export allows for s77 (Dim batch)",
+    ),
+    "dynamic_conv": (
+        (2, 3, 5, 10),
+        "dimension 2 is 5, outside 6..64 that the export allows for s53 (Dim height)",
+    ),
+    "dynamic_sequence": (
+        (2, 1, 8),
+        "dimension 1 is 1, outside 2..64 that the export allows for s27 (Dim length)",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", DYNAMIC)
+def test_dynamic_fixture_refuses_a_size_outside_its_dim_planned_and_lowered(
+    name: str, tmp_path: Path
+):
+    """The export records each `Dim`'s range on `@main`'s argument
+    (`memplan.sizes`); planning and lowering keep it, and memplan-run refuses
+    a size outside it rather than compute what PyTorch would have refused."""
+    shape, message = TOO_SMALL[name]
+    inputs = tmp_path / "small.npz"
+    np.savez(inputs, arg0=np.ones(shape, np.float32))
+    for source in (FIXTURES / f"{name}.mlir", planned(name), lowered(name)):
+        errors = io.StringIO()
+        with redirect_stdout(io.StringIO()), redirect_stderr(errors):
+            status = memplan_run.main(
+                [str(source), "--args", str(inputs), "--no-stats"]
+            )
+        assert status == 1, source.name
+        assert errors.getvalue() == (
+            f"memplan-run: error: @main argument 0: {message}\n"
+        ), source.name
