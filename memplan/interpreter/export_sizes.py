@@ -114,24 +114,20 @@ def _entry(entry: Attribute, number: int, position: int) -> AllowedSize:
     fields = entry.data
     unknown = sorted(set(fields) - {*REQUIRED, *OPTIONAL})
     missing = [key for key in REQUIRED if key not in fields]
-    if unknown or missing:
-        what = "has no " + ", ".join(missing) if missing else ""
-        what += (" and " if what and unknown else "") + (
-            "has unknown " + ", ".join(unknown) if unknown else ""
-        )
-        raise ModelError(f"entry {number} {what}, expected {FORM}")
-    dim = _integer(fields["dim"], number, "dim")
+    problems = [f"has no {', '.join(missing)}"] if missing else []
+    problems += [f"has unknown {', '.join(unknown)}"] if unknown else []
+    if problems:
+        raise ModelError(f"entry {number} {' and '.join(problems)}, expected {FORM}")
     low = _integer(fields["min"], number, "min")
     high = _integer(fields["max"], number, "max") if "max" in fields else None
-    if dim < 0 or low < 0 or (high is not None and high < low):
+    if low < 0 or (high is not None and high < low):
         raise ModelError(
-            f"entry {number} has dim = {dim}, min = {low}, max = {high}: expected "
-            "a dimension and a minimum of at least 0 and a maximum of at least "
-            "the minimum"
+            f"entry {number} has min = {low}, max = {high}: expected a minimum of "
+            "at least 0 and a maximum of at least the minimum"
         )
     return AllowedSize(
         position,
-        dim,
+        _integer(fields["dim"], number, "dim"),
         _string(fields["symbol"], number, "symbol"),
         _string(fields["name"], number, "name") if "name" in fields else None,
         low,

@@ -84,6 +84,17 @@ FORM = f"expected {ENTRY}"
             f"entry 0 has no symbol, {FORM}",
         ),
         (
+            "[{dim = 0 : i64, min = 1 : i64, maximum = 4 : i64}]",
+            "memref<?x3xf32>",
+            f"entry 0 has no symbol and has unknown maximum, {FORM}",
+        ),
+        (
+            '[{dim = -1 : i64, symbol = "s0", min = 1 : i64}]',
+            "memref<?x3xf32>",
+            "entry 0 is for dimension -1, which is not a dynamic dimension of "
+            "memref<?x3xf32>",
+        ),
+        (
             '[{dim = 0 : i64, symbol = "s0", min = 1 : i64, maximum = 4 : i64}]',
             "memref<?x3xf32>",
             f"entry 0 has unknown maximum, {FORM}",
@@ -113,8 +124,8 @@ FORM = f"expected {ENTRY}"
         (
             '[{dim = 0 : i64, symbol = "s0", min = 8 : i64, max = 4 : i64}]',
             "memref<?x3xf32>",
-            "entry 0 has dim = 0, min = 8, max = 4: expected a dimension and a "
-            "minimum of at least 0 and a maximum of at least the minimum",
+            "entry 0 has min = 8, max = 4: expected a minimum of at least 0 and a "
+            "maximum of at least the minimum",
         ),
         (
             f"[{BATCH}, {BATCH}]",
