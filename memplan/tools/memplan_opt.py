@@ -35,7 +35,12 @@ from typing import IO
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
-from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
+from xdsl.utils.exceptions import (
+    ArgSpecParseError,
+    DiagnosticException,
+    ParseError,
+    VerifyException,
+)
 from xdsl.utils.lexer import Span
 from xdsl.xdsl_opt_main import xDSLOptMain
 
@@ -161,7 +166,16 @@ class MemplanOptMain(xDSLOptMain):
             if _failing_op(error) is None:
                 raise
             for op in walk(prog):
-                op.verify(verify_nested_ops=False)
+                try:
+                    op.verify(verify_nested_ops=False)
+                except DiagnosticException:
+                    raise
+                except Exception as op_error:
+                    # Some of xDSL's verifiers (scf.while's block arguments)
+                    # raise a plain Exception: still the op's verify error.
+                    where = self.location_of(op)
+                    at = f"{where}: " if where is not None else ""
+                    raise VerifyException(f"{at}{op.name}: {op_error}") from None
             raise
 
     def parse_chunk(

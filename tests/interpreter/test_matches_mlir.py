@@ -1031,15 +1031,12 @@ func.func @main(%x: {tensor}) -> {tensor} attributes {{llvm.emit_c_interface}} {
     expected = np.load(outputs)
     memref = tensor.replace("tensor", "memref")
     ours = np.zeros_like(x)
-    run_function(
-        parse(f"""
+    program = parse(f"""
 func.func @main(%x: {memref}, %y: {memref}) {{
   linalg.softmax dimension({axis}) ins(%x : {memref}) outs(%y : {memref})
   func.return
-}}"""),
-        "main",
-        [x, ours],
-    )
+}}""")
+    run_function(program, "main", [x, ours])
     np.testing.assert_array_max_ulp(ours, expected, maxulp=2)
     libm = ctypes.CDLL(ctypes.util.find_library("m"))
     libm.expf.restype, libm.expf.argtypes = ctypes.c_float, [ctypes.c_float]
@@ -1047,16 +1044,7 @@ func.func @main(%x: {memref}, %y: {memref}) {{
     with np.errstate(invalid="ignore"):
         exact = softmax(x, axis, lambda v: expf(v).astype(np.float32))
     np.testing.assert_array_equal(exact.view(np.uint32), expected.view(np.uint32))
-    run_function(
-        parse(f"""
-func.func @main(%x: {memref}, %y: {memref}) {{
-  linalg.softmax dimension({axis}) ins(%x : {memref}) outs(%y : {memref})
-  func.return
-}}"""),
-        "main",
-        [x, ours],
-        libm_math=True,
-    )
+    run_function(program, "main", [x, ours], libm_math=True)
     np.testing.assert_array_equal(ours.view(np.uint32), expected.view(np.uint32))
 
 

@@ -15,6 +15,7 @@
 // RUN: not memplan-opt %s -p 'memory-plan{' 2>&1 | filecheck %s --check-prefix=PIPELINE
 // RUN: not memplan-opt %s -p 'memory-manifest,,memory-plan' 2>&1 | filecheck %s --check-prefix=PIPELINE2
 // RUN: not memplan-opt %S/Inputs/bad-named-op-operands.mlir 2>&1 | filecheck %s --check-prefix=BODY
+// RUN: not memplan-opt %S/Inputs/while-block-argument-type.mlir 2>&1 | filecheck %s --check-prefix=PLAIN
 
 func.func @f() {
   %a = memref.alloc() : memref<256xi32, "global.vtcm">
@@ -63,3 +64,7 @@ func.func @f() {
 // BODY: memplan-opt: error: {{.*}}bad-named-op-operands.mlir:2:3
 // BODY: ^^^^^^^^^^^^^^^^^^
 // BODY-NEXT: {{^}}  linalg.fill_rng_2d takes min and max as f64 and seed as i32 scalars and one output, got ins(f64) and 1 output(s)
+// xDSL's scf.while verifier raises a plain Exception, not a verify error:
+// still the op's error, named by where it was written.
+// PLAIN-NOT: internal error
+// PLAIN: memplan-opt: error: {{.*}}while-block-argument-type.mlir:3:3: scf.while: Block arguments with wrong type, expected i64, got index
