@@ -32,6 +32,7 @@ beyond is a parse error, before the recursion that follows it runs out.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -148,13 +149,32 @@ def _with_prefix_named(error: ParseError) -> ParseError:
     )
 
 
+_UNTERMINATED = "End of file reached before closing string literal."
+"""xDSL's message for a string literal whose line ends before its quote."""
+
+
 class _Lexer(MLIRLexer):
-    """xDSL's lexer, saying which name is missing after a `%`, `^`, `#` or `!`."""
+    """xDSL's lexer, saying which name is missing after a `%`, `^`, `#` or
+    `!`, and reading string literals in time linear in their length."""
+
+    _unescaped_characters_regex = re.compile(
+        r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"'
+    )
+    """xDSL's string literal, one character per repetition: its `[^"...]+`
+    inside `(...)*` tries every way to split the rest of the line when the
+    closing quote is missing, time exponential in the line's length (an
+    unterminated `"memref.cast(%r) : (i32) -> i32` hung the parser)."""
 
     def lex(self) -> MLIRToken:
         try:
             return super().lex()
         except ParseError as error:
+            if error.msg == _UNTERMINATED:
+                raise ParseError(
+                    error.span,
+                    "unterminated string literal: expected its closing '\"' on "
+                    "the same line",
+                ) from None
             raise _with_prefix_named(error) from None
 
 

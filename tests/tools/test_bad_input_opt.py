@@ -9,6 +9,7 @@ case may raise (an exception escaping `main` is what prints a traceback).
 
 from __future__ import annotations
 
+import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -584,6 +585,27 @@ def test_binary_input_says_it_is_not_text(
     source.write_bytes(b"\xff\xfe\x00func")
     code, err = run([str(source)], monkeypatch, capsys)
     assert_one_clean_error(code, err, ("not UTF-8 text", "byte 0xff at offset 0"))
+
+
+def test_an_unterminated_string_literal_is_an_error_at_once(tmp_path: Path) -> None:
+    # xDSL's lexer takes time exponential in the rest of the line here; the
+    # timeout turns that hang into a failure.
+    source = tmp_path / "in.mlir"
+    source.write_text(
+        function('  %v = "memref.cast(%r) : (memref<4xf32>) -> memref<?xf32>')
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "memplan.tools.memplan_opt", str(source)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert done.stderr.startswith(
+        f"memplan-opt: error: {source}:2:8: unterminated string literal: expected "
+        "its closing '\"' on the same line\n"
+    )
 
 
 def test_unknown_extension_says_how_to_read_it(
