@@ -4,6 +4,7 @@ doing and for how long (`Ticker`)."""
 
 from __future__ import annotations
 
+import io
 import sys
 import threading
 import time
@@ -13,7 +14,7 @@ from typing import TextIO
 
 _CLEAR_LINE = "\r\x1b[K"
 
-_terminal = threading.Lock()
+_terminal = threading.RLock()
 """Held while a ticker writes its line or a command writes its last one."""
 _running: set[Ticker] = set()
 """The tickers whose lines may still be written (under `_terminal`)."""
@@ -73,6 +74,8 @@ class Ticker:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._shown = False
+        self._replaced: TextIO | None = None
+        """sys.stderr before the ticker put `_AboveTheLine` in its place."""
 
     def __enter__(self) -> Ticker:
         if self.stream is not None and self.stream.isatty():
@@ -81,6 +84,11 @@ class Ticker:
             )
             with _terminal:
                 _running.add(self)
+                if sys.stderr is self.stream:
+                    # What the run itself prints there (remarks) goes on a
+                    # line of its own, not after the status line.
+                    self._replaced = sys.stderr
+                    sys.stderr = _AboveTheLine(self)
             self._thread.start()
         return self
 
@@ -94,10 +102,17 @@ class Ticker:
             return
         with _terminal:
             self.stop_writing()
-            if self._shown:
-                self.stream.write(_CLEAR_LINE)
-                self.stream.flush()
+            self.clear()
+            if self._replaced is not None and isinstance(sys.stderr, _AboveTheLine):
+                sys.stderr = self._replaced
         self._thread.join()
+
+    def clear(self) -> None:
+        """Remove the status line if it is shown (the caller holds `_terminal`)."""
+        if self._shown:
+            self.stream.write(_CLEAR_LINE)
+            self.stream.flush()
+            self._shown = False
 
     def stop_writing(self) -> None:
         """Write no more lines (the caller holds `_terminal`)."""
@@ -116,6 +131,28 @@ class Ticker:
                 self.stream.flush()
                 self._shown = True
             wait = self.PERIOD
+
+
+class _AboveTheLine(io.TextIOBase):
+    """sys.stderr while a ticker runs on it: each write first clears the
+    status line, which the ticker writes again after its next period."""
+
+    def __init__(self, ticker: Ticker):
+        self._ticker = ticker
+
+    def write(self, text: str) -> int:
+        with _terminal:
+            self._ticker.clear()
+            return self._ticker.stream.write(text)
+
+    def flush(self) -> None:
+        self._ticker.stream.flush()
+
+    def isatty(self) -> bool:
+        return self._ticker.stream.isatty()
+
+    def fileno(self) -> int:
+        return self._ticker.stream.fileno()
 
 
 def end_status_line(stream: TextIO | None) -> None:

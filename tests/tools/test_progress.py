@@ -122,3 +122,17 @@ def test_memplan_opt_names_the_phase_and_the_pass_that_runs(
         "then printing",
     ]
     assert "memory.alloc_storage" in capsys.readouterr().out
+
+
+def test_what_the_run_prints_to_stderr_goes_on_a_line_of_its_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(Ticker, "DELAY", 0.0)
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    with Ticker("memplan-opt", lambda: "memory-plan"):
+        until_shown(terminal, "memplan-opt: memory-plan, ")
+        print("memory-plan: remark: in @f, ...", file=sys.stderr)
+    assert sys.stderr is terminal
+    shown = terminal.getvalue()
+    assert re.search(r" s\r\x1b\[Kmemory-plan: remark: in @f, \.\.\.\n", shown)
