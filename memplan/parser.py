@@ -52,12 +52,12 @@ from xdsl.dialects.builtin import (
     PackableType,
     RankedStructure,
 )
-from xdsl.ir import Attribute, Operation, Region
+from xdsl.ir import Attribute, Block, Operation, Region
 from xdsl.ir.affine import AffineMap, AffineSet
 from xdsl.parser import AttrParser, Parser
 from xdsl.utils.exceptions import ParseError
 from xdsl.utils.lexer import Span
-from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken, MLIRTokenKind
 
 from memplan.dominance import undominated_use
 from memplan.parse_memo import MemoizingParser
@@ -354,6 +354,18 @@ class MemplanParser(MemoizingParser):
         if region is not None and not region.blocks:
             self._empty_regions[region] = start
         return region
+
+    def _parse_block(self) -> Block:
+        """xDSL's block, whose label is recorded as defined when a branch
+        named it first too: xDSL records only the forward reference, so a
+        second block of that label failed with an internal `KeyError`
+        instead of its re-declaration error."""
+        label = self._current_token
+        block = super()._parse_block()
+        name = label.text[1:]
+        if label.kind == MLIRTokenKind.CARET_IDENT and name in self.blocks:
+            self.blocks[name] = (block, label.span)
+        return block
 
     def parse_affine_map(self) -> AffineMap:
         return SemiAffineParser(self._parser_state).parse_affine_map()

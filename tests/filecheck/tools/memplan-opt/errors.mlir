@@ -16,6 +16,7 @@
 // RUN: not memplan-opt %s -p 'memory-manifest,,memory-plan' 2>&1 | filecheck %s --check-prefix=PIPELINE2
 // RUN: not memplan-opt %S/Inputs/bad-named-op-operands.mlir 2>&1 | filecheck %s --check-prefix=BODY
 // RUN: not memplan-opt %S/Inputs/while-block-argument-type.mlir 2>&1 | filecheck %s --check-prefix=PLAIN
+// RUN: not memplan-opt %S/Inputs/block-label-twice.mlir 2>&1 | filecheck %s --check-prefix=LABEL
 
 func.func @f() {
   %a = memref.alloc() : memref<256xi32, "global.vtcm">
@@ -68,3 +69,9 @@ func.func @f() {
 // still the op's error, named by where it was written.
 // PLAIN-NOT: internal error
 // PLAIN: memplan-opt: error: {{.*}}while-block-argument-type.mlir:3:3: scf.while: Block arguments with wrong type, expected i64, got index
+// A label defined twice after a branch named it: MLIR's re-declaration error,
+// not the KeyError xDSL's parser raised.
+// LABEL-NOT: internal error
+// LABEL: memplan-opt: error: {{.*}}block-label-twice.mlir:5:1: re-declaration of block 'bb1'
+// LABEL: originally declared here:
+// LABEL-NEXT: {{.*}}block-label-twice.mlir:3:1
