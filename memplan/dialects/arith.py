@@ -1,19 +1,27 @@
 """arith for memplan: xDSL 0.74's dialect plus `arith.remf`, which xDSL does
-not define and torch-mlir emits for `torch.remainder` on floats, and MLIR's
+not define and torch-mlir emits for `torch.remainder` on floats, MLIR's
 `arith.trunci`, which carries `overflowFlags` (xDSL's has no properties, so a
 generic-form `trunci` from MLIR, as torch-mlir's integer narrowing casts
-print, does not verify)."""
+print, does not verify), and `arith.cmpi` / `arith.cmpf` that check their
+predicate is one MLIR defines (xDSL's take any integer, and then fail to
+print it)."""
 
 from __future__ import annotations
 
 from xdsl.dialects import arith
 from xdsl.dialects.arith import (
+    CMPF_COMPARISON_OPERATIONS,
+    CMPI_COMPARISON_OPERATIONS,
     Arith,
     ArithConstantMaterializationInterface,
+    CmpiHasCanonicalizationPatterns,
+    FastMathFlagsAttr,
     FloatingPointLikeBinaryOperation,
     IntegerOverflowAttr,
+    floatingPointLike,
+    signlessIntegerLike,
 )
-from xdsl.dialects.builtin import IntegerType
+from xdsl.dialects.builtin import IntegerAttr, IntegerType
 from xdsl.ir import Dialect, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
@@ -83,9 +91,60 @@ class TruncIOp(IRDLOperation):
             )
 
 
+def _check_predicate(op: arith.CmpiOp | arith.CmpfOp, names: list[str]) -> None:
+    value = op.predicate.value.data
+    if not 0 <= value < len(names):
+        listed = ", ".join(f"{number} ({name})" for number, name in enumerate(names))
+        raise VerifyException(
+            f"{op.name} predicate {value} is not one of MLIR's: expected {listed}"
+        )
+
+
+@irdl_op_definition
+class CmpiOp(arith.CmpiOp):
+    """xDSL's `arith.cmpi`, whose predicate must be one of MLIR's ten."""
+
+    name = "arith.cmpi"
+    predicate = prop_def(IntegerAttr)
+    lhs = operand_def(signlessIntegerLike)
+    rhs = operand_def(signlessIntegerLike)
+    result = result_def(IntegerType(1))
+
+    traits = traits_def(CmpiHasCanonicalizationPatterns(), Pure())
+
+    def verify_(self) -> None:
+        super().verify_()
+        _check_predicate(self, CMPI_COMPARISON_OPERATIONS)
+
+
+@irdl_op_definition
+class CmpfOp(arith.CmpfOp):
+    """xDSL's `arith.cmpf`, whose predicate must be one of MLIR's sixteen."""
+
+    name = "arith.cmpf"
+    predicate = prop_def(IntegerAttr)
+    lhs = operand_def(floatingPointLike)
+    rhs = operand_def(floatingPointLike)
+    fastmath = prop_def(FastMathFlagsAttr, default_value=FastMathFlagsAttr("none"))
+    result = result_def(IntegerType(1))
+
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        super().verify_()
+        _check_predicate(self, CMPF_COMPARISON_OPERATIONS)
+
+
+_OURS: dict[type[Operation], type[Operation]] = {
+    arith.TruncIOp: TruncIOp,
+    arith.CmpiOp: CmpiOp,
+    arith.CmpfOp: CmpfOp,
+}
+"""xDSL's ops that memplan's replace in the dialect."""
+
 ARITH = Dialect(
     "arith",
-    [*(TruncIOp if op is arith.TruncIOp else op for op in Arith.operations), RemFOp],
+    [*(_OURS.get(op, op) for op in Arith.operations), RemFOp],
     list(Arith.attributes),
     [ArithConstantMaterializationInterface()],
 )

@@ -19,7 +19,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation
 
-from memplan.dialects.arith import RemFOp, TruncIOp
+from memplan.dialects.arith import CmpfOp, CmpiOp, RemFOp, TruncIOp
 from memplan.interpreter.cf_impl import CF_KERNELS
 from memplan.interpreter.element_types import numpy_dtype, unsigned_dtype
 from memplan.interpreter.errors import ModelError
@@ -216,8 +216,10 @@ ARITH_KERNELS: dict[type[Operation], Kernel] = {
     arith.MaxnumfOp: binary(maxnumf),
     arith.MinnumfOp: binary(minnumf),
     arith.NegfOp: unary(np.negative),
-    arith.CmpiOp: _cmpi,
+    arith.CmpiOp: _cmpi,  # built by xDSL's own builders
+    CmpiOp: _cmpi,  # with the predicate checked: what memplan parses
     arith.CmpfOp: _cmpf,
+    CmpfOp: _cmpf,
     arith.SelectOp: _select,
     arith.IndexCastOp: _sign_extend,
     arith.ExtSIOp: _sign_extend,

@@ -32,7 +32,7 @@ from xdsl.interpreter import (
 )
 from xdsl.ir import Attribute, Operation
 
-from memplan.dialects.arith import TruncIOp
+from memplan.dialects.arith import CmpfOp, CmpiOp, TruncIOp
 from memplan.interpreter.arith_impl import (
     FLOAT_COMPARE,
     KERNELS,
@@ -368,7 +368,9 @@ _BUILDERS: dict[type[Operation], Builder] = {
     **dict.fromkeys(_CASTS, _cast_path),
     arith.NegfOp: _negf_path,
     arith.CmpiOp: _cmpi_path,
+    CmpiOp: _cmpi_path,
     arith.CmpfOp: _cmpf_path,
+    CmpfOp: _cmpf_path,
     arith.SelectOp: _select_path,
     arith.ConstantOp: _constant_path,
 }

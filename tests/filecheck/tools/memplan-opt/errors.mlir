@@ -17,6 +17,8 @@
 // RUN: not memplan-opt %S/Inputs/bad-named-op-operands.mlir 2>&1 | filecheck %s --check-prefix=BODY
 // RUN: not memplan-opt %S/Inputs/while-block-argument-type.mlir 2>&1 | filecheck %s --check-prefix=PLAIN
 // RUN: not memplan-opt %S/Inputs/block-label-twice.mlir 2>&1 | filecheck %s --check-prefix=LABEL
+// RUN: not memplan-opt %S/Inputs/cmpi-predicate-out-of-range.mlir 2>&1 | filecheck %s --check-prefix=CMPI
+// RUN: not memplan-opt %S/Inputs/cmpf-predicate-out-of-range.mlir 2>&1 | filecheck %s --check-prefix=CMPF
 
 func.func @f() {
   %a = memref.alloc() : memref<256xi32, "global.vtcm">
@@ -75,3 +77,10 @@ func.func @f() {
 // LABEL: memplan-opt: error: {{.*}}block-label-twice.mlir:5:1: re-declaration of block 'bb1'
 // LABEL: originally declared here:
 // LABEL-NEXT: {{.*}}block-label-twice.mlir:3:1
+// A comparison predicate MLIR does not define: its verifier's error (xDSL's
+// arith takes any integer, then fails to print it).
+// CMPI-NOT: internal error
+// CMPI: memplan-opt: error: {{.*}}cmpi-predicate-out-of-range.mlir:2:3: arith.cmpi predicate 10 is not one of MLIR's: expected 0 (eq), 1 (ne), 2 (slt), 3 (sle), 4 (sgt), 5 (sge), 6 (ult), 7 (ule), 8 (ugt), 9 (uge)
+// CMPF-NOT: internal error
+// CMPF: memplan-opt: error: {{.*}}cmpf-predicate-out-of-range.mlir:2:3: arith.cmpf predicate 16 is not one of MLIR's: expected 0 (false), 1 (oeq),
+// CMPF-SAME: 15 (true)
