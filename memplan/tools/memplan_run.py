@@ -245,11 +245,17 @@ class MemplanRunMain(CommandLineTool):
                 raise InterpretationError(f"--cost-model {path}: {error}") from None
         return target
 
+    def _from_stdin(self) -> bool:
+        return self.args.input_file in (None, "-")
+
+    def _input(self) -> str:
+        """The input's name in messages and the status line."""
+        return "<stdin>" if self._from_stdin() else self.args.input_file
+
     def _module(self) -> ModuleOp:
-        name = self.args.input_file
+        name = self._input()
         try:
-            if name in (None, "-"):
-                name = "<stdin>"
+            if self._from_stdin():
                 data = sys.stdin.buffer.read()
             else:
                 with open(name, "rb") as file:
@@ -274,7 +280,7 @@ class MemplanRunMain(CommandLineTool):
         return module
 
     def _run(self) -> None:
-        name = self.args.input_file
+        name = self._input()
         with Ticker("memplan-run", lambda: f"reading {name}") as ticker:
             module = self._module()
             target = self._target(module)

@@ -16,7 +16,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 from memplan.passes.plan import MemoryPlanPass
 from memplan.planning import budget as budget_module
-from memplan.tools import memplan_opt, plan_cmd
+from memplan.tools import memplan_opt, memplan_run, plan_cmd
 from memplan.tools.memplan_main import main
 from memplan.tools.progress import StatusLine, Ticker, status_line
 
@@ -136,3 +136,23 @@ def test_what_the_run_prints_to_stderr_goes_on_a_line_of_its_own(
     assert sys.stderr is terminal
     shown = terminal.getvalue()
     assert re.search(r" s\r\x1b\[Kmemory-plan: remark: in @f, \.\.\.\n", shown)
+
+
+def test_memplan_run_reading_stdin_says_so_on_its_status_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(Ticker, "DELAY", 0.0)
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+
+    class SlowStdin:
+        """Standard input that arrives once the status line shows."""
+
+        class buffer:
+            @staticmethod
+            def read() -> bytes:
+                until_shown(terminal, "memplan-run: reading <stdin>, ")
+                return b"func.func @main() {\n  func.return\n}\n"
+
+    monkeypatch.setattr(sys, "stdin", SlowStdin)
+    assert memplan_run.main(["-", "--no-stats"]) == 0
