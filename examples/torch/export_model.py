@@ -293,11 +293,13 @@ def export(path: Path, seed: int) -> tuple[str, dict[str, np.ndarray]]:
 
 def _dynamic_sizes(program: Any, dynamic_shapes: Any) -> list[list[dict[str, Any]]]:
     """For each user input, in order, each dimension whose size is a symbol of
-    the exported program: its dimension, symbol, `Dim` name (when
-    `dynamic_shapes` names one for it) and the bounds `range_constraints`
-    gives the symbol (`max` None when unbounded).  A dimension that is an
-    expression of symbols (a derived `Dim`, such as `2 * batch`) is left out;
-    so is a size torch.export specialized to a constant."""
+    the exported program, or a derived `Dim` (`2 * batch + 1`: the symbol
+    times a positive integer plus an integer): its dimension, symbol, `scale`
+    and `offset` (1 and 0 for the symbol itself), the `Dim` name of the
+    symbol (when `dynamic_shapes` names one for it) and the bounds
+    `range_constraints` gives the symbol (`max` None when unbounded).  A
+    dimension that is any other expression of symbols is left out; so is a
+    size torch.export specialized to a constant."""
     import sympy  # a dependency of torch
 
     nodes = {
@@ -311,23 +313,44 @@ def _dynamic_sizes(program: Any, dynamic_shapes: Any) -> list[list[dict[str, Any
         dimensions = []
         for dimension, size in enumerate(getattr(value, "shape", ())):
             expression = getattr(getattr(size, "node", None), "expr", None)
-            if expression is None or not expression.is_Symbol:
+            linear = _linear_in_one_symbol(sympy, expression)
+            if linear is None or linear[0] not in program.range_constraints:
                 continue
-            bounds = program.range_constraints[expression]
+            symbol, scale, offset = linear
+            bounds = program.range_constraints[symbol]
             dimensions.append(
                 {
                     "dim": dimension,
-                    "symbol": str(expression),
+                    "symbol": str(symbol),
                     "name": names.get((position, dimension)),
                     "min": int(bounds.lower),
                     # torch's int_oo (no upper bound) is a sympy Number, not an Integer.
                     "max": int(bounds.upper)
                     if isinstance(bounds.upper, sympy.Integer)
                     else None,
+                    "scale": scale,
+                    "offset": offset,
                 }
             )
         sizes.append(dimensions)
     return sizes
+
+
+def _linear_in_one_symbol(sympy: Any, expression: Any) -> tuple[Any, int, int] | None:
+    """`(symbol, scale, offset)` if `expression` is `scale * symbol + offset`
+    with integers `scale` > 0 and `offset`; None for anything else."""
+    if expression is None or len(expression.free_symbols) != 1:
+        return None
+    (symbol,) = expression.free_symbols
+    polynomial = expression.as_poly(symbol)
+    if polynomial is None or polynomial.degree() != 1:
+        return None
+    scale, offset = polynomial.all_coeffs()
+    if not (isinstance(scale, sympy.Integer) and isinstance(offset, sympy.Integer)):
+        return None
+    if scale <= 0:
+        return None
+    return symbol, int(scale), int(offset)
 
 
 def _dim_names(
@@ -352,7 +375,9 @@ def _dim_names(
             else ()
         )
         for dimension, dim in entries:
-            name = getattr(dim, "__name__", None)
+            # A derived Dim (`2 * batch`) is named after its root, whose
+            # symbol and range the entry records.
+            name = getattr(getattr(dim, "root", dim), "__name__", None)
             if isinstance(dimension, int) and isinstance(name, str):
                 names[(position, dimension)] = name
     return names
@@ -362,7 +387,8 @@ def _record_sizes(mlir: Any, sizes: list[list[dict[str, Any]]], path: Path) -> N
     """Sets `memplan.sizes` on each argument of @main with dynamic dimensions:
     an array of one dictionary per dimension, `{dim = 0 : i64, max = 16 : i64,
     min = 1 : i64, name = "batch", symbol = "s77"}` (no `max` when unbounded,
-    no `name` when `dynamic_shapes` gives none).
+    no `name` when `dynamic_shapes` gives none; `scale` and `offset` only for
+    a derived `Dim`, whose `symbol`, range and `name` are its root's).
 
     torch-mlir's import makes the program's user inputs @main's arguments, in
     order; checked here by their number and their ranked sizes."""
@@ -425,6 +451,10 @@ def _size_attribute(ir: Any, i64: Any, entry: dict[str, Any]) -> Any:
         fields["max"] = ir.IntegerAttr.get(i64, entry["max"])
     if entry["name"] is not None:
         fields["name"] = ir.StringAttr.get(entry["name"])
+    if entry["scale"] != 1:
+        fields["scale"] = ir.IntegerAttr.get(i64, entry["scale"])
+    if entry["offset"] != 0:
+        fields["offset"] = ir.IntegerAttr.get(i64, entry["offset"])
     return ir.DictAttr.get(fields)
 
 

@@ -10,9 +10,11 @@ dynamic dimensions, the size range `torch.export` allows for each of them
 one dictionary per dynamic dimension: `dim` the dimension, `symbol` the
 export's size symbol (dimensions of one symbol, in any arguments, must have
 equal sizes), `min` and `max` its bounds (`max` absent when unbounded),
-`name` the `Dim`'s name (optional, for messages).  A run at sizes outside
-them, or with unequal sizes for one symbol, would compute what PyTorch would
-have refused or specialized: `check_sizes` stops it.
+`name` the `Dim`'s name (optional, for messages).  A derived `Dim` (`2 *
+batch + 1`) adds `scale` and `offset`: the dimension is `scale * symbol +
+offset`, and `min`, `max` and `name` are the symbol's.  A run at sizes
+outside them, or at sizes that give one symbol two values, would compute
+what PyTorch would have refused or specialized: `check_sizes` stops it.
 """
 
 from __future__ import annotations
@@ -36,16 +38,18 @@ from memplan.interpreter.errors import ModelError
 
 SIZES_ATTRIBUTE = "memplan.sizes"
 FORM = (
-    '{dim = N : i64, symbol = "s0", min = N : i64[, max = N : i64][, name = "batch"]}'
+    '{dim = N : i64, symbol = "s0", min = N : i64[, max = N : i64][, name = "batch"]'
+    "[, scale = N : i64][, offset = N : i64]}"
 )
 REQUIRED = ("dim", "symbol", "min")
-OPTIONAL = ("max", "name")
+OPTIONAL = ("max", "name", "scale", "offset")
 
 
 @dataclass(frozen=True)
 class AllowedSize:
-    """Dimension `dim` of argument `argument` is the export's `symbol`, of a
-    size in `low`..`high` (`high` None: no upper bound)."""
+    """Dimension `dim` of argument `argument` is `scale * symbol + offset`,
+    where the export's `symbol` is in `low`..`high` (`high` None: no upper
+    bound)."""
 
     argument: int
     dim: int
@@ -53,6 +57,8 @@ class AllowedSize:
     name: str | None
     low: int
     high: int | None
+    scale: int = 1
+    offset: int = 0
 
     def who(self) -> str:
         """The symbol for a message, with its `Dim`'s name if known."""
@@ -60,6 +66,22 @@ class AllowedSize:
 
     def bounds(self) -> str:
         return f"{self.low}..{self.high}" if self.high is not None else f"{self.low}.."
+
+    def is_derived(self) -> bool:
+        return (self.scale, self.offset) != (1, 0)
+
+    def formula(self) -> str:
+        """The size as torch prints it: `2*s77 + 1`, `s77 - 1`."""
+        term = f"{self.scale}*{self.symbol}" if self.scale != 1 else self.symbol
+        if self.offset == 0:
+            return term
+        sign = "+" if self.offset > 0 else "-"
+        return f"{term} {sign} {abs(self.offset)}"
+
+    def symbol_value(self, size: int) -> int | None:
+        """The symbol's value that gives `size`; None if no integer does."""
+        value, rest = divmod(size - self.offset, self.scale)
+        return None if rest else value
 
 
 def allowed_sizes(op: Operation, types: Sequence[Attribute]) -> list[AllowedSize]:
@@ -125,14 +147,27 @@ def _entry(entry: Attribute, number: int, position: int) -> AllowedSize:
             f"entry {number} has min = {low}, max = {high}: expected a minimum of "
             "at least 0 and a maximum of at least the minimum"
         )
-    return AllowedSize(
+    size = AllowedSize(
         position,
         _integer(fields["dim"], number, "dim"),
         _string(fields["symbol"], number, "symbol"),
         _string(fields["name"], number, "name") if "name" in fields else None,
         low,
         high,
+        _integer(fields["scale"], number, "scale") if "scale" in fields else 1,
+        _integer(fields["offset"], number, "offset") if "offset" in fields else 0,
     )
+    if size.scale < 1:
+        raise ModelError(
+            f"entry {number} has scale = {size.scale}: expected a scale of at least 1"
+        )
+    if size.scale * low + size.offset < 0:
+        raise ModelError(
+            f"entry {number} makes dimension {size.dim} {size.formula()}, which is "
+            f"below 0 at {size.symbol} = {low}: expected sizes of at least 0 over "
+            f"{size.bounds()}"
+        )
+    return size
 
 
 def _integer(attribute: Attribute, number: int, key: str) -> int:
@@ -163,20 +198,43 @@ def _check_consistent(allowed: list[AllowedSize]) -> None:
 
 def check_sizes(allowed: list[AllowedSize], shapes: Sequence[tuple[int, ...]]) -> None:
     """A `ModelError` naming the argument and dimension if a size in `shapes`
-    (one per argument) is outside its range, or differs from an earlier size
-    of the same symbol."""
-    first: dict[str, tuple[AllowedSize, int]] = {}
+    (one per argument) is not its formula at an integer value of its symbol,
+    puts the symbol outside its range, or gives it another value than an
+    earlier size did."""
+    first: dict[str, tuple[AllowedSize, int, int]] = {}
     for size in allowed:
         actual = shapes[size.argument][size.dim]
-        if actual < size.low or (size.high is not None and actual > size.high):
+        where = f"argument {size.argument}: dimension {size.dim} is {actual}"
+        value = size.symbol_value(actual)
+        if value is None:
             raise ModelError(
-                f"argument {size.argument}: dimension {size.dim} is {actual}, "
-                f"outside {size.bounds()} that the export allows for {size.who()}"
+                f"{where}, but the export makes it {size.formula()}, which is "
+                f"{actual} for no integer {size.who()}"
             )
-        seen, seen_actual = first.setdefault(size.symbol, (size, actual))
-        if seen_actual != actual:
+        if value < size.low or (size.high is not None and value > size.high):
+            shown = f"{where} = {_at(size, value)}" if size.is_derived() else where
             raise ModelError(
-                f"argument {size.argument}: dimension {size.dim} is {actual}, but "
-                f"argument {seen.argument}'s dimension {seen.dim} is {seen_actual}, "
-                f"and the export makes both {size.who()}"
+                f"{shown}, outside {size.bounds()} that the export allows for "
+                f"{size.who()}"
             )
+        seen, seen_actual, seen_value = first.setdefault(
+            size.symbol, (size, actual, value)
+        )
+        if seen_value != value:
+            if size.is_derived() or seen.is_derived():
+                raise ModelError(
+                    f"{where} = {_at(size, value)}, but argument {seen.argument}'s "
+                    f"dimension {seen.dim} is {seen_actual} = {_at(seen, seen_value)}, "
+                    f"and the export gives {size.who()} one value"
+                )
+            raise ModelError(
+                f"{where}, but argument {seen.argument}'s dimension {seen.dim} is "
+                f"{seen_actual}, and the export makes both {size.who()}"
+            )
+
+
+def _at(size: AllowedSize, value: int) -> str:
+    """`2*s77 + 1 at s77 = 4` for a derived size, `s77` for the symbol itself."""
+    if not size.is_derived():
+        return size.symbol
+    return f"{size.formula()} at {size.symbol} = {value}"

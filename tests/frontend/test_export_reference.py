@@ -262,3 +262,52 @@ def test_export_records_each_dims_range_and_a_run_outside_it_is_refused(
         inputs, arg0=np.ones((8, 4), np.float32), arg1=np.ones((8, 100), np.float32)
     )
     assert _run_status(module, inputs) == (0, "")
+
+
+def test_export_records_a_derived_dim_and_a_run_off_its_formula_is_refused(
+    tmp_path: Path,
+):
+    # y's batch is derived from x's: 2 * batch + 1.
+    saved, _ = _export_and_run(
+        tmp_path,
+        "class M(nn.Module):\n"
+        "    def forward(self, x, y):\n"
+        "        return x.repeat(2, 1) + y[1:]\n"
+        "def make_model():\n"
+        "    return M()\n"
+        "def make_inputs():\n"
+        "    return torch.ones(3, 4), torch.ones(7, 4)\n"
+        "batch = torch.export.Dim('batch', min=1, max=8)\n"
+        "DYNAMIC_SHAPES = ({0: batch}, {0: 2 * batch + 1})\n",
+    )
+    np.testing.assert_array_equal(saved["result0"], np.full((6, 4), 2, np.float32))
+    module = tmp_path / "out" / "model.mlir"
+    main = next(
+        line for line in module.read_text().splitlines() if 'sym_name = "main"' in line
+    )
+    found = re.search(
+        r"arg_attrs = \[\{memplan\.sizes = \[\{dim = 0 : i64, max = 8 : i64, "
+        r'min = 1 : i64, name = "batch", symbol = "(s\d+)"\}\]\}, '
+        r"\{memplan\.sizes = \[\{dim = 0 : i64, max = 8 : i64, min = 1 : i64, "
+        r'name = "batch", offset = 1 : i64, scale = 2 : i64, symbol = "(s\d+)"\}\]\}\]',
+        main,
+    )
+    assert found is not None, main
+    batch, root = found.groups()
+    assert batch == root
+    inputs = tmp_path / "inputs.npz"
+    np.savez(inputs, arg0=np.ones((4, 4), np.float32), arg1=np.ones((9, 4), np.float32))
+    assert _run_status(module, inputs) == (0, "")
+    np.savez(inputs, arg0=np.ones((4, 4), np.float32), arg1=np.ones((8, 4), np.float32))
+    assert _run_status(module, inputs) == (
+        1,
+        "memplan-run: error: @main argument 1: dimension 0 is 8, but the export "
+        f"makes it 2*{batch} + 1, which is 8 for no integer {batch} (Dim batch)\n",
+    )
+    np.savez(inputs, arg0=np.ones((4, 4), np.float32), arg1=np.ones((7, 4), np.float32))
+    assert _run_status(module, inputs) == (
+        1,
+        f"memplan-run: error: @main argument 1: dimension 0 is 7 = 2*{batch} + 1 at "
+        f"{batch} = 3, but argument 0's dimension 0 is 4 = {batch}, and the export "
+        f"gives {batch} (Dim batch) one value\n",
+    )
