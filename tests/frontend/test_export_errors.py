@@ -121,6 +121,49 @@ def test_f32_model_exports_without_ml_dtypes(tmp_path: Path):
     assert (tmp_path / "out" / "model.npz").is_file()
 
 
+# The exporter with its reading of the exported program's dynamic sizes
+# changed, to stand for a torch-mlir import whose @main does not match the
+# program (its own check; torch-mlir 20261001 never made one).
+WITH_SIZES_CHANGED = (
+    "import importlib.util, sys\n"
+    "spec = importlib.util.spec_from_file_location('export_model', sys.argv[1])\n"
+    "exporter = importlib.util.module_from_spec(spec)\n"
+    "spec.loader.exec_module(exporter)\n"
+    "read = exporter._dynamic_sizes\n"
+    "exporter._dynamic_sizes = lambda *args: {change}\n"
+    "sys.exit(exporter.main(sys.argv[2:]))\n"
+)
+# A batch of 2: torch.export specializes a dynamic size of 1.
+DYNAMIC_LINEAR = (
+    "import torch\nfrom torch import nn\nINPUT_SHAPE = (2, 4)\n"
+    + LINEAR
+    + "DYNAMIC_SHAPES = ({0: torch.export.Dim('batch')},)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (
+            "read(*args) + [[]]",
+            "the export of {model}: @main takes 1 argument(s), but the exported "
+            "program has 2 user input(s)",
+        ),
+        (
+            "[[{**read(*args)[0][0], 'dim': 1}]]",
+            "the export of {model}: dimension 1 of user input 0 is dynamic (s",
+        ),
+    ],
+    ids=["input-count", "static-in-main"],
+)
+def test_an_import_whose_main_is_not_the_programs_inputs_is_one_error_line(
+    tmp_path: Path, change: str, expected: str
+):
+    script = WITH_SIZES_CHANGED.format(change=change)
+    done = _export(tmp_path, DYNAMIC_LINEAR, "-c", script)
+    _assert_one_error_line(tmp_path, done, expected.format(model=tmp_path / "model.py"))
+
+
 def _export(tmp_path: Path, source: str, *python_args: str):
     """Runs the exporter on a model file holding `source`, output to out/."""
     model = tmp_path / "model.py"
