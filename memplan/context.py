@@ -1,7 +1,8 @@
 """The dialects a memplan tool parses with: every installed one, as in
 xdsl-opt, with memplan's corrected affine, bufferization, linalg, memref and
-scf, arith with `remf` added and MLIR's `trunci`, and a per-context builtin
-blob store (see docs/frontend-ops.md)."""
+scf, arith with `remf` added and MLIR's `trunci`, func with a `func.call`
+verified in constant time, and a per-context builtin blob store (see
+docs/frontend-ops.md)."""
 
 from __future__ import annotations
 
@@ -34,6 +35,12 @@ def _bufferization() -> Dialect:
     return BUFFERIZATION
 
 
+def _func() -> Dialect:
+    from memplan.dialects.func import FUNC
+
+    return FUNC
+
+
 def _linalg() -> Dialect:
     from memplan.dialects.linalg import LINALG
 
@@ -61,7 +68,7 @@ def _installed_dialects() -> dict[str, Callable[[], Dialect]]:
 
 def memplan_dialects() -> dict[str, Callable[[], Dialect]]:
     """Every installed dialect (memplan's included), with affine, arith,
-    bufferization, linalg, memref and scf replaced by memplan's and a builtin
+    bufferization, func, linalg, memref and scf replaced by memplan's and a builtin
     dialect whose blob store belongs to the context it is registered in."""
     from memplan.dialects.memref import builtin_dialect
 
@@ -69,6 +76,7 @@ def memplan_dialects() -> dict[str, Callable[[], Dialect]]:
     dialects["affine"] = _affine
     dialects["arith"] = _arith
     dialects["bufferization"] = _bufferization
+    dialects["func"] = _func
     dialects["linalg"] = _linalg
     dialects["memref"] = _memref
     dialects["scf"] = _scf

@@ -10,7 +10,13 @@ from typing import Any, Literal
 import numpy as np
 from xdsl.dialects import arith, cf, func, scf
 from xdsl.dialects.builtin import MemRefType, ModuleOp
-from xdsl.interpreter import Interpreter, PythonValues, impl_callable, register_impls
+from xdsl.interpreter import (
+    Interpreter,
+    PythonValues,
+    impl,
+    impl_callable,
+    register_impls,
+)
 from xdsl.interpreters.builtin import BuiltinFunctions
 from xdsl.interpreters.cf import CfFunctions
 from xdsl.interpreters.func import FuncFunctions
@@ -20,6 +26,7 @@ from xdsl.traits import CallableOpInterface
 
 from memplan.deep_stack import call_with_deep_stack
 from memplan.dialects import bufferization, memory, memref
+from memplan.dialects.func import CallOp
 from memplan.interpreter import libm
 from memplan.interpreter.affine_impl import AffineFunctions
 from memplan.interpreter.arguments import check_argument
@@ -167,10 +174,17 @@ def _same(value: float, args: PythonValues) -> float:
 
 
 class _FrameFuncFunctions(FuncFunctions):
-    """func from xDSL, plus freeing a function's `memref.alloca`s on return."""
+    """func from xDSL, plus freeing a function's `memref.alloca`s on return,
+    and memplan's `func.call` (what memplan parses) run as xDSL's."""
 
     def __init__(self, memrefs: MemRefFunctions):
         self.memrefs = memrefs
+
+    @impl(CallOp)
+    def run_memplan_call(
+        self, interpreter: Interpreter, op: CallOp, args: tuple[Any, ...]
+    ) -> tuple[Any, ...]:
+        return interpreter.call_op(op.callee, args)
 
     @impl_callable(func.FuncOp)
     def call_func(

@@ -2,8 +2,8 @@
 input reported as one clean line.
 
 It parses with `memplan.context.memplan_dialects()`: every installed dialect,
-with memplan's affine, arith, bufferization, linalg, memref and scf (ops
-xDSL 0.74 gets wrong or lacks, see docs/frontend-ops.md) and a `dense_resource` blob store
+with memplan's affine, arith, bufferization, func, linalg, memref and scf
+(ops xDSL 0.74 gets wrong, lacks or verifies slowly, see docs/frontend-ops.md) and a `dense_resource` blob store
 per input, and with
 `memplan.parser.MemplanParser`, which reads hex float elements of `dense`
 literals (`dense<0xFF800000>`, -inf) as MLIR does.  Stock `xdsl-opt` cannot
