@@ -15,6 +15,14 @@ The planning cost is the last minus the second; the target is at most twice
 parse + print at 10k tensors, growing no worse than n log n.
 
     python bench/pass_scaling.py --sizes 1000 10000 50000 --output docs/bench/pass_scaling.md
+
+With `--calls`, the sizes are numbers of functions instead: a module of N
+functions, each with a VTCM buffer of its own and called once from `@main`,
+parsed, verified and printed (`TOOL file`) by each tool given, which shows
+what verifying N calls costs:
+
+    python bench/pass_scaling.py --calls --sizes 500 1000 2000 4000 \
+        --tools .venv/bin/memplan-opt .venv/bin/xdsl-opt
 """
 
 from __future__ import annotations
@@ -86,6 +94,26 @@ def generate_disjoint(count: int, seed: int = 0) -> str:
 GENERATORS = {"reuse": generate, "disjoint": generate_disjoint}
 
 
+def generate_calls(count: int) -> str:
+    """`count` functions, each with a VTCM buffer of its own, all called once
+    from `@main`."""
+    type_ = 'memref<64xi32, "global.vtcm">'
+    lines: list[str] = []
+    for number in range(count):
+        lines += [
+            f"func.func @f{number}() {{",
+            f"  %t = memref.alloc() : {type_}",
+            f'  "test.op"(%t) : ({type_}) -> ()',
+            f"  memref.dealloc %t : {type_}",
+            "  func.return",
+            "}",
+        ]
+    lines.append("func.func @main() {")
+    lines += [f"  func.call @f{number}() : () -> ()" for number in range(count)]
+    lines += ["  func.return", "}"]
+    return "\n".join(lines) + "\n"
+
+
 def timed(xdsl_opt: list[str], path: Path, passes: str | None, repeat: int) -> float:
     """Least CPU seconds (user + system) of `repeat` `xdsl-opt` runs, output
     discarded.  CPU time of the child, not wall time: other load on the
@@ -136,6 +164,26 @@ def _difference(planning: float, base: float) -> str:
     return f"{planning:.2f} | {planning / base:.2f}"
 
 
+def calls_rows(sizes: list[int], tools: list[str], repeat: int) -> list[str]:
+    """Markdown rows: CPU seconds of `TOOL file` (parse, verify, print) on
+    `generate_calls(N)`, one column per tool."""
+    rows = [
+        "| functions | " + " | ".join(f"`{tool}` s" for tool in tools) + " |",
+        "|---:|" + "---:|" * len(tools),
+    ]
+    print(*rows, sep="\n", flush=True)
+    with tempfile.TemporaryDirectory() as scratch:
+        for count in sizes:
+            path = Path(scratch) / f"calls_{count}.mlir"
+            path.write_text(generate_calls(count))
+            seconds = [timed([tool], path, None, repeat) for tool in tools]
+            rows.append(
+                f"| {count} | " + " | ".join(f"{s:.2f}" for s in seconds) + " |"
+            )
+            print(rows[-1], flush=True)
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description="Time memory-manifest,memory-plan against parse + print."
@@ -160,8 +208,26 @@ def main() -> None:
         help="reuse: tensors read within the next 24 steps, one arena (default); "
         "disjoint: each tensor freed before the next, one arena per tensor",
     )
+    parser.add_argument(
+        "--calls",
+        action="store_true",
+        help="time parse + verify + print of N functions called from @main "
+        "with each of --tools, instead of the passes",
+    )
+    parser.add_argument(
+        "--tools",
+        nargs="+",
+        default=[str(Path(sys.executable).with_name("memplan-opt"))],
+        help="with --calls: the tools to time (default: memplan-opt)",
+    )
     parser.add_argument("--output", type=Path, help="append the markdown rows here")
     args = parser.parse_args()
+    if args.calls:
+        rows = calls_rows(args.sizes, args.tools, args.repeat)
+        if args.output:
+            with args.output.open("a") as output:
+                output.write("\n".join(rows) + "\n\n")
+        return
     xdsl_opt = [args.xdsl_opt, *(["--disable-verify"] if args.disable_verify else [])]
     header = (
         "| tensors | verify | parse+print s | manifest s | algorithm | manifest+plan s | "
