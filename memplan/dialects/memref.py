@@ -10,6 +10,8 @@ current MLIR writes differently, or that xDSL lacks, defined here.
   `atomic_rmw` and `alloca_scope` have MLIR's custom syntax and verifiers.
 - `memref.subview` is verified as MLIR does (xDSL checks none of its result
   type); its canonicalization patterns are in `memref_canonicalization`.
+- `memref.get_global` is verified against its global as MLIR does (xDSL
+  checks neither that the global exists nor its type).
 - `memref.transpose`, `realloc`, `prefetch` and `reshape`, which xDSL lacks,
   are added.
 
@@ -56,6 +58,7 @@ from xdsl.dialects.builtin import (
     StridedLayoutAttr,
     StringAttr,
     SymbolNameConstraint,
+    SymbolRefAttr,
     TensorType,
     UnitAttr,
     UnrankedMemRefType,
@@ -73,7 +76,6 @@ from xdsl.dialects.memref import (
     DmaWaitOp,
     ExpandShapeOp,
     ExtractStridedMetaDataOp,
-    GetGlobalOp,
     RankOp,
     ReinterpretCastOp,
     ViewOp,
@@ -121,6 +123,7 @@ from xdsl.traits import (
     ReturnLike,
     SingleBlockImplicitTerminator,
     SymbolOpInterface,
+    SymbolUserOpInterface,
     ensure_terminator,
 )
 from xdsl.utils.exceptions import VerifyException
@@ -128,6 +131,7 @@ from xdsl.utils.hints import isa
 
 from memplan.dialects.syntax import parse_optional_arrow_types
 from memplan.ir_walk import walk
+from memplan.symbols import lookup_symbol
 
 __all__ = [
     "ATOMIC_RMW_KINDS",
@@ -460,6 +464,44 @@ def _declare_blob(parser: Parser, key: str) -> str:
         key = store.declare_resource(key)
         parser.dialect_resources.add(("builtin", key))
     return key
+
+
+class GlobalUse(SymbolUserOpInterface):
+    """MLIR's check of a `memref.get_global`: its name is a `memref.global`
+    of its result type (xDSL checks neither, so a misspelled or mistyped
+    global failed only when run, or read the global's data at the wrong
+    shape).  Looked up through `memplan.symbols`, in constant time."""
+
+    def verify(self, op: Operation) -> None:
+        assert isinstance(op, GetGlobalOp)
+        found = lookup_symbol(op, op.name_)
+        name = op.name_.string_value()
+        if not isinstance(found, GlobalOp):
+            raise VerifyException(f"'{name}' does not reference a valid global memref")
+        if found.type != op.memref.type:
+            raise VerifyException(
+                f"result type {op.memref.type} does not match type {found.type} "
+                f"of the global memref @{name}"
+            )
+
+
+@irdl_op_definition
+class GetGlobalOp(IRDLOperation):
+    """xDSL's `memref.get_global`, verified against its global as MLIR does."""
+
+    name = "memref.get_global"
+
+    memref = result_def(MemRefType)
+    name_ = prop_def(SymbolRefAttr, prop_name="name")
+
+    traits = traits_def(NoMemoryEffect(), GlobalUse())
+
+    assembly_format = "$name `:` type($memref) attr-dict"
+
+    def __init__(self, name: str | SymbolRefAttr, return_type: MemRefType):
+        if isinstance(name, str):
+            name = SymbolRefAttr(name)
+        super().__init__(result_types=[return_type], properties={"name": name})
 
 
 # --- casts, views and accesses with MLIR's syntax ----------------------------------
@@ -1665,6 +1707,6 @@ MEMREF = Dialect(
     ],
     [],
 )
-"""memref for memplan: xDSL's ops with global, load, store, copy, the casts,
-extract_aligned_pointer_as_index, atomic_rmw, alloca_scope and subview replaced, and
-transpose, realloc and prefetch added."""
+"""memref for memplan: xDSL's ops with global, get_global, load, store, copy, the
+casts, extract_aligned_pointer_as_index, atomic_rmw, alloca_scope and subview
+replaced, and transpose, realloc, prefetch and reshape added."""

@@ -27,7 +27,6 @@ from xdsl.interpreter import (
     register_impls,
 )
 from xdsl.ir import Attribute, Operation
-from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import VerifyException
 
 from memplan.dialects import bufferization, memref
@@ -47,6 +46,7 @@ from memplan.interpreter.regions import Compiled, CompilingFunctions
 from memplan.interpreter.resource_globals import global_values
 from memplan.interpreter.source import describe
 from memplan.planning.buffers import align_up
+from memplan.symbols import lookup_symbol
 
 EXTERNAL_BASE = 0x0100_0000
 """Where the addresses of buffers the run did not allocate (arguments,
@@ -704,7 +704,7 @@ class MemRefFunctions(CompilingFunctions):
     ) -> PythonValues:
         name = op.name_.root_reference.data
         if name not in self._globals:
-            definition = SymbolTable.lookup_symbol(op, op.name_)
+            definition = lookup_symbol(op, op.name_)
             if not isinstance(definition, memref.GlobalOp):
                 raise ModelError(f"no memref.global named @{name}")
             self._globals[name] = global_values(definition, interpreter.index_bitwidth)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, StringAttr, SymbolRefAttr
+from xdsl.ir import Operation
+from xdsl.traits import SymbolTable
 
 from memplan.context import parse_module
 from memplan.interpreter import InterpretationError, run_function
@@ -143,3 +145,34 @@ def test_uninitialized_global_starts_as_zeros_and_a_declaration_is_an_error():
         InterpretationError, match=r"memref\.global @scratch is only declared"
     ):
         run_function(load(declared))
+
+
+def test_many_globals_are_verified_and_read_without_scanning_the_module(
+    monkeypatch: pytest.MonkeyPatch,
+):
+    """Each `memref.get_global` finds its global through memplan's symbol
+    index, when verified and when run: xDSL's lookup scans the module for
+    each, quadratic in the number of globals."""
+    count = 200
+    globals_ = "\n".join(
+        f'memref.global "private" constant @w{i} : memref<1xi32> = dense<{i}>'
+        for i in range(count)
+    )
+    reads = "\n".join(
+        f"%g{i} = memref.get_global @w{i} : memref<1xi32>\n"
+        f"%v{i} = memref.load %g{i}[%c0] : memref<1xi32>\n"
+        f"%s{i + 1} = arith.addi %s{i}, %v{i} : i32"
+        for i in range(count)
+    )
+    body = f"%c0 = arith.constant 0 : index\n%s0 = arith.constant 0 : i32\n{reads}\n"
+    scans: list[str] = []
+    xdsl_lookup = SymbolTable.lookup_symbol
+
+    def counted_lookup(op: Operation, name: str | StringAttr | SymbolRefAttr):
+        scans.append(str(name))
+        return xdsl_lookup(op, name)
+
+    monkeypatch.setattr(SymbolTable, "lookup_symbol", staticmethod(counted_lookup))
+    module = load(program(globals_, f"{body}func.return %s{count} : i32", "i32", {}))
+    assert run_function(module, "main", ()).results == (sum(range(count)),)
+    assert scans == []

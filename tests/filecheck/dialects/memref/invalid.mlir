@@ -511,3 +511,42 @@ func.func @reshape_memory_space(%m: memref<32xf32>, %s: memref<2xindex>) {
 }
 
 // CHECK: expected source memref<32xf32> and result memref<?x?xf32, "global.vtcm"> in one memory space: a reshape is a view of the same memory
+
+// -----
+
+// MLIR checks a get_global against its global (xDSL checks nothing).
+func.func @get_global_missing() {
+  %g = memref.get_global @nosuch : memref<2xf32>
+  func.return
+}
+
+// CHECK: 'nosuch' does not reference a valid global memref
+
+// -----
+
+func.func @not_a_global() {
+  %g = memref.get_global @not_a_global : memref<2xf32>
+  func.return
+}
+
+// CHECK: 'not_a_global' does not reference a valid global memref
+
+// -----
+
+memref.global "private" constant @w : memref<2x2xf32> = dense<[[1.0, 2.0], [3.0, 4.0]]>
+func.func @get_global_reshaped() {
+  %g = memref.get_global @w : memref<4xf32>
+  func.return
+}
+
+// CHECK: result type memref<4xf32> does not match type memref<2x2xf32> of the global memref @w
+
+// -----
+
+memref.global "private" @w : memref<4xf32> = uninitialized
+func.func @get_global_other_space() {
+  %g = memref.get_global @w : memref<4xf32, "global.vtcm">
+  func.return
+}
+
+// CHECK: result type memref<4xf32, "global.vtcm"> does not match type memref<4xf32> of the global memref @w
