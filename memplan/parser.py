@@ -20,8 +20,10 @@ It also rejects, as MLIR does, what xDSL 0.74 reads without a word: a use its
 definition does not dominate (`memplan.dominance`), an `index` attribute
 outside 64 bits (`99999999999999999999 : index`), a custom-form
 `func.func` with empty braces (`func.func @f() {}`, which xDSL reads as a
-declaration), and a public declaration (`func.func @f()` without a body:
-MLIR's "symbol declaration cannot have public visibility").  A `%`, `^`, `#` or `!` followed by no name is reported with
+declaration), a public declaration (`func.func @f()` without a body:
+MLIR's "symbol declaration cannot have public visibility"), and a memref
+type MLIR's verifier rejects (`memplan.type_checks`: strides or an affine
+map that do not match the rank, a float memory space, a tensor element).  A `%`, `^`, `#` or `!` followed by no name is reported with
 what was expected, not xDSL's unformatted "Expected suffix identifier after
 {first_char}".
 
@@ -48,9 +50,11 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     IntegerType,
+    MemRefType,
     ModuleOp,
     PackableType,
     RankedStructure,
+    UnrankedMemRefType,
 )
 from xdsl.ir import Attribute, Block, Operation, Region
 from xdsl.ir.affine import AffineMap, AffineSet
@@ -62,6 +66,7 @@ from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken, MLIRTokenKind
 from memplan.dominance import undominated_use
 from memplan.parse_memo import MemoizingParser
 from memplan.semi_affine import SemiAffineParser
+from memplan.type_checks import memref_type_problem
 
 MAX_REGION_NESTING = 10_000
 """Levels of regions one inside another (a function body is the first; the
@@ -398,6 +403,16 @@ class MemplanParser(MemoizingParser):
                 self._current_token.span.start,
             )
         return attr
+
+    def _parse_memref_attrs(self) -> MemRefType | UnrankedMemRefType:
+        """The parameters of a memref type, which MLIR checks
+        (`memplan.type_checks`) and xDSL does not."""
+        start = self._current_token.span.start
+        type_ = super()._parse_memref_attrs()
+        problem = memref_type_problem(type_)
+        if problem is not None:
+            self.raise_error(problem, start, self._current_token.span.start)
+        return type_
 
     def _parse_dense_literal_type(
         self,

@@ -77,7 +77,6 @@ from xdsl.dialects.memref import (
     ExpandShapeOp,
     ExtractStridedMetaDataOp,
     RankOp,
-    ReinterpretCastOp,
     ViewOp,
 )
 from xdsl.dialects.utils import (
@@ -1087,6 +1086,113 @@ def _parse_memref_type(parser: Parser) -> MemRefType:
     if not isinstance(type_, MemRefType):
         parser.raise_error(f"expected a ranked memref type, got {type_}", at)
     return type_
+
+
+def _shown(value: int | None) -> str:
+    return "dynamic" if value is None else str(value)
+
+
+@irdl_op_definition
+class ReinterpretCastOp(IRDLOperation):
+    """A view of a memref's memory at a given offset, sizes and strides, as
+    MLIR verifies it; xDSL 0.74 checks only the sizes, and rejects a dynamic
+    result size that MLIR allows.  The result type must agree with what the
+    op sets: the element type and memory space of the source, one size and
+    stride per dimension and one offset, and each static size, stride and
+    offset of the type equal to the op's (a dynamic one in the type accepts
+    any).  Affine-map layouts, which memplan reads no strides from, are not
+    compared.
+
+    `%v = memref.reinterpret_cast %m to offset: [2], sizes: [4], strides: [1]
+    : memref<8xf32> to memref<4xf32, strided<[1], offset: 2>>`"""
+
+    name = "memref.reinterpret_cast"
+
+    source = operand_def(MemRefType)
+    offsets = var_operand_def(IndexType)
+    sizes = var_operand_def(IndexType)
+    strides = var_operand_def(IndexType)
+    static_offsets = prop_def(DenseArrayBase.constr(i64))
+    static_sizes = prop_def(DenseArrayBase.constr(i64))
+    static_strides = prop_def(DenseArrayBase.constr(i64))
+    result = result_def(MemRefType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    traits = traits_def(NoMemoryEffect())
+
+    assembly_format = (
+        "$source `to` `offset` `` `:`"
+        "custom<DynamicIndexList>($offsets, $static_offsets)"
+        "`` `,` `sizes` `` `:`"
+        "custom<DynamicIndexList>($sizes, $static_sizes)"
+        "`` `,` `strides` `` `:`"
+        "custom<DynamicIndexList>($strides, $static_strides)"
+        "attr-dict `:` type($source) `to` type($result)"
+    )
+
+    custom_directives = (DynamicIndexList,)
+
+    def verify_(self) -> None:
+        offsets = self.static_offsets.get_values()
+        sizes = self.static_sizes.get_values()
+        strides = self.static_strides.get_values()
+        for values, dynamic, what in (
+            (offsets, self.offsets, "offset"),
+            (sizes, self.sizes, "size"),
+            (strides, self.strides, "stride"),
+        ):
+            verify_dynamic_index_list(
+                values, dynamic, DYNAMIC_INDEX, f" in the {what} arguments"
+            )
+        source, result = self.source.type, self.result.type
+        assert isinstance(source, MemRefType) and isinstance(result, MemRefType)
+        rank = result.get_num_dims()
+        for values, count, what in (
+            (offsets, 1, "offset"),
+            (sizes, rank, "size"),
+            (strides, rank, "stride"),
+        ):
+            if len(values) != count:
+                raise VerifyException(
+                    f"expected {count} {what} values, got {len(values)}"
+                )
+        if source.element_type != result.element_type:
+            raise VerifyException(
+                f"source element type ({source.element_type}) does not match result "
+                f"element type ({result.element_type})"
+            )
+        if source.memory_space != result.memory_space:
+            raise VerifyException(
+                f"different memory spaces specified for source type {source} and "
+                f"result memref type {result}"
+            )
+        for dim, (actual, expected) in enumerate(
+            zip(result.get_shape(), _dynamic_as_none(sizes), strict=True)
+        ):
+            if actual != DYNAMIC_INDEX and actual != expected:
+                raise VerifyException(
+                    f"expected result type with size = {_shown(expected)} instead of "
+                    f"{actual} in dim = {dim}"
+                )
+        layout = _strides_and_offset(result)
+        if layout is None:
+            return
+        result_strides, result_offset = layout
+        (offset,) = _dynamic_as_none(offsets)
+        if result_offset is not None and result_offset != offset:
+            raise VerifyException(
+                f"expected result type with offset = {_shown(offset)} instead of "
+                f"{result_offset}"
+            )
+        for dim, (actual, expected) in enumerate(
+            zip(result_strides, _dynamic_as_none(strides), strict=True)
+        ):
+            if actual is not None and actual != expected:
+                raise VerifyException(
+                    f"expected result type with stride = {_shown(expected)} instead "
+                    f"of {actual} in dim = {dim}"
+                )
 
 
 @irdl_op_definition

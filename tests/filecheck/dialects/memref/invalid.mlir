@@ -550,3 +550,91 @@ func.func @get_global_other_space() {
 }
 
 // CHECK: result type memref<4xf32, "global.vtcm"> does not match type memref<4xf32> of the global memref @w
+
+// -----
+
+// MLIR checks a reinterpret_cast's result type against its offset, sizes and
+// strides (xDSL checks the sizes only).
+func.func @reinterpret_stride(%b: memref<8xi32>) {
+  %r = memref.reinterpret_cast %b to offset: [2], sizes: [4], strides: [4096] : memref<8xi32> to memref<4xi32, strided<[1], offset: 2>>
+  func.return
+}
+
+// CHECK: expected result type with stride = 4096 instead of 1 in dim = 0
+
+// -----
+
+func.func @reinterpret_offset(%b: memref<8xi32>) {
+  %r = memref.reinterpret_cast %b to offset: [3], sizes: [4], strides: [1] : memref<8xi32> to memref<4xi32, strided<[1], offset: 2>>
+  func.return
+}
+
+// CHECK: expected result type with offset = 3 instead of 2
+
+// -----
+
+func.func @reinterpret_identity_offset(%b: memref<8xi32>) {
+  %r = memref.reinterpret_cast %b to offset: [2], sizes: [4], strides: [1] : memref<8xi32> to memref<4xi32>
+  func.return
+}
+
+// CHECK: expected result type with offset = 2 instead of 0
+
+// -----
+
+func.func @reinterpret_dynamic_stride(%b: memref<8xi32>, %n: index) {
+  %r = memref.reinterpret_cast %b to offset: [2], sizes: [4], strides: [%n] : memref<8xi32> to memref<4xi32, strided<[1], offset: 2>>
+  func.return
+}
+
+// CHECK: expected result type with stride = dynamic instead of 1 in dim = 0
+
+// -----
+
+func.func @reinterpret_dynamic_size(%b: memref<8xi32>, %n: index) {
+  %r = memref.reinterpret_cast %b to offset: [2], sizes: [%n], strides: [1] : memref<8xi32> to memref<4xi32, strided<[1], offset: 2>>
+  func.return
+}
+
+// CHECK: expected result type with size = dynamic instead of 4 in dim = 0
+
+// -----
+
+func.func @reinterpret_rank(%b: memref<8xi32>) {
+  %r = memref.reinterpret_cast %b to offset: [2], sizes: [4, 1], strides: [1, 1] : memref<8xi32> to memref<4xi32, strided<[1], offset: 2>>
+  func.return
+}
+
+// CHECK: expected 1 size values, got 2
+
+// -----
+
+func.func @reinterpret_element(%b: memref<8xi32>) {
+  %r = memref.reinterpret_cast %b to offset: [2], sizes: [4], strides: [1] : memref<8xi32> to memref<4xf32, strided<[1], offset: 2>>
+  func.return
+}
+
+// CHECK: source element type (i32) does not match result element type (f32)
+
+// -----
+
+func.func @reinterpret_space(%b: memref<8xi32>) {
+  %r = memref.reinterpret_cast %b to offset: [2], sizes: [4], strides: [1] : memref<8xi32> to memref<4xi32, strided<[1], offset: 2>, "global.vtcm">
+  func.return
+}
+
+// CHECK: different memory spaces specified for source type memref<8xi32> and result memref type memref<4xi32, strided<[1], offset: 2>, "global.vtcm">
+
+// -----
+
+// What MLIR accepts stays accepted: a dynamic size, offset or stride in the
+// result type stands for any, and xDSL's rejection of a static size under a
+// dynamic result size is gone.
+func.func @reinterpret_valid(%b: memref<8xi32>) {
+  %r = memref.reinterpret_cast %b to offset: [2], sizes: [4], strides: [1] : memref<8xi32> to memref<?xi32, strided<[?], offset: ?>>
+  %s = memref.reinterpret_cast %b to offset: [7], sizes: [4], strides: [-1] : memref<8xi32> to memref<4xi32, strided<[-1], offset: 7>>
+  func.return
+}
+
+// CHECK: %r = memref.reinterpret_cast %b to offset: [2], sizes: [4], strides: [1] : memref<8xi32> to memref<?xi32, strided<[?], offset: ?>>
+// CHECK: %s = memref.reinterpret_cast %b to offset: [7], sizes: [4], strides: [-1] : memref<8xi32> to memref<4xi32, strided<[-1], offset: 7>>
