@@ -24,7 +24,7 @@ from xdsl.ir.affine import (
 )
 from xdsl.parser.affine_parser import AffineParser
 from xdsl.utils.exceptions import ParseError
-from xdsl.utils.mlir_lexer import MLIRToken
+from xdsl.utils.mlir_lexer import MLIRToken, MLIRTokenKind
 
 MULTIPLICATIVE: dict[str, AffineBinaryOpKind] = {
     "*": AffineBinaryOpKind.Mul,
@@ -90,9 +90,35 @@ def binary(kind: AffineBinaryOpKind, lhs: AffineExpr, rhs: AffineExpr) -> Affine
     return AffineBinaryOpExpr(kind, lhs, rhs)
 
 
+_INDEX_MAX = 2**63 - 1
+
+
+def constant_problem(value: int) -> str | None:
+    """MLIR's check of an integer literal in an affine expression: its affine
+    constants are 64-bit (xDSL keeps any, and the expression then computes
+    what MLIR's never could)."""
+    if value > _INDEX_MAX:
+        return f"constant too large for index: {value} is above {_INDEX_MAX}"
+    return None
+
+
 class SemiAffineParser(AffineParser):
     """xDSL's affine map and set parser, reading semi-affine expressions and
     rejecting what MLIR rejects with MLIR's message."""
+
+    def _parse_primary(
+        self, parse_optional_bare_id: Callable[[], AffineExpr | None]
+    ) -> AffineExpr:
+        """A primary as xDSL reads it, with `constant_problem`'s check."""
+        token = self._current_token
+        expr = super()._parse_primary(parse_optional_bare_id)
+        if isinstance(expr, AffineConstantExpr) and token.kind is (
+            MLIRTokenKind.INTEGER_LIT
+        ):
+            problem = constant_problem(expr.value)
+            if problem is not None:
+                raise ParseError(token.span, problem)
+        return expr
 
     def _create_binop_expr(
         self, lhs: AffineExpr, rhs: AffineExpr, binop: MLIRToken

@@ -28,7 +28,12 @@ from xdsl.ir.affine import (
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 
-from memplan.semi_affine import MULTIPLICATIVE, binary, semi_affine_problem
+from memplan.semi_affine import (
+    MULTIPLICATIVE,
+    binary,
+    constant_problem,
+    semi_affine_problem,
+)
 
 __all__ = ["parse_access_map", "print_access_map"]
 
@@ -120,12 +125,16 @@ def _parse_primary(parser: Parser, names: _Names) -> AffineExpr:
         return expr
     if parser.parse_optional_punctuation("-") is not None:
         return -_parse_primary(parser, names)
+    at = parser.pos
     value = parser.parse_optional_integer(allow_boolean=False, allow_negative=False)
     if value is None:
         parser.raise_error(
             "expected an affine expression: an SSA value, symbol(%value), an "
             "integer or a parenthesized expression"
         )
+    problem = constant_problem(value)
+    if problem is not None:
+        parser.raise_error(problem, at, parser.pos)
     return AffineExpr.constant(value)
 
 

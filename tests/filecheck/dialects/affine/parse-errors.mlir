@@ -81,3 +81,19 @@ func.func @not_a_memref(%x: tensor<8xf32>, %i: index) {
 }
 
 // CHECK: expected a memref type, got tensor<8xf32>
+
+// -----
+
+// MLIR's affine constants are 64-bit; xDSL kept any integer.
+func.func @constant_too_large_in_access(%x: memref<8xf32>, %i: index) {
+  %v = affine.load %x[%i + 9223372036854775808] : memref<8xf32>
+  func.return
+}
+
+// CHECK: constant too large for index: 9223372036854775808 is above 9223372036854775807
+
+// -----
+
+#too_large = affine_map<(d0) -> (d0 mod 18446744073709551616)>
+
+// CHECK: constant too large for index: 18446744073709551616 is above 9223372036854775807
