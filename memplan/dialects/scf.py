@@ -1,5 +1,6 @@
 """scf for memplan: xDSL 0.74's dialect with `scf.execute_region`,
-`scf.parallel` and `scf.reduce` printed and parsed as MLIR does.
+`scf.parallel` and `scf.reduce` printed and parsed as MLIR does, and
+`scf.while` verified as MLIR does.
 
 xDSL prints an `scf.execute_region` without results with none of its block
 terminators, so a region of several blocks lost its `cf.br`, `cf.cond_br`
@@ -26,7 +27,7 @@ from typing import Self
 
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import IndexType
-from xdsl.ir import Dialect, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Dialect, Operation, Region, SSAValue
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
@@ -37,7 +38,7 @@ from memplan.dialects.syntax import (
     print_values_with_types,
 )
 
-__all__ = ["SCF", "ExecuteRegionOp", "ParallelOp", "ReduceOp"]
+__all__ = ["SCF", "ExecuteRegionOp", "ParallelOp", "ReduceOp", "WhileOp"]
 
 
 class ExecuteRegionOp(scf.ExecuteRegionOp):
@@ -214,10 +215,71 @@ class ReduceOp(scf.ReduceOp):
         )
 
 
+def _types(types: Sequence[Attribute]) -> str:
+    return f"({', '.join(map(str, types))})"
+
+
+class WhileOp(scf.WhileOp):
+    """Runs `before` and, while the `scf.condition` ending it holds, `after`
+    on the values it hands on; the values of the last `scf.condition` are
+    the results.  Verified as MLIR verifies the edges between its regions
+    (xDSL checks the block arguments against the operands and the results
+    only, by position, and not what `scf.condition` and `scf.yield` hand on,
+    so a loop could pass a `memref<0xf32>` where `memref<4xf32>` was
+    declared and run on it)."""
+
+    def verify_(self) -> None:
+        before = self.before_region.block
+        after = self.after_region.block
+        condition = before.last_op
+        if not isinstance(condition, scf.ConditionOp):
+            raise VerifyException(
+                "expects the 'before' region to terminate with 'scf.condition'"
+            )
+        yielded = after.last_op
+        if not isinstance(yielded, scf.YieldOp):
+            raise VerifyException(
+                "expects the 'after' region to terminate with 'scf.yield'"
+            )
+        edges = (
+            (
+                "the operands are",
+                self.arguments.types,
+                "the 'before' region's arguments",
+                before.arg_types,
+            ),
+            (
+                "scf.condition hands on",
+                condition.args.types,
+                "the 'after' region's arguments",
+                after.arg_types,
+            ),
+            (
+                "scf.condition hands on",
+                condition.args.types,
+                "the op's results",
+                self.res.types,
+            ),
+            (
+                "scf.yield hands on",
+                yielded.arguments.types,
+                "the 'before' region's arguments",
+                before.arg_types,
+            ),
+        )
+        for source, handed, target, expected in edges:
+            if tuple(handed) != tuple(expected):
+                raise VerifyException(
+                    f"{source} {_types(handed)}, but {target} are "
+                    f"{_types(expected)}: expected the same types"
+                )
+
+
 _REPLACED: dict[type[Operation], type[Operation]] = {
     scf.ExecuteRegionOp: ExecuteRegionOp,
     scf.ParallelOp: ParallelOp,
     scf.ReduceOp: ReduceOp,
+    scf.WhileOp: WhileOp,
 }
 
 SCF = Dialect(
@@ -226,4 +288,5 @@ SCF = Dialect(
     list(scf.Scf.attributes),
 )
 """scf for memplan: xDSL's ops with `scf.execute_region`, `scf.parallel` and
-`scf.reduce` printed and parsed as MLIR does."""
+`scf.reduce` printed and parsed as MLIR does, and `scf.while` verified as
+MLIR does."""

@@ -28,9 +28,10 @@ from xdsl.interpreter import (
     impl_terminator,
     register_impls,
 )
+from xdsl.interpreters.scf import ScfFunctions
 from xdsl.ir import Operation
 
-from memplan.dialects.scf import ExecuteRegionOp, ParallelOp, ReduceOp
+from memplan.dialects.scf import ExecuteRegionOp, ParallelOp, ReduceOp, WhileOp
 from memplan.interpreter.errors import ModelError
 from memplan.interpreter.memref_impl import MemRefFunctions
 from memplan.interpreter.parallel import ParallelIterations
@@ -45,9 +46,13 @@ if TYPE_CHECKING:
     from memplan.interpreter.loop_vectorize import LoopVectorizer
 
 
+_XDSL_SCF = ScfFunctions()
+
+
 @register_impls
 class ScfFunctionsExtra(CompilingFunctions):
-    """scf.for, scf.parallel, scf.reduce, scf.reduce.return, scf.execute_region.
+    """scf.for, scf.parallel, scf.reduce, scf.reduce.return, scf.execute_region,
+    scf.while.
 
     Parallel and reduce ops run whether they are memplan's (what memplan
     parses) or xDSL's (what xDSL's builders and implicit terminators make)."""
@@ -93,6 +98,13 @@ class ScfFunctionsExtra(CompilingFunctions):
 
     run_xdsl_parallel = impl(scf.ParallelOp)(run_parallel)
     run_memplan_parallel = impl(ParallelOp)(run_parallel)
+
+    @impl(WhileOp)
+    def run_while(
+        self, interpreter: Interpreter, op: WhileOp, args: PythonValues
+    ) -> PythonValues:
+        """memplan's `scf.while` (what memplan parses), run as xDSL's."""
+        return _XDSL_SCF.run_while(interpreter, op, args).values
 
     def run_reduce(
         self, interpreter: Interpreter, op: scf.ReduceOp, args: PythonValues

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from memplan.dialects.scf import WhileOp
 from memplan.passes.verify import MemoryVerifyPass
 from memplan.tools.internal_error import TRACEBACK_VARIABLE
 from memplan.tools.memplan_opt import main
@@ -519,6 +520,39 @@ def test_an_op_that_fails_to_verify_is_named_by_file_line_and_column(
     line = 7 if split else 3
     assert_one_clean_error(
         code, err, (f"{source}:{line}:3: memory.alloc_tensor: offset 3 is not aligned",)
+    )
+
+
+WHILE_LOOP = """func.func @f(%n: index) {
+  %c0 = arith.constant 0 : index
+  %r = scf.while (%x = %c0) : (index) -> index {
+    %more = arith.cmpi slt, %x, %n : index
+    scf.condition(%more) %x : index
+  } do {
+  ^bb0(%y: index):
+    scf.yield %y : index
+  }
+  func.return
+}
+"""
+
+
+def _verify_raising_a_plain_exception(self: object) -> None:
+    raise Exception("loop-carried types differ")
+
+
+def test_a_verifier_raising_a_plain_exception_is_the_ops_error_at_its_place(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Some of xDSL's verifiers raise a plain `Exception`, not a
+    `VerifyException` (xDSL's own `scf.while` did): still the op's error,
+    named where it was written, not an internal error."""
+    source = tmp_path / "in.mlir"
+    source.write_text(WHILE_LOOP)
+    monkeypatch.setattr(WhileOp, "verify_", _verify_raising_a_plain_exception)
+    code, err = run([str(source)], monkeypatch, capsys)
+    assert_one_clean_error(
+        code, err, (f"{source}:3:3: scf.while: loop-carried types differ",)
     )
 
 

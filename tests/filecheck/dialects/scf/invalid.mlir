@@ -42,3 +42,66 @@ func.func @parallel_without_induction_variables() {
 }
 
 // CHECK: needs at least one tuple element for lowerBound, upperBound and step
+
+// -----
+
+// scf.while is verified as MLIR verifies the edges between its regions:
+// what scf.condition hands on is the after region's arguments...
+func.func @while_condition_to_after(%c: i1) {
+  %r = scf.while () : () -> memref<4xf32> {
+    %t = memref.alloc() : memref<0xf32>
+    scf.condition(%c) %t : memref<0xf32>
+  } do {
+  ^bb0(%tt: memref<4xf32>):
+    scf.yield
+  }
+  func.return
+}
+
+// CHECK: scf.condition hands on (memref<0xf32>), but the 'after' region's arguments are (memref<4xf32>): expected the same types
+
+// -----
+
+// ... and the op's results...
+func.func @while_condition_to_results(%c: i1, %x: i32) {
+  %r = scf.while () : () -> i64 {
+    scf.condition(%c) %x : i32
+  } do {
+  ^bb0(%y: i32):
+    scf.yield
+  }
+  func.return
+}
+
+// CHECK: scf.condition hands on (i32), but the op's results are (i64): expected the same types
+
+// -----
+
+// ... what scf.yield hands on is the before region's arguments...
+func.func @while_yield_to_before(%c: i1, %x: i32, %z: i64) {
+  %r = scf.while (%a = %x) : (i32) -> i32 {
+    scf.condition(%c) %a : i32
+  } do {
+  ^bb0(%y: i32):
+    scf.yield %z : i64
+  }
+  func.return
+}
+
+// CHECK: scf.yield hands on (i64), but the 'before' region's arguments are (i32): expected the same types
+
+// -----
+
+// ... and the operands are the before region's arguments, by number too.
+func.func @while_operands_to_before(%c: i1, %x: i32) {
+  %r = "scf.while"(%x, %x) ({
+  ^bb0(%a: i32):
+    scf.condition(%c) %a : i32
+  }, {
+  ^bb0(%y: i32):
+    scf.yield %y : i32
+  }) : (i32, i32) -> i32
+  func.return
+}
+
+// CHECK: the operands are (i32, i32), but the 'before' region's arguments are (i32): expected the same types

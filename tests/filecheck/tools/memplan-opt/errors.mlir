@@ -67,10 +67,11 @@ func.func @f() {
 // BODY: memplan-opt: error: {{.*}}bad-named-op-operands.mlir:2:3
 // BODY: ^^^^^^^^^^^^^^^^^^
 // BODY-NEXT: {{^}}  linalg.fill_rng_2d takes min and max as f64 and seed as i32 scalars and one output, got ins(f64) and 1 output(s)
-// xDSL's scf.while verifier raises a plain Exception, not a verify error:
-// still the op's error, named by where it was written.
+// An scf.while whose scf.condition hands on other types than its results:
+// the op's error (xDSL's verifier raised a plain Exception), named by where
+// it was written.
 // PLAIN-NOT: internal error
-// PLAIN: memplan-opt: error: {{.*}}while-block-argument-type.mlir:3:3: scf.while: Block arguments with wrong type, expected i64, got index
+// PLAIN: memplan-opt: error: {{.*}}while-block-argument-type.mlir:3:3: scf.while: scf.condition hands on (index), but the op's results are (i64): expected the same types
 // A label defined twice after a branch named it: MLIR's re-declaration error,
 // not the KeyError xDSL's parser raised.
 // LABEL-NOT: internal error
