@@ -460,7 +460,12 @@ def main() -> int:
     for name in names:
         entry = catalogue[name]
         size, kwargs = build(name, options.size)
-        if name in kept and kept[name]["size"] == size:
+        # A skipped model is tried again: --max-params may have changed.
+        if (
+            name in kept
+            and kept[name]["size"] == size
+            and not kept[name]["status"].startswith("skipped")
+        ):
             rows.append(Row(**kept[name]))
             continue
         row = Row(name, entry["params"], size)
