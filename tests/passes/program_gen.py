@@ -46,6 +46,35 @@ later statements read and write; and tensor values handed on through an
 into a memref of memrefs and loaded back, which neither `memplan-run` nor
 `memory-manifest` handle (an element type must be an integer, float or
 index type).
+
+`calls=True` adds `func.call`s of private functions (one per kind and
+argument types, so a function is often called more than once, from loops
+and branches too): one that writes a tensor from another (maybe through a
+scratch tensor of its own, freed or leaked), one that allocates, writes and
+returns a fresh tensor (which the caller frees or not), one that writes its
+argument in place and returns it (the result is the argument), and one that
+writes a tensor from another and frees that one; with `jumps` too, one
+whose body `cf.cond_br`s one of two tensors to a block that writes and
+returns it, and one looping through blocks with a scratch tensor per trip.  A call's result counts as
+a use of its arguments (liveness takes the callee to maybe return them), so
+an argument is freed only after the result's last use.
+
+`jumps=True` adds unstructured control flow inside `scf.execute_region`:
+a `cf.cond_br` handing one of two live tensors to one of two blocks as a
+block argument, each of which may write it and `cf.br`s it on to a block
+that yields it; and a loop made of blocks (a header `cf.cond_br`s to the
+body or out, the body `cf.br`s back) carrying a tensor as a block argument,
+written in place each trip or replaced by a fresh tensor written from it.
+
+`views=True` adds views: a `memref.subview` (offsets, sizes and strides)
+of a live tensor written in place (a fill, an elementwise op of the window,
+a `memref.copy` from a window of another tensor) while the rest keeps its
+data, a subview or `memref.transpose` read into a tensor, and
+`memref.collapse_shape` / `memref.expand_shape` views later statements read
+and write.  `dynamic=True` adds `memref.alloc(%n)` of 8 + n elements, n
+computed at run time (from an enclosing loop's induction variable, or an
+`arith.muli` of constants), filled, written at a window of 8 elements (at
+offset 0 or n) from a tensor and read into one.
 """
 
 from __future__ import annotations
@@ -85,18 +114,20 @@ class Tensor:
     aliases: frozenset[str] = frozenset()
     """The tensors this value may be (a region result or an iter_arg that
     chose or carried one): empty when it is a tensor of its own."""
+    through: frozenset[str] = frozenset()
+    """Tensors a use of this tensor of its own counts as a use of: the
+    arguments of the call that returned it, which liveness takes it to
+    alias (the callee may return them)."""
 
     @property
     def owners(self) -> frozenset[str]:
         """The tensors a use of this value uses."""
-        return self.aliases or frozenset({self.name})
+        return (self.aliases or frozenset({self.name})) | self.through
 
     @property
     def space(self) -> str:
         """The memory space part of the memref type, with its comma."""
-        if self.scope == "global" and not self.spelled:
-            return ""
-        return f', "{self.scope}"'
+        return _space(self.scope, self.spelled)
 
     @property
     def type(self) -> str:
@@ -121,6 +152,14 @@ class Tensor:
         return f'!memory.storage<"{self.scope}">'
 
 
+def _space(scope: str, spelled: bool = False) -> str:
+    """The memory space part of a memref type of `scope`, with its comma;
+    none for "global" unless `spelled`."""
+    if scope == "global" and not spelled:
+        return ""
+    return f', "{scope}"'
+
+
 def _memref(shape: tuple[int, ...], element: str, space: str, layout: str = "") -> str:
     dims = "".join(f"{d}x" for d in shape)
     return f"memref<{dims}{element}{layout}{space}>"
@@ -140,7 +179,13 @@ class Statement:
 
 @dataclass
 class Names:
+    """Fresh value names, and the private functions the program calls."""
+
     count: int = 0
+    functions: dict[tuple[str, ...], str] = field(default_factory=dict)
+    """The symbol of each callee, keyed by its kind and argument types."""
+    bodies: list[str] = field(default_factory=list)
+    """The lines of the callees."""
 
     def fresh(self, prefix: str) -> str:
         self.count += 1
@@ -268,6 +313,12 @@ class BlockWriter:
     faults: bool = False
     flows: bool = False
     detours: bool = False
+    calls: bool = False
+    jumps: bool = False
+    views: bool = False
+    dynamic: bool = False
+    ivs: list[str] = field(default_factory=list)
+    """Induction variables of the loops around the block."""
     outer_values: list[Tensor] = field(default_factory=list)
     """Tensor values (`bufferization.to_tensor` results) of enclosing blocks."""
     keep: frozenset[str] = frozenset()
@@ -452,6 +503,11 @@ class BlockWriter:
             self.faults,
             self.flows,
             self.detours,
+            self.calls,
+            self.jumps,
+            self.views,
+            self.dynamic,
+            list(self.ivs),
             self.live_values,
         )
 
@@ -472,8 +528,10 @@ class BlockWriter:
 
     def for_region(self) -> None:
         body = self.nested()
+        header = self._loop_header([], [])
+        body.ivs.append(header.split()[1])
         body.fill()
-        lines = [f"{self._loop_header([], [])} {{", *_indent(body.finish()), "}"]
+        lines = [f"{header} {{", *_indent(body.finish()), "}"]
         self.statements.append(Statement(lines, body.outer_uses()))
 
     def _loop_header(
@@ -829,8 +887,498 @@ class BlockWriter:
             kinds += [self.to_tensor, self.to_buffer, self.to_buffer]
             if self.depth < MAX_DEPTH:
                 kinds += [self.carry, self.hand_on, self.pass_value, self.pass_value]
+        if self.calls:
+            kinds += [self.call, self.call]
+        if self.views:
+            kinds += [self.view_in_place, self.view_read, self.reshape]
+        if self.dynamic:
+            kinds += [self.dynamic_alloc, self.dynamic_alloc]
+        if self.jumps and self.depth < MAX_DEPTH:
+            kinds += [self.jump_choice, self.jump_loop]
         for _ in range(self.draw(st.integers(1, 5))):
             self.draw(one_of_values(kinds))()
+
+    def call(self) -> None:
+        """A `func.call` of a private function (one per kind and argument
+        types, so calls of the same kind and types share it): one that
+        writes a tensor from another (maybe through a scratch tensor of its
+        own), allocates and returns a fresh tensor, writes a tensor in place
+        and returns it, or writes a tensor from another and frees that one."""
+        kinds = ["write", "fresh", "same", "free"]
+        if self.jumps:
+            kinds += ["pick", "loop"]
+        kind = self.draw(one_of_values(kinds))
+        freeable = [t for t in self.live if self._freeable(t)]
+        if kind == "free" and not freeable:
+            kind = "write"
+        if kind == "pick":
+            self._call_picking()
+        elif kind == "loop":
+            out = self._any_live()
+            self._call_looping(out, self.operand(out.shape, out.element, out.owners))
+        elif kind == "fresh":
+            source = self._any_live()
+            scope = self.draw(one_of_values(SCOPES))
+            result = Tensor(
+                self.names.fresh("cr"),
+                source.shape,
+                source.element,
+                scope,
+                through=source.owners,
+            )
+            op = self.draw(one_of_values(["copy", "add", "sub", "mul"]))
+            callee = self._callee(
+                ("fresh", op, source.type, result.type),
+                [
+                    f"func.func private @{{}}(%in: {source.type}) -> {result.type} {{",
+                    f"  %r = memref.alloc() : {result.type}",
+                    f"  {_linalg(op, '%in', source.type, '%r', result.type)}",
+                    f"  func.return %r : {result.type}",
+                    "}",
+                ],
+            )
+            line = (
+                f"{result.name} = func.call @{callee}({source.name}) : "
+                f"({source.type}) -> {result.type}"
+            )
+            self.statements.append(Statement([line], _uses(source, result)))
+            self.local.append(result)
+        elif kind == "same":
+            tensor = self._any_live()
+            result = replace(
+                _plain(tensor, self.names.fresh("cs")), aliases=tensor.owners
+            )
+            op = self.draw(one_of_values(["add", "sub", "mul"]))
+            callee = self._callee(
+                ("same", op, tensor.type),
+                [
+                    f"func.func private @{{}}(%x: {tensor.type}) -> {tensor.type} {{",
+                    f"  {_linalg(op, '%x', tensor.type, '%x', tensor.type)}",
+                    f"  func.return %x : {tensor.type}",
+                    "}",
+                ],
+            )
+            line = (
+                f"{result.name} = func.call @{callee}({tensor.name}) : "
+                f"({tensor.type}) -> {tensor.type}"
+            )
+            self.statements.append(Statement([line], _uses(tensor)))
+            self.local.append(result)
+        else:
+            source = self.draw(one_of_values(freeable)) if kind == "free" else None
+            if source is None:
+                out = self._any_live()
+                source = self.operand(out.shape, out.element, out.owners)
+            else:
+                out = self.operand(source.shape, source.element, source.owners)
+            self._call_writing(kind, out, source)
+
+    def _call_picking(self) -> None:
+        """With `jumps`, a call of a function whose body is two blocks: the
+        first `cf.cond_br`s to the second with one of two tensors (chosen by
+        an i1 argument), which writes it in place and returns it."""
+        first = self._any_live()
+        second = self.draw(
+            one_of_values([t for t in self.live if t.type == first.type])
+        )
+        lines, uses, cond = self.condition()
+        memref_type = first.type
+        callee = self._callee(
+            ("pick", memref_type),
+            [
+                f"func.func private @{{}}(%c: i1, %a: {memref_type}, "
+                f"%b: {memref_type}) -> {memref_type} {{",
+                f"  cf.cond_br %c, ^bb1(%a : {memref_type}), ^bb1(%b : {memref_type})",
+                f"^bb1(%x: {memref_type}):",
+                f"  {_linalg('add', '%x', memref_type, '%x', memref_type)}",
+                f"  func.return %x : {memref_type}",
+                "}",
+            ],
+        )
+        result = replace(
+            _plain(first, self.names.fresh("cp")),
+            aliases=frozenset(_uses(first, second)),
+        )
+        lines.append(
+            f"{result.name} = func.call @{callee}({cond}, {first.name}, "
+            f"{second.name}) : (i1, {memref_type}, {memref_type}) -> {memref_type}"
+        )
+        self.statements.append(Statement(lines, uses | _uses(first, second)))
+        self.local.append(result)
+
+    def _call_looping(self, out: Tensor, source: Tensor) -> None:
+        """With `jumps`, a call of a function looping through blocks 2 or 3
+        times, each trip adding to `out` what it writes from `source` into
+        a VTCM scratch tensor it allocates and frees in the trip."""
+        op = self.draw(one_of_values(["copy", "add", "sub", "mul"]))
+        trips = self.draw(one_of_values(TRIP_COUNTS))
+        scratch = _memref(out.shape, out.element, _space("global.vtcm"))
+        callee = self._callee(
+            ("loop", op, str(trips), out.type, source.type),
+            [
+                f"func.func private @{{}}(%out: {out.type}, %in: {source.type}) {{",
+                "  %c0 = arith.constant 0 : index",
+                "  %c1 = arith.constant 1 : index",
+                f"  %n = arith.constant {trips} : index",
+                "  cf.br ^bb1(%c0 : index)",
+                "^bb1(%i: index):",
+                "  %go = arith.cmpi slt, %i, %n : index",
+                "  cf.cond_br %go, ^bb2, ^bb3",
+                "^bb2:",
+                f"  %s = memref.alloc() : {scratch}",
+                f"  {_linalg(op, '%in', source.type, '%s', scratch)}",
+                f"  linalg.add ins(%s, %out : {scratch}, {out.type}) "
+                f"outs(%out : {out.type})",
+                f"  memref.dealloc %s : {scratch}",
+                "  %j = arith.addi %i, %c1 : index",
+                "  cf.br ^bb1(%j : index)",
+                "^bb3:",
+                "  func.return",
+                "}",
+            ],
+        )
+        line = (
+            f"func.call @{callee}({out.name}, {source.name}) : "
+            f"({out.type}, {source.type}) -> ()"
+        )
+        self.statements.append(Statement([line], _uses(out, source)))
+
+    def _call_writing(self, kind: str, out: Tensor, source: Tensor) -> None:
+        """A call writing `out` from `source`, and freeing `source` if `kind`
+        is "free"."""
+        op = self.draw(one_of_values(["copy", "add", "sub", "mul"]))
+        head = f"func.func private @{{}}(%out: {out.type}, %in: {source.type}) {{"
+        body = [f"  {_linalg(op, '%in', source.type, '%out', out.type)}"]
+        if kind == "free":
+            body.append(f"  memref.dealloc %in : {source.type}")
+        elif self.draw(st.booleans()):
+            scratch = _memref(out.shape, out.element, _space("global.vtcm"))
+            body = [
+                f"  %s = memref.alloc() : {scratch}",
+                f"  {_linalg(op, '%in', source.type, '%s', scratch)}",
+                f"  {_linalg('copy', '%s', scratch, '%out', out.type)}",
+            ]
+            if self.draw(st.booleans()):
+                body.append(f"  memref.dealloc %s : {scratch}")
+        key = (kind, op, out.type, source.type, str(len(body)))
+        callee = self._callee(key, [head, *body, "  func.return", "}"])
+        line = (
+            f"func.call @{callee}({out.name}, {source.name}) : "
+            f"({out.type}, {source.type}) -> ()"
+        )
+        self.statements.append(Statement([line], _uses(out, source)))
+        if kind == "free":
+            self.freed.add(source.name)
+
+    def _callee(self, key: tuple[str, ...], lines: list[str]) -> str:
+        """The symbol of the function of `key`, defined by `lines` (whose
+        `{}` is the symbol) if it is new."""
+        if key not in self.names.functions:
+            symbol = f"{key[0]}{len(self.names.functions)}"
+            self.names.functions[key] = symbol
+            self.names.bodies += [lines[0].replace("@{}", f"@{symbol}"), *lines[1:]]
+        return self.names.functions[key]
+
+    def _window(
+        self, tensor: Tensor, sizes: tuple[int, ...]
+    ) -> tuple[str, str, list[str]]:
+        """A `memref.subview` of `tensor` of `sizes` at drawn offsets and
+        strides: its name, type and line."""
+        offsets: list[int] = []
+        strides: list[int] = []
+        for dim, size in zip(tensor.shape, sizes, strict=True):
+            most = (dim - 1) // (size - 1) if size > 1 else 1
+            stride = self.draw(st.integers(1, most))
+            offsets.append(self.draw(st.integers(0, dim - 1 - (size - 1) * stride)))
+            strides.append(stride)
+        row_major = _row_major_strides(tensor.shape)
+        offset = sum(o * r for o, r in zip(offsets, row_major, strict=True))
+        layout = ", ".join(str(r * s) for r, s in zip(row_major, strides, strict=True))
+        view_type = _memref(
+            sizes,
+            tensor.element,
+            tensor.space,
+            f", strided<[{layout}], offset: {offset}>",
+        )
+        name = self.names.fresh("sv")
+        line = (
+            f"{name} = memref.subview {tensor.name}[{', '.join(map(str, offsets))}] "
+            f"[{', '.join(map(str, sizes))}] [{', '.join(map(str, strides))}] : "
+            f"{tensor.type} to {view_type}"
+        )
+        return name, view_type, [line]
+
+    def view_in_place(self) -> None:
+        """Write part of a live tensor through a subview (its other part
+        keeps its data): a fill, an elementwise op of the window, or a
+        `memref.copy` from a window of the same sizes of another tensor."""
+        target = self._any_live()
+        sizes = tuple(self.draw(st.integers(1, d)) for d in target.shape)
+        view, view_type, lines = self._window(target, sizes)
+        uses = _uses(target)
+        op = self.draw(one_of_values(["fill", "add", "copy"]))
+        if op == "fill":
+            value = self.names.fresh("v")
+            literal = _constant(target.element, self.draw(st.integers(-3, 3)))
+            lines += [
+                f"{value} = arith.constant {literal}",
+                f"linalg.fill ins({value} : {target.element}) outs({view} : {view_type})",
+            ]
+        elif op == "add":
+            lines.append(_linalg("add", view, view_type, view, view_type))
+        else:
+            source = self.operand(target.shape, target.element, target.owners)
+            window, window_type, window_lines = self._window(source, sizes)
+            lines += [
+                *window_lines,
+                f"memref.copy {window}, {view} : {window_type} to {view_type}",
+            ]
+            uses |= _uses(source)
+        self.statements.append(Statement(lines, uses))
+
+    def view_read(self) -> None:
+        """Write a live tensor from a view of another: a subview of its
+        shape out of a tensor at least as large, or a `memref.transpose`."""
+        out = self._any_live()
+        square = len(out.shape) == 2 and out.shape[0] == out.shape[1]
+        candidates = [
+            t
+            for t in self.live
+            if len(t.shape) == len(out.shape)
+            and all(d >= o for d, o in zip(t.shape, out.shape, strict=True))
+            and t.element == out.element
+            and not t.owners & out.owners
+        ]
+        if candidates and self.draw(st.booleans()):
+            source = self.draw(one_of_values(candidates))
+        else:
+            source = self.alloc(
+                tuple(4 if d <= 4 else d for d in out.shape),
+                out.element,
+                self.draw(one_of_values(SCOPES)),
+            )
+        if square and source.shape == out.shape and self.draw(st.booleans()):
+            view = self.names.fresh("tv")
+            strides = ", ".join(map(str, _row_major_strides(source.shape)[::-1]))
+            view_type = _memref(
+                source.shape, source.element, source.space, f", strided<[{strides}]>"
+            )
+            lines = [
+                f"{view} = memref.transpose {source.name} (i, j) -> (j, i) : "
+                f"{source.type} to {view_type}"
+            ]
+        else:
+            view, view_type, lines = self._window(source, out.shape)
+        op = self.draw(one_of_values(["copy", "add", "sub", "mul"]))
+        lines.append(_linalg(op, view, view_type, out.name, out.type))
+        self.statements.append(Statement(lines, _uses(out, source)))
+
+    def reshape(self) -> None:
+        """A `memref.collapse_shape` of a 2-d tensor or `memref.expand_shape`
+        of an 8-element one: a view later statements read and write."""
+        source = self._any_live()
+        name = self.names.fresh("rs")
+        if len(source.shape) == 2:
+            shape: tuple[int, ...] = (source.elements,)
+            op, reassociation, output = "collapse_shape", "[[0, 1]]", ""
+        elif source.shape == (8,):
+            shape = (2, 4)
+            op, reassociation, output = (
+                "expand_shape",
+                "[[0, 1]]",
+                " output_shape [2, 4]",
+            )
+        else:
+            return
+        view = replace(_plain(source, name), shape=shape, aliases=source.owners)
+        line = (
+            f"{name} = memref.{op} {source.name} {reassociation}{output} : "
+            f"{source.type} into {view.type}"
+        )
+        self.statements.append(Statement([line], _uses(source)))
+        self.local.append(view)
+
+    def dynamic_alloc(self) -> None:
+        """Tensors of one run-time size n + 8 (n from an enclosing loop's
+        induction variable, or an `arith.muli` of constants): each a
+        `memref.alloc` of that size or of a `memref.dim` of the one before,
+        the first filled, each later one written whole from the one before;
+        each may take a window of 8 elements (at offset 0 or, dynamically,
+        n) from a live tensor, and the last is read into a live tensor
+        through such a window.  Each is freed right after its last use, at
+        the end, or never."""
+        element = self.draw(one_of_values(ELEMENTS))
+        out = self.operand((8,), element, frozenset())
+        uses = _uses(out)
+        base, eight, size = (self.names.fresh(prefix) for prefix in ("q", "k", "n"))
+        if self.ivs and self.draw(st.booleans()):
+            iv = self.draw(one_of_values(self.ivs))
+            lines = [f"{base} = arith.addi {iv}, %c0 : index"]
+        else:
+            a, b = (self.draw(one_of_values(TRIP_COUNTS)) for _ in range(2))
+            lines = [f"{base} = arith.muli %c{a}, %c{b} : index"]
+        lines += [
+            f"{eight} = arith.constant 8 : index",
+            f"{size} = arith.addi {base}, {eight} : index",
+        ]
+        late: list[str] = []
+        last_space = ""
+        previous: tuple[str, str, str] | None = None
+        for _ in range(self.draw(st.integers(1, 3))):
+            tensor = self.names.fresh("dy")
+            space = _space(self.draw(one_of_values(SCOPES)))
+            dynamic_type = f"memref<?x{element}{space}>"
+            extent = size
+            if previous is not None and self.draw(st.booleans()):
+                extent = self.names.fresh("dd")
+                lines.append(
+                    f"{extent} = memref.dim {previous[0]}, %c0 : {previous[1]}"
+                )
+            lines.append(f"{tensor} = memref.alloc({extent}) : {dynamic_type}")
+            if previous is None:
+                value = self.names.fresh("v")
+                literal = _constant(element, self.draw(st.integers(-3, 3)))
+                lines += [
+                    f"{value} = arith.constant {literal}",
+                    f"linalg.fill ins({value} : {element}) outs({tensor} : "
+                    f"{dynamic_type})",
+                ]
+            else:
+                op = self.draw(one_of_values(["copy", "add", "sub"]))
+                lines.append(
+                    _linalg(op, previous[0], previous[1], tensor, dynamic_type)
+                )
+                lines += [previous[2]] if previous[2] == "early" else []
+            if self.draw(st.booleans()):
+                source = self.operand((8,), element, frozenset())
+                window, window_type, window_lines = self._dynamic_window(
+                    tensor, element, space, base
+                )
+                op = self.draw(one_of_values(["copy", "add"]))
+                lines += [
+                    *window_lines,
+                    _linalg(op, source.name, source.type, window, window_type),
+                ]
+                uses |= _uses(source)
+            free = f"memref.dealloc {tensor} : {dynamic_type}"
+            policy = self.draw(one_of_values(["early", "late", "never"]))
+            if policy == "late":
+                late.append(free)
+            previous = (tensor, dynamic_type, free if policy == "early" else "")
+            last_space = space
+        assert previous is not None
+        window, window_type, window_lines = self._dynamic_window(
+            previous[0], element, last_space, base
+        )
+        op = self.draw(one_of_values(["copy", "add", "sub"]))
+        lines += [*window_lines, _linalg(op, window, window_type, out.name, out.type)]
+        lines += [previous[2]] if previous[2] else []
+        self.statements.append(Statement(lines + late, uses))
+
+    def _dynamic_window(
+        self, tensor: str, element: str, space: str, base: str
+    ) -> tuple[str, str, list[str]]:
+        """A subview of 8 elements of `tensor`, a `memref<?x{element}{space}>`
+        of `base` + 8 elements, at offset 0 or `base`: its name, type and
+        line."""
+        dynamic = self.draw(st.booleans())
+        offset = base if dynamic else "0"
+        layout = f", strided<[1], offset: {'?' if dynamic else 0}>"
+        window_type = _memref((8,), element, space, layout)
+        window = self.names.fresh("dw")
+        line = (
+            f"{window} = memref.subview {tensor}[{offset}] [8] [1] : "
+            f"memref<?x{element}{space}> to {window_type}"
+        )
+        return window, window_type, [line]
+
+    def jump_choice(self) -> None:
+        """`scf.execute_region` whose first block branches (`cf.cond_br`)
+        to one of two blocks with one of two live tensors as block argument;
+        each may write it in place and branches on with it to the last
+        block, which yields it: later statements read and write the result."""
+        first = self._any_live()
+        same = [t for t in self.live if t.type == first.type]
+        choices = [first, self.draw(one_of_values(same))]
+        cond_lines, uses, cond = self.condition()
+        labels = [self.names.fresh("bb")[1:] for _ in range(3)]
+        joined = self.names.fresh("z")
+        result = replace(
+            _plain(first, self.names.fresh("r")), aliases=frozenset(_uses(*choices))
+        )
+        t = first.type
+        lines = [
+            f"{result.name} = scf.execute_region -> ({t}) {{",
+            *_indent(cond_lines),
+            f"  cf.cond_br {cond}, ^{labels[0]}({choices[0].name} : {t}), "
+            f"^{labels[1]}({choices[1].name} : {t})",
+        ]
+        for label, choice in zip(labels, choices, strict=False):
+            branch = self.nested()
+            argument = replace(
+                _plain(first, self.names.fresh("x")), aliases=frozenset(choice.owners)
+            )
+            branch.local.append(argument)
+            if self.draw(st.booleans()):
+                self.draw(one_of_values([branch.elementwise, branch.copy]))(argument)
+            if self.draw(st.booleans()):
+                branch.fill()
+            lines += [
+                f"^{label}({argument.name}: {t}):",
+                *_indent(branch.finish()),
+                f"  cf.br ^{labels[2]}({argument.name} : {t})",
+            ]
+            uses |= branch.outer_uses()
+        lines += [f"^{labels[2]}({joined}: {t}):", f"  scf.yield {joined} : {t}", "}"]
+        uses |= _uses(*choices)
+        self.statements.append(Statement(lines, uses))
+        self.local.append(result)
+
+    def jump_loop(self) -> None:
+        """`scf.execute_region` looping through blocks (`cf.br` back to a
+        header that `cf.cond_br`s to the body or out) 2 or 3 times, carrying
+        a tensor as a block argument: each trip writes it in place, or
+        writes a fresh tensor from it and carries that one (leaking the
+        old); the last block yields it."""
+        init = self._any_live()
+        trips = self.draw(one_of_values(TRIP_COUNTS))
+        head, body_label, exit_label = (self.names.fresh("bb")[1:] for _ in range(3))
+        count, go, following = (self.names.fresh(p) for p in ("bi", "bgo", "bn"))
+        carried = replace(
+            _plain(init, self.names.fresh("acc")), aliases=frozenset(init.owners)
+        )
+        body = self.nested()
+        body.ivs.append(count)
+        body.local.append(carried)
+        if self.draw(st.booleans()):
+            self.draw(one_of_values([body.elementwise, body.copy]))(carried)
+            handed = carried
+        else:
+            handed = body.alloc_like(init)
+            body.source(handed, carried)
+            body.keep = frozenset({handed.name})
+        if self.draw(st.booleans()):
+            body.fill()
+        t = init.type
+        result = replace(
+            _plain(init, self.names.fresh("r")), aliases=frozenset(init.owners)
+        )
+        lines = [
+            f"{result.name} = scf.execute_region -> ({t}) {{",
+            f"  cf.br ^{head}(%c0, {init.name} : index, {t})",
+            f"^{head}({count}: index, {carried.name}: {t}):",
+            f"  {go} = arith.cmpi slt, {count}, %c{trips} : index",
+            f"  cf.cond_br {go}, ^{body_label}, ^{exit_label}",
+            f"^{body_label}:",
+            *_indent(body.finish()),
+            f"  {following} = arith.addi {count}, %c1 : index",
+            f"  cf.br ^{head}({following}, {handed.name} : index, {t})",
+            f"^{exit_label}:",
+            f"  scf.yield {carried.name} : {t}",
+            "}",
+        ]
+        self.statements.append(Statement(lines, _uses(init) | body.outer_uses()))
+        self.local.append(result)
 
     def outer_uses(self) -> set[str]:
         local = {t.name for t in self.local}
@@ -916,11 +1464,26 @@ def _allocation(tensor: Tensor) -> list[str]:
     ]
 
 
+def _linalg(op: str, source: str, source_type: str, out: str, out_type: str) -> str:
+    """A `linalg.copy` of `source` into `out`, or a `linalg.add`, `sub` or
+    `mul` of `source` with itself."""
+    if op == "copy":
+        ins = f"{source} : {source_type}"
+    else:
+        ins = f"{source}, {source} : {source_type}, {source_type}"
+    return f"linalg.{op} ins({ins}) outs({out} : {out_type})"
+
+
 def _plain(like: Tensor, name: str) -> Tensor:
     """A value named `name` of `like`'s type, a tensor of its own made by a
     `memref.alloc` without alignment."""
     return replace(
-        like, name=name, alignment=None, hand_written=False, aliases=frozenset()
+        like,
+        name=name,
+        alignment=None,
+        hand_written=False,
+        aliases=frozenset(),
+        through=frozenset(),
     )
 
 
@@ -940,13 +1503,32 @@ def programs(
     faults: bool = False,
     flows: bool = False,
     detours: bool = False,
+    calls: bool = False,
+    jumps: bool = False,
+    views: bool = False,
+    dynamic: bool = False,
 ) -> str:
     """MLIR text of a random `@main` returning one or two DDR tensors (and,
-    with `detours`, tensor values); `branches=False` leaves out `scf.if`, so
-    every allocation executes; `rich`, `faults`, `flows` and `detours` as in
-    the module docstring."""
+    with `detours`, tensor values), after the private functions it calls;
+    `branches=False` leaves out `scf.if`, so every allocation executes;
+    `rich`, `faults`, `flows`, `detours`, `calls`, `jumps`, `views` and
+    `dynamic` as in the module docstring."""
     names = Names()
-    body = BlockWriter(draw, names, [], 0, branches, rich, faults, flows, detours)
+    body = BlockWriter(
+        draw,
+        names,
+        [],
+        0,
+        branches,
+        rich,
+        faults,
+        flows,
+        detours,
+        calls,
+        jumps,
+        views,
+        dynamic,
+    )
     results = [
         body.alloc(draw(one_of_values(SHAPES)), draw(one_of_values(ELEMENTS)), "global")
         for _ in range(draw(st.integers(1, 2)))
@@ -961,6 +1543,7 @@ def programs(
     constants = [f"%c{k} = arith.constant {k} : index" for k in (0, 1, *TRIP_COUNTS)]
     return "\n".join(
         [
+            *names.bodies,
             f"func.func @main() -> ({types}) {{",
             *_indent(constants + lines),
             f"  func.return {values} : {types}",

@@ -49,6 +49,17 @@ transformed module, and a second test feeds programs with a use or a second
 kill after a kill made through an alias: what `memplan-run` rejects,
 `memory-verify` must reject too.
 
+Another results test draws programs that call private functions (which
+write, allocate and return, return or free their arguments, some with
+`cf` branches and block loops in their bodies), branch between blocks of
+an `scf.execute_region` with tensors as block arguments, write and read
+tensors through subviews, transposes and reshapes, and allocate tensors of
+a size computed at run time (program_gen's `calls`, `jumps`, `views` and
+`dynamic`); they also go through `memory-plan{dynamic-arenas=true}`
+lowered to memref.  A campaign of some thousands of such programs found no
+wrong result in the passes, only that the alignment check could not read
+a view at a dynamic offset.
+
 `MEMPLAN_SLOW=1` runs ten times more examples.
 """
 
@@ -132,6 +143,15 @@ PIPELINES: dict[str, tuple[ModulePass, ...]] = {
     ),
 }
 
+DYNAMIC_PIPELINES: dict[str, tuple[ModulePass, ...]] = {
+    "memory-manifest,memory-plan{dynamic-arenas=true},convert-memory-to-memref": (
+        MemoryManifestPass(),
+        MemoryPlanPass(dynamic_arenas=True),
+        ConvertMemoryToMemrefPass(),
+    ),
+}
+"""Pipelines also run on the programs that allocate tensors of dynamic size."""
+
 
 def _transformed(module: ModuleOp, passes: Sequence[ModulePass]) -> ModuleOp:
     copy = module.clone()
@@ -166,7 +186,9 @@ def _requested_alignments(module: ModuleOp) -> dict[str, int]:
 def _address_alignments(module: ModuleOp) -> dict[str, int]:
     """Tensor name -> how aligned its address is, from its storage's (or
     lowered buffer's) alignment and its constant byte offset, or the
-    alignment of a `memref.alloc` left unplanned (one yielded out of a loop)."""
+    alignment of a `memref.alloc` left unplanned (one yielded out of a loop).
+    A view at a dynamic offset (a tensor of dynamic shape in an arena of
+    `dynamic-arenas`, which asks for no alignment) is left out."""
     found: dict[str, int] = {}
     for op in module.walk():
         name = op.results[0].name_hint if op.results else None
@@ -176,7 +198,9 @@ def _address_alignments(module: ModuleOp) -> dict[str, int]:
             storage, offset = op.storage.owner, op.static_offset_bytes()
             if isinstance(storage, AllocStorageOp) and offset is not None:
                 found[name] = address_alignment(storage.alignment.value.data, offset)
-        elif isinstance(op, memref.ViewOp):
+        elif isinstance(op, memref.ViewOp) and isinstance(
+            op.byte_shift.owner, arith.ConstantOp
+        ):
             found[name] = _view_alignment(op)
         elif isinstance(op, memref.AllocOp):
             found[name] = (
@@ -213,10 +237,28 @@ def _assert_alignments_kept(
     )
 )
 def test_every_pipeline_keeps_results(text: str) -> None:
+    _assert_every_pipeline_keeps_results(text, PIPELINES)
+
+
+@_settings(examples=20)
+@given(
+    text=programs(
+        rich=True, flows=True, calls=True, jumps=True, views=True, dynamic=True
+    )
+)
+def test_every_pipeline_keeps_results_through_calls_jumps_views_and_dynamic_sizes(
+    text: str,
+) -> None:
+    _assert_every_pipeline_keeps_results(text, {**PIPELINES, **DYNAMIC_PIPELINES})
+
+
+def _assert_every_pipeline_keeps_results(
+    text: str, pipelines: dict[str, tuple[ModulePass, ...]]
+) -> None:
     module = Parser(CONTEXT, text).parse_module()
     original = run_function(module.clone())
     requested = _requested_alignments(module)
-    for pipeline, passes in PIPELINES.items():
+    for pipeline, passes in pipelines.items():
         transformed = _transformed(module, passes)
         if isinstance(passes[-1], MemoryPlanPass):
             MemoryVerifyPass().apply(CONTEXT, transformed)

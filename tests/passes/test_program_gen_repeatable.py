@@ -22,7 +22,18 @@ texts = []
     suppress_health_check=list(HealthCheck),
     deadline=None,
 )
-@given(programs(rich=True, faults=True, flows=True, detours=True))
+@given(
+    programs(
+        rich=True,
+        faults=True,
+        flows=True,
+        detours=True,
+        calls=True,
+        jumps=True,
+        views=True,
+        dynamic=True,
+    )
+)
 def draw(text):
     texts.append(text)
 
