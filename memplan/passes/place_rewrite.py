@@ -228,43 +228,61 @@ def _in_anchor(op: Operation, anchor: Operation, block: Block) -> bool:
 
 
 def _kill_made(mover: _Mover) -> None:
-    """Kill each tensor made here, and its storage, after its last use."""
+    """Kill each tensor made here, and its storage, after its last use (or
+    that of a view or value forwarded from it); a kill of the program's
+    through such an alias (the uses moved to the made tensor took it along)
+    gives way to these."""
     block = mover.block
-    order = {op: i for i, op in enumerate(block.ops)}
     for tensor in mover.made:
-        last: Operation | None = None
-        for use in tensor.uses:
-            anchor = anchor_in(use.operation, block)
-            if anchor is not None and (last is None or order[anchor] > order[last]):
-                last = anchor
+        for kill in _kills_in(forward_closure(tensor), block):
+            Rewriter.erase_op(kill)
         owner = tensor.owner
         assert isinstance(owner, AllocTensorOp)
+        last = _last_use(tensor, block)
         kills = [KillOp(tensor), KillOp(owner.storage)]
         Rewriter.insert_op(kills, _after(last if last is not None else owner))
 
 
 def _move_kills(tensor: SSAValue, storage: SSAValue, block: Block) -> None:
-    """Put the kills of a split tensor and of its storage that are in `block`
-    right after the tensor's new last use there."""
-    order = {op: i for i, op in enumerate(block.ops)}
-    kills = [
-        use.operation
-        for value in (tensor, storage)
-        for use in value.uses
-        if isinstance(use.operation, KillOp) and use.operation.parent_block() is block
-    ]
+    """Put the kills of a split tensor (or of an alias of it) and of its
+    storage that are in `block` right after the tensor's new last use there
+    (or that of a view or value forwarded from it)."""
+    kills = _kills_in([*forward_closure(tensor), storage], block)
     if not kills:
         return
-    last: Operation | None = None
-    for use in tensor.uses:
-        if isinstance(use.operation, KillOp):
-            continue
-        anchor = anchor_in(use.operation, block)
-        if anchor is not None and (last is None or order[anchor] > order[last]):
-            last = anchor
+    last = _last_use(tensor, block)
     if last is None:
         return
+    order = {op: i for i, op in enumerate(block.ops)}
     kills.sort(key=lambda kill: order[kill])
     for kill in kills:
         kill.detach()
     Rewriter.insert_op(kills, _after(last))
+
+
+def _kills_in(values: Sequence[SSAValue], block: Block) -> list[Operation]:
+    """The kills of `values` that are ops of `block`."""
+    return list(
+        dict.fromkeys(
+            use.operation
+            for value in values
+            for use in value.uses
+            if isinstance(use.operation, KillOp)
+            and use.operation.parent_block() is block
+        )
+    )
+
+
+def _last_use(tensor: SSAValue, block: Block) -> Operation | None:
+    """The op of `block` holding the last use of `tensor` or of a view or
+    value forwarded from it (a kill is not a use)."""
+    order = {op: i for i, op in enumerate(block.ops)}
+    last: Operation | None = None
+    for value in forward_closure(tensor):
+        for use in value.uses:
+            if isinstance(use.operation, KillOp):
+                continue
+            anchor = anchor_in(use.operation, block)
+            if anchor is not None and (last is None or order[anchor] > order[last]):
+                last = anchor
+    return last

@@ -114,6 +114,8 @@ class Tensor:
     aliases: frozenset[str] = frozenset()
     """The tensors this value may be (a region result or an iter_arg that
     chose or carried one): empty when it is a tensor of its own."""
+    layout: str = ""
+    """The layout part of the memref type of a view, with its comma."""
     through: frozenset[str] = frozenset()
     """Tensors a use of this tensor of its own counts as a use of: the
     arguments of the call that returned it, which liveness takes it to
@@ -131,7 +133,7 @@ class Tensor:
 
     @property
     def type(self) -> str:
-        return _memref(self.shape, self.element, self.space)
+        return _memref(self.shape, self.element, self.space, self.layout)
 
     @property
     def tensor_type(self) -> str:
@@ -368,7 +370,7 @@ class BlockWriter:
         place), initialized as `alloc` does."""
         alignment = self.draw(one_of_values(ALIGNMENTS)) if self.rich else None
         return self._initialized(
-            replace(_plain(like, self.names.fresh("m")), alignment=alignment)
+            replace(_plain(like, self.names.fresh("m")), alignment=alignment, layout="")
         )
 
     def _initialized(self, tensor: Tensor) -> Tensor:
@@ -383,6 +385,13 @@ class BlockWriter:
 
     def _any_live(self) -> Tensor:
         return self.draw(one_of_values(self.live))
+
+    def _any_contiguous(self) -> Tensor:
+        """A live tensor that is not a strided view (allocated if needed)."""
+        contiguous = [t for t in self.live if not t.layout]
+        if not contiguous:
+            return self.random_alloc()
+        return self.draw(one_of_values(contiguous))
 
     def random_alloc(self) -> Tensor:
         return self.alloc(
@@ -563,7 +572,7 @@ class BlockWriter:
     def select(self) -> None:
         """`%r = scf.if %cond -> (T)` yielding a live tensor or a fresh one
         from each branch; later statements read and write `%r`."""
-        first = self.draw(one_of_values(self.live))
+        first = self._any_contiguous()
         lines, uses, cond = self.condition()
         same = [t for t in self.live if t.type == first.type]
         choices = [first, self.draw(one_of_values(same))]
@@ -596,7 +605,7 @@ class BlockWriter:
         tensor from the carried one and yields it (freeing the carried one or
         not: freeing it frees the initial tensor on the first trip), or writes
         the carried tensor in place, or swaps it with a second carried one."""
-        init = self.draw(one_of_values(self.live))
+        init = self._any_contiguous()
         body = self.nested()
         if self.draw(st.booleans()):
             inits = [init]
@@ -718,7 +727,7 @@ class BlockWriter:
         carried one (freeing the carried one or not, as `carry` does) and
         hands the fresh one through `scf.condition` to the `after` region,
         which writes it in place and yields it, and out as the result."""
-        init = self.draw(one_of_values(self.live))
+        init = self._any_contiguous()
         freeable = self._freeable(init)
         before, after = self.nested(), self.nested()
         if freeable:
@@ -890,7 +899,7 @@ class BlockWriter:
         if self.calls:
             kinds += [self.call, self.call]
         if self.views:
-            kinds += [self.view_in_place, self.view_read, self.reshape]
+            kinds += [self.view_in_place, self.view_read, self.reshape, self.view]
         if self.dynamic:
             kinds += [self.dynamic_alloc, self.dynamic_alloc]
         if self.jumps and self.depth < MAX_DEPTH:
@@ -1079,11 +1088,9 @@ class BlockWriter:
             self.names.bodies += [lines[0].replace("@{}", f"@{symbol}"), *lines[1:]]
         return self.names.functions[key]
 
-    def _window(
-        self, tensor: Tensor, sizes: tuple[int, ...]
-    ) -> tuple[str, str, list[str]]:
-        """A `memref.subview` of `tensor` of `sizes` at drawn offsets and
-        strides: its name, type and line."""
+    def _window(self, tensor: Tensor, sizes: tuple[int, ...]) -> tuple[Tensor, str]:
+        """A `memref.subview` of the contiguous `tensor` of `sizes` at drawn
+        offsets and strides: the view and its line."""
         offsets: list[int] = []
         strides: list[int] = []
         for dim, size in zip(tensor.shape, sizes, strict=True):
@@ -1094,27 +1101,43 @@ class BlockWriter:
         row_major = _row_major_strides(tensor.shape)
         offset = sum(o * r for o, r in zip(offsets, row_major, strict=True))
         layout = ", ".join(str(r * s) for r, s in zip(row_major, strides, strict=True))
-        view_type = _memref(
-            sizes,
-            tensor.element,
-            tensor.space,
-            f", strided<[{layout}], offset: {offset}>",
+        view = replace(
+            _plain(tensor, self.names.fresh("sv")),
+            shape=sizes,
+            layout=f", strided<[{layout}], offset: {offset}>",
+            aliases=tensor.owners,
         )
-        name = self.names.fresh("sv")
         line = (
-            f"{name} = memref.subview {tensor.name}[{', '.join(map(str, offsets))}] "
+            f"{view.name} = memref.subview {tensor.name}[{', '.join(map(str, offsets))}] "
             f"[{', '.join(map(str, sizes))}] [{', '.join(map(str, strides))}] : "
-            f"{tensor.type} to {view_type}"
+            f"{tensor.type} to {view.type}"
         )
-        return name, view_type, [line]
+        return view, line
+
+    def _transposed(self, tensor: Tensor) -> tuple[Tensor, str]:
+        """A `memref.transpose` of the contiguous 2-d `tensor`: the view and
+        its line."""
+        strides = ", ".join(map(str, _row_major_strides(tensor.shape)[::-1]))
+        view = replace(
+            _plain(tensor, self.names.fresh("tv")),
+            shape=tensor.shape[::-1],
+            layout=f", strided<[{strides}]>",
+            aliases=tensor.owners,
+        )
+        line = (
+            f"{view.name} = memref.transpose {tensor.name} (i, j) -> (j, i) : "
+            f"{tensor.type} to {view.type}"
+        )
+        return view, line
 
     def view_in_place(self) -> None:
         """Write part of a live tensor through a subview (its other part
         keeps its data): a fill, an elementwise op of the window, or a
         `memref.copy` from a window of the same sizes of another tensor."""
-        target = self._any_live()
+        target = self._any_contiguous()
         sizes = tuple(self.draw(st.integers(1, d)) for d in target.shape)
-        view, view_type, lines = self._window(target, sizes)
+        view, line = self._window(target, sizes)
+        lines = [line]
         uses = _uses(target)
         op = self.draw(one_of_values(["fill", "add", "copy"]))
         if op == "fill":
@@ -1122,16 +1145,19 @@ class BlockWriter:
             literal = _constant(target.element, self.draw(st.integers(-3, 3)))
             lines += [
                 f"{value} = arith.constant {literal}",
-                f"linalg.fill ins({value} : {target.element}) outs({view} : {view_type})",
+                f"linalg.fill ins({value} : {target.element}) outs({view.name} : "
+                f"{view.type})",
             ]
         elif op == "add":
-            lines.append(_linalg("add", view, view_type, view, view_type))
+            lines.append(_linalg("add", view.name, view.type, view.name, view.type))
         else:
             source = self.operand(target.shape, target.element, target.owners)
-            window, window_type, window_lines = self._window(source, sizes)
+            if source.layout:
+                source = self.alloc(source.shape, source.element, source.scope)
+            window, window_line = self._window(source, sizes)
             lines += [
-                *window_lines,
-                f"memref.copy {window}, {view} : {window_type} to {view_type}",
+                window_line,
+                f"memref.copy {window.name}, {view.name} : {window.type} to {view.type}",
             ]
             uses |= _uses(source)
         self.statements.append(Statement(lines, uses))
@@ -1140,7 +1166,6 @@ class BlockWriter:
         """Write a live tensor from a view of another: a subview of its
         shape out of a tensor at least as large, or a `memref.transpose`."""
         out = self._any_live()
-        square = len(out.shape) == 2 and out.shape[0] == out.shape[1]
         candidates = [
             t
             for t in self.live
@@ -1148,6 +1173,7 @@ class BlockWriter:
             and all(d >= o for d, o in zip(t.shape, out.shape, strict=True))
             and t.element == out.element
             and not t.owners & out.owners
+            and not t.layout
         ]
         if candidates and self.draw(st.booleans()):
             source = self.draw(one_of_values(candidates))
@@ -1157,26 +1183,38 @@ class BlockWriter:
                 out.element,
                 self.draw(one_of_values(SCOPES)),
             )
+        square = len(out.shape) == 2 and out.shape[0] == out.shape[1]
         if square and source.shape == out.shape and self.draw(st.booleans()):
-            view = self.names.fresh("tv")
-            strides = ", ".join(map(str, _row_major_strides(source.shape)[::-1]))
-            view_type = _memref(
-                source.shape, source.element, source.space, f", strided<[{strides}]>"
-            )
-            lines = [
-                f"{view} = memref.transpose {source.name} (i, j) -> (j, i) : "
-                f"{source.type} to {view_type}"
-            ]
+            view, line = self._transposed(source)
         else:
-            view, view_type, lines = self._window(source, out.shape)
+            view, line = self._window(source, out.shape)
         op = self.draw(one_of_values(["copy", "add", "sub", "mul"]))
-        lines.append(_linalg(op, view, view_type, out.name, out.type))
+        lines = [line, _linalg(op, view.name, view.type, out.name, out.type)]
         self.statements.append(Statement(lines, _uses(out, source)))
+
+    def view(self) -> None:
+        """A strided view of a live tensor that later statements read and
+        write, pass to calls and hand on through branches and loops: a
+        `memref.subview` of one of the program's shapes, or a
+        `memref.transpose` of a 2-d tensor."""
+        source = self._any_contiguous()
+        fits = [
+            shape
+            for shape in SHAPES
+            if len(shape) == len(source.shape)
+            and all(s <= d for s, d in zip(shape, source.shape, strict=True))
+        ]
+        if len(source.shape) == 2 and self.draw(st.booleans()):
+            view, line = self._transposed(source)
+        else:
+            view, line = self._window(source, self.draw(one_of_values(fits)))
+        self.statements.append(Statement([line], _uses(source)))
+        self.local.append(view)
 
     def reshape(self) -> None:
         """A `memref.collapse_shape` of a 2-d tensor or `memref.expand_shape`
         of an 8-element one: a view later statements read and write."""
-        source = self._any_live()
+        source = self._any_contiguous()
         name = self.names.fresh("rs")
         if len(source.shape) == 2:
             shape: tuple[int, ...] = (source.elements,)
@@ -1340,7 +1378,7 @@ class BlockWriter:
         a tensor as a block argument: each trip writes it in place, or
         writes a fresh tensor from it and carries that one (leaking the
         old); the last block yields it."""
-        init = self._any_live()
+        init = self._any_contiguous()
         trips = self.draw(one_of_values(TRIP_COUNTS))
         head, body_label, exit_label = (self.names.fresh("bb")[1:] for _ in range(3))
         count, go, following = (self.names.fresh(p) for p in ("bi", "bgo", "bn"))

@@ -25,6 +25,8 @@
 // RUN: xdsl-opt %s -p 'memory-place{budget=18446744073709551616}' --split-input-file --verify-diagnostics | filecheck %s --check-prefix=WIDEBUDGET
 // RUN: memplan-opt %S/inputs/place-pinned-realloc.mlir -p 'memory-manifest,memory-place{target=hexagon-v65 capacity=12288}' | filecheck %s --check-prefix=REALLOC
 // RUN: memplan-opt %S/inputs/place-pinned-realloc.mlir -p 'memory-manifest,memory-place{target=hexagon-v65 capacity=12288},memory-plan{target=hexagon-v65 capacity=12288},memory-verify{target=hexagon-v65 capacity=12288}' | memplan-run --target hexagon-v65 --vtcm-size 12288 --args "dense<1.0> : tensor<1024xf32>, dense<0.0> : tensor<1024xf32>" 2>&1 | filecheck %s --check-prefix=REALLOC-RESULT
+// RUN: memplan-opt %S/inputs/place-split-views.mlir -p 'memory-manifest,memory-place{capacity=2048}' | filecheck %s --check-prefix=SPLIT-VIEWS
+// RUN: memplan-opt %S/inputs/place-split-views.mlir -p 'memory-manifest,memory-place{capacity=2048}' | memplan-run - --vtcm-size 4096 2>&1 | filecheck %s --check-prefix=SPLIT-VIEWS-RESULT
 
 // ALGO: memory-place: unknown algorithm 'nope', expected one of: heuristic, exact
 // BADCAP: memory-place: capacity must be >= 0 bytes, got -5
@@ -584,3 +586,18 @@ func.func @affine_carried(%x: memref<1024xf32>, %out: memref<1024xf32>) {
   linalg.add ins(%r, %r : memref<1024xf32>, memref<1024xf32>) outs(%out : memref<1024xf32>)
   func.return
 }
+
+// A tensor split between VTCM and DDR is killed after the last use of its
+// views too, and a kill through a view that moved to the new DDR tensor
+// gives way to the kills memory-place adds (inputs/place-split-views.mlir).
+// The run takes a 4096-byte VTCM: without a memory-plan to pack them, the
+// two 1024-byte VTCM storages live at once each start at a 2048-aligned
+// address.
+// SPLIT-VIEWS:         linalg.add ins(%w, %a : memref<256xf32, strided<[1]>, "global.vtcm">, memref<256xf32, "global.vtcm">) outs(%out : memref<256xf32>)
+// SPLIT-VIEWS-NEXT:    memory.kill %ts : !memory.storage<"global.vtcm">
+// SPLIT-VIEWS:         %k = memref.cast %t_ddr : memref<256xf32> to memref<?xf32>
+// SPLIT-VIEWS-NEXT:    memory.kill %t_ddr : memref<256xf32>
+// SPLIT-VIEWS-NEXT:    memory.kill %t_ddr_storage : !memory.storage<"global">
+// SPLIT-VIEWS-NEXT:    func.return %out : memref<256xf32>
+// SPLIT-VIEWS-RESULT:  7.], dtype=float32)
+// SPLIT-VIEWS-RESULT:  memplan-run: target hexagon-v73: peak bytes global=2048, global.vtcm=2048;
