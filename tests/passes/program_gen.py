@@ -321,6 +321,11 @@ class BlockWriter:
     dynamic: bool = False
     ivs: list[str] = field(default_factory=list)
     """Induction variables of the loops around the block."""
+    must_free: bool = False
+    """Free every local tensor: the block is in a region of several blocks
+    (or nested in one), whose tensors `memory-plan` leaves in storages of
+    their own, so a leak in a loop there holds more memory on every trip
+    (which `memory-verify` rejects when the trip count is not known)."""
     outer_values: list[Tensor] = field(default_factory=list)
     """Tensor values (`bufferization.to_tensor` results) of enclosing blocks."""
     keep: frozenset[str] = frozenset()
@@ -517,6 +522,7 @@ class BlockWriter:
             self.views,
             self.dynamic,
             list(self.ivs),
+            self.must_free,
             self.live_values,
         )
 
@@ -1299,7 +1305,7 @@ class BlockWriter:
                 ]
                 uses |= _uses(source)
             free = f"memref.dealloc {tensor} : {dynamic_type}"
-            policy = self.draw(one_of_values(["early", "late", "never"]))
+            policy = self.draw(one_of_values(self._free_policies()))
             if policy == "late":
                 late.append(free)
             previous = (tensor, dynamic_type, free if policy == "early" else "")
@@ -1353,6 +1359,7 @@ class BlockWriter:
         ]
         for label, choice in zip(labels, choices, strict=False):
             branch = self.nested()
+            branch.must_free = True
             argument = replace(
                 _plain(first, self.names.fresh("x")), aliases=frozenset(choice.owners)
             )
@@ -1387,6 +1394,7 @@ class BlockWriter:
         )
         body = self.nested()
         body.ivs.append(count)
+        body.must_free = True
         body.local.append(carried)
         if self.draw(st.booleans()):
             self.draw(one_of_values([body.elementwise, body.copy]))(carried)
@@ -1418,6 +1426,11 @@ class BlockWriter:
         self.statements.append(Statement(lines, _uses(init) | body.outer_uses()))
         self.local.append(result)
 
+    def _free_policies(self) -> list[str]:
+        """When a local tensor is freed: after its last use, at the end of
+        its block, or (unless `must_free`) never."""
+        return ["early", "late"] if self.must_free else ["early", "late", "never"]
+
     def outer_uses(self) -> set[str]:
         local = {t.name for t in self.local}
         return {name for s in self.statements for name in s.uses} - local
@@ -1431,7 +1444,7 @@ class BlockWriter:
             if tensor.aliases or tensor.name in self.keep | self.freed:
                 continue
             free = self._free(tensor)
-            policy = self.draw(one_of_values(["early", "late", "never"]))
+            policy = self.draw(one_of_values(self._free_policies()))
             if policy == "early":
                 last = max(i for i, s in enumerate(statements) if tensor.name in s.uses)
                 # A fault goes between the tensor's kill and its storage's.
