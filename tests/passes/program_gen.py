@@ -920,13 +920,17 @@ class BlockWriter:
         own), allocates and returns a fresh tensor, writes a tensor in place
         and returns it, or writes a tensor from another and frees that one."""
         kinds = ["write", "fresh", "same", "free"]
+        if self.depth < MAX_DEPTH:
+            kinds.append("random")
         if self.jumps:
             kinds += ["pick", "loop"]
         kind = self.draw(one_of_values(kinds))
         freeable = [t for t in self.live if self._freeable(t)]
         if kind == "free" and not freeable:
             kind = "write"
-        if kind == "pick":
+        if kind == "random":
+            self._call_random()
+        elif kind == "pick":
             self._call_picking()
         elif kind == "loop":
             out = self._any_live()
@@ -987,6 +991,52 @@ class BlockWriter:
             else:
                 out = self.operand(source.shape, source.element, source.owners)
             self._call_writing(kind, out, source)
+
+    def _call_random(self) -> None:
+        """A call (once or twice) of a function of its own whose body is
+        drawn as a block is, with one or two live tensors (none of them the
+        other) as its arguments: it reads and writes them, allocates, frees
+        and leaks tensors of its own, calls functions in turn."""
+        arguments = [self._any_live()]
+        others = [t for t in self.live if not t.owners & arguments[0].owners]
+        if others and self.draw(st.booleans()):
+            arguments.append(self.draw(one_of_values(others)))
+        parameters = [_plain(t, self.names.fresh("p")) for t in arguments]
+        body = BlockWriter(
+            self.draw,
+            self.names,
+            parameters,
+            self.depth + 1,
+            self.branches,
+            self.rich,
+            self.faults,
+            self.flows,
+            self.detours,
+            self.calls,
+            self.jumps,
+            self.views,
+            self.dynamic,
+        )
+        body.fill()
+        symbol = f"body{len(self.names.functions)}"
+        self.names.functions[(symbol,)] = symbol
+        signature = ", ".join(f"{t.name}: {t.type}" for t in parameters)
+        constants = [
+            f"%c{k} = arith.constant {k} : index" for k in (0, 1, *TRIP_COUNTS)
+        ]
+        self.names.bodies += [
+            f"func.func private @{symbol}({signature}) {{",
+            *_indent(constants + body.finish()),
+            "  func.return",
+            "}",
+        ]
+        types = ", ".join(t.type for t in arguments)
+        line = (
+            f"func.call @{symbol}({', '.join(t.name for t in arguments)}) : "
+            f"({types}) -> ()"
+        )
+        lines = [line] * self.draw(st.integers(1, 2))
+        self.statements.append(Statement(lines, _uses(*arguments)))
 
     def _call_picking(self) -> None:
         """With `jumps`, a call of a function whose body is two blocks: the
