@@ -53,7 +53,9 @@ and branches too): one that writes a tensor from another (maybe through a
 scratch tensor of its own, freed or leaked), one that allocates, writes and
 returns a fresh tensor (which the caller frees or not), one that writes its
 argument in place and returns it (the result is the argument), and one that
-writes a tensor from another and frees that one; with `jumps` too, one
+writes a tensor from another and frees that one; one whose body is
+drawn as a block is (it reads and writes its arguments, allocates, frees,
+leaks and calls in turn), called once or twice; with `jumps` too, one
 whose body `cf.cond_br`s one of two tensors to a block that writes and
 returns it, and one looping through blocks with a scratch tensor per trip.  A call's result counts as
 a use of its arguments (liveness takes the callee to maybe return them), so
