@@ -46,6 +46,7 @@ from memplan.passes.liveness import (
     VIEW_OPS,
     FunctionLiveness,
     LiveRange,
+    aliases,
     is_unit_block,
 )
 from memplan.passes.loops import trip_count
@@ -580,14 +581,19 @@ class _Builder:
         read_only = _read_only(group)
         slots: dict[Operation, list[tuple[Operation, int]]] = {}
         barriers: set[Operation] = set()
-        for other in group.values:
+        # Values outside the group may reach the memory too (a tensor of
+        # `bufferization.to_tensor`, a memref made back from it): each use
+        # of one may read or write it, in DDR.
+        members = set(group.values)
+        outside = [alias for alias in aliases(value) if alias not in members]
+        for other in [*group.values, *outside]:
             for use in other.uses:
                 anchor = anchor_in(use.operation, block)
                 if anchor is None or isinstance(use.operation, KillOp):
                     continue
                 if other is value and is_data_op(use.operation):
                     slots.setdefault(anchor, []).append((use.operation, use.index))
-                elif other is value or not read_only:
+                elif other is value or not read_only or other not in members:
                     barriers.add(anchor)
         if not slots:
             return
