@@ -595,6 +595,21 @@ def _branching_regions_around(op: Operation) -> Iterator[Region]:
         block = parent.parent_block()
 
 
+def in_branching_region(block: Block) -> bool:
+    """`block` is in a region of several blocks, or nested in one within its
+    function: what is allocated there lives over all of that region, so it
+    keeps a storage of its own (`_branching_regions_around`)."""
+    region = block.parent
+    while region is not None:
+        if len(region.blocks) > 1:
+            return True
+        parent = region.parent_op()
+        if parent is None or isinstance(parent, func.FuncOp):
+            return False
+        region = parent.parent_region()
+    return False
+
+
 def _anchor(user: Operation, enclosing: dict[Block, Operation]) -> Operation:
     """The ancestor of `user` in the innermost block around the allocation.
 

@@ -47,6 +47,7 @@ from memplan.passes.liveness import (
     FunctionLiveness,
     LiveRange,
     aliases,
+    in_branching_region,
     is_unit_block,
 )
 from memplan.passes.loops import trip_count
@@ -578,6 +579,10 @@ class _Builder:
         owner = value.owner
         block = owner if isinstance(owner, Block) else owner.parent_block()
         assert block is not None
+        if in_branching_region(block):
+            # A VTCM copy made there would keep a storage of its own, which
+            # memory-plan does not pack into the arenas counted here.
+            return
         read_only = _read_only(group)
         slots: dict[Operation, list[tuple[Operation, int]]] = {}
         barriers: set[Operation] = set()

@@ -29,6 +29,8 @@
 // RUN: memplan-opt %S/inputs/place-split-views.mlir -p 'memory-manifest,memory-place{capacity=2048}' | memplan-run - --vtcm-size 4096 2>&1 | filecheck %s --check-prefix=SPLIT-VIEWS-RESULT
 // RUN: memplan-opt %S/inputs/place-to-buffer.mlir -p 'memory-manifest,memory-place{capacity=4096}' | filecheck %s --check-prefix=TO-BUFFER
 // RUN: memplan-opt %S/inputs/place-to-buffer.mlir -p 'memory-manifest,memory-place{capacity=4096}' | memplan-run - 2>&1 | filecheck %s --check-prefix=TO-BUFFER-RESULT
+// RUN: memplan-opt %S/inputs/place-branching-region.mlir -p 'memory-manifest,memory-place{capacity=2048}' | filecheck %s --check-prefix=BRANCHING
+// RUN: memplan-opt %S/inputs/place-branching-region.mlir -p 'memory-manifest,memory-place{capacity=2048},memory-plan{capacity=2048},memory-verify{capacity=2048}' | memplan-run - --vtcm-size 2048 2>&1 | filecheck %s --check-prefix=BRANCHING-RESULT
 
 // ALGO: memory-place: unknown algorithm 'nope', expected one of: heuristic, exact
 // BADCAP: memory-place: capacity must be >= 0 bytes, got -5
@@ -613,3 +615,12 @@ func.func @affine_carried(%x: memref<1024xf32>, %out: memref<1024xf32>) {
 // TO-BUFFER-NOT:       memory.copy %out
 // TO-BUFFER-RESULT:    array([36., 36.,
 // TO-BUFFER-RESULT:    array([18., 18.,
+
+// No VTCM copy of a tensor allocated in a region of several blocks: it would
+// keep a storage of its own, outside the arenas memory-place counts
+// (inputs/place-branching-region.mlir).
+// BRANCHING:           scf.execute_region
+// BRANCHING-NOT:       %m_vtcm
+// BRANCHING:           scf.yield %acc
+// BRANCHING-RESULT:    array([3., 3., 3., 3., 3., 3., 3., 3.], dtype=float32),
+// BRANCHING-RESULT:    array([3., 3., 3., 3., 3., 3., 3., 3.], dtype=float32)
