@@ -57,7 +57,7 @@ arguments, write and read tensors through subviews, transposes and
 reshapes, and allocate tensors of a size computed at run time
 (program_gen's `calls`, `jumps`, `views` and `dynamic`); they also go
 through `memory-plan{dynamic-arenas=true}` lowered to memref, and
-`memory-place` into a 4096-byte VTCM.  A campaign of 3000 such programs
+`memory-place` into a 4096-byte VTCM.  A campaign of 6300 such programs
 (outside this suite, with more `memory-place` capacities) found
 `memory-place` killing a split tensor before a read through its view,
 making a VTCM copy that missed writes through a `bufferization.to_buffer`
