@@ -233,12 +233,13 @@ def _kill_made(mover: _Mover) -> None:
     through such an alias (the uses moved to the made tensor took it along)
     gives way to these."""
     block = mover.block
+    order = {op: i for i, op in enumerate(block.ops)}
     for tensor in mover.made:
         for kill in _kills_in(forward_closure(tensor), block):
             Rewriter.erase_op(kill)
         owner = tensor.owner
         assert isinstance(owner, AllocTensorOp)
-        last = _last_use(tensor, block)
+        last = _last_use(tensor, block, order)
         kills = [KillOp(tensor), KillOp(owner.storage)]
         Rewriter.insert_op(kills, _after(last if last is not None else owner))
 
@@ -250,10 +251,10 @@ def _move_kills(tensor: SSAValue, storage: SSAValue, block: Block) -> None:
     kills = _kills_in([*forward_closure(tensor), storage], block)
     if not kills:
         return
-    last = _last_use(tensor, block)
+    order = {op: i for i, op in enumerate(block.ops)}
+    last = _last_use(tensor, block, order)
     if last is None:
         return
-    order = {op: i for i, op in enumerate(block.ops)}
     kills.sort(key=lambda kill: order[kill])
     for kill in kills:
         kill.detach()
@@ -273,10 +274,12 @@ def _kills_in(values: Sequence[SSAValue], block: Block) -> list[Operation]:
     )
 
 
-def _last_use(tensor: SSAValue, block: Block) -> Operation | None:
+def _last_use(
+    tensor: SSAValue, block: Block, order: dict[Operation, int]
+) -> Operation | None:
     """The op of `block` holding the last use of `tensor` or of a view or
-    value forwarded from it (a kill is not a use)."""
-    order = {op: i for i, op in enumerate(block.ops)}
+    value forwarded from it (a kill is not a use); `order` numbers the ops
+    of `block`."""
     last: Operation | None = None
     for value in forward_closure(tensor):
         for use in value.uses:
