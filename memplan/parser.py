@@ -21,10 +21,12 @@ definition does not dominate (`memplan.dominance`), an `index` attribute
 outside 64 bits (`99999999999999999999 : index`), a custom-form
 `func.func` with empty braces (`func.func @f() {}`, which xDSL reads as a
 declaration), a public declaration (`func.func @f()` without a body:
-MLIR's "symbol declaration cannot have public visibility"), and a memref
-type MLIR's verifier rejects (`memplan.type_checks`: strides or an affine
-map that do not match the rank, a float memory space, a tensor element).  A `%`, `^`, `#` or `!` followed by no name is reported with
-what was expected, not xDSL's unformatted "Expected suffix identifier after
+MLIR's "symbol declaration cannot have public visibility"), a branch that
+hands a block other values than its arguments (`memplan.branches`), and a
+memref type MLIR's verifier rejects (`memplan.type_checks`: strides or an
+affine map that do not match the rank, a float memory space, a tensor
+element).  A `%`, `^`, `#` or `!` followed by no name is reported with what
+was expected, not xDSL's unformatted "Expected suffix identifier after
 {first_char}".
 
 Regions may nest `MAX_REGION_NESTING` levels deep: every memplan tool
@@ -63,6 +65,7 @@ from xdsl.utils.exceptions import ParseError
 from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken, MLIRTokenKind
 
+from memplan.branches import mismatched_branch
 from memplan.dominance import undominated_use
 from memplan.parse_memo import MemoizingParser
 from memplan.semi_affine import SemiAffineParser
@@ -300,8 +303,13 @@ class MemplanParser(MemoizingParser):
         self._parsing_module = []
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
-        """The module, once every use is dominated by its definition."""
+        """The module, once every use is dominated by its definition and
+        every branch hands its successors their arguments' types."""
         module = super().parse_module(allow_implicit_module)
+        mismatched = mismatched_branch(module)
+        if mismatched is not None:
+            op, problem = mismatched
+            self.raise_error(f"{op.name}: {problem}", self.op_spans.get(op))
         misplaced = undominated_use(module)
         if misplaced is not None:
             op, position = misplaced
