@@ -11,7 +11,9 @@ current MLIR writes differently, or that xDSL lacks, defined here.
 - `memref.subview` is verified as MLIR does (xDSL checks none of its result
   type); its canonicalization patterns are in `memref_canonicalization`.
 - `memref.get_global` is verified against its global as MLIR does (xDSL
-  checks neither that the global exists nor its type).
+  checks neither that the global exists nor its type), and
+  `memref.reinterpret_cast` and `memref.extract_strided_metadata` against
+  their result types.
 - `memref.transpose`, `realloc`, `prefetch` and `reshape`, which xDSL lacks,
   are added.
 
@@ -75,7 +77,6 @@ from xdsl.dialects.memref import (
     DmaStartOp,
     DmaWaitOp,
     ExpandShapeOp,
-    ExtractStridedMetaDataOp,
     RankOp,
     ViewOp,
 )
@@ -92,6 +93,7 @@ from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
     ParsePropInAttrDict,
+    SameVariadicResultSize,
     VarConstraint,
     base,
     irdl_op_definition,
@@ -1196,6 +1198,48 @@ class ReinterpretCastOp(IRDLOperation):
 
 
 @irdl_op_definition
+class ExtractStridedMetaDataOp(IRDLOperation):
+    """The base buffer, offset, sizes and strides of a memref, as MLIR
+    verifies it (xDSL 0.74 checks none of the result types): the base is a
+    rank-0 memref of the source's element type and memory space, and there
+    is one size and one stride per source dimension.
+
+    `%base, %offset, %size, %stride = memref.extract_strided_metadata %m :
+    memref<4xf32> -> memref<f32>, index, index, index`"""
+
+    name = "memref.extract_strided_metadata"
+
+    source = operand_def(MemRefType)
+    base_buffer = result_def(MemRefType)
+    offset = result_def(IndexType)
+    sizes = var_result_def(IndexType)
+    strides = var_result_def(IndexType)
+
+    traits = traits_def(NoMemoryEffect())
+
+    irdl_options = (SameVariadicResultSize(),)
+
+    assembly_format = "$source `:` type($source) `->` type(results) attr-dict"
+
+    def verify_(self) -> None:
+        source = self.source.type
+        assert isinstance(source, MemRefType)
+        expected = MemRefType(source.element_type, [], NoneAttr(), source.memory_space)
+        if self.base_buffer.type != expected:
+            raise VerifyException(
+                f"base buffer type {self.base_buffer.type} is not {expected}: "
+                "expected a rank-0 memref of the source's element type and "
+                "memory space"
+            )
+        rank = source.get_num_dims()
+        if len(self.sizes) != rank:
+            raise VerifyException(
+                f"expected {rank} size(s) and stride(s), one per dimension of "
+                f"{source}, got {len(self.sizes)}"
+            )
+
+
+@irdl_op_definition
 class ReallocOp(IRDLOperation):
     """A 1-D memref moved to a new allocation of another size, as C's
     `realloc`: it frees `source` and returns new memory holding its data (up
@@ -1814,5 +1858,6 @@ MEMREF = Dialect(
     [],
 )
 """memref for memplan: xDSL's ops with global, get_global, load, store, copy, the
-casts, extract_aligned_pointer_as_index, atomic_rmw, alloca_scope and subview
+casts, reinterpret_cast, extract_strided_metadata,
+extract_aligned_pointer_as_index, atomic_rmw, alloca_scope and subview
 replaced, and transpose, realloc, prefetch and reshape added."""

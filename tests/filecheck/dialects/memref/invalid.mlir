@@ -638,3 +638,22 @@ func.func @reinterpret_valid(%b: memref<8xi32>) {
 
 // CHECK: %r = memref.reinterpret_cast %b to offset: [2], sizes: [4], strides: [1] : memref<8xi32> to memref<?xi32, strided<[?], offset: ?>>
 // CHECK: %s = memref.reinterpret_cast %b to offset: [7], sizes: [4], strides: [-1] : memref<8xi32> to memref<4xi32, strided<[-1], offset: 7>>
+
+// -----
+
+// MLIR infers extract_strided_metadata's result types (xDSL checks none).
+func.func @metadata_base_type(%m: memref<2x2xi32>) {
+  %base, %offset, %s:2, %t:2 = memref.extract_strided_metadata %m : memref<2x2xi32> -> memref<bf16>, index, index, index, index, index
+  func.return
+}
+
+// CHECK: base buffer type memref<bf16> is not memref<i32>: expected a rank-0 memref of the source's element type and memory space
+
+// -----
+
+func.func @metadata_rank(%m: memref<2x2xi32>) {
+  %base, %offset, %s, %t = memref.extract_strided_metadata %m : memref<2x2xi32> -> memref<i32>, index, index, index
+  func.return
+}
+
+// CHECK: expected 2 size(s) and stride(s), one per dimension of memref<2x2xi32>, got 1
