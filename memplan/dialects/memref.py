@@ -14,6 +14,9 @@ current MLIR writes differently, or that xDSL lacks, defined here.
   checks neither that the global exists nor its type), and
   `memref.reinterpret_cast` and `memref.extract_strided_metadata` against
   their result types.
+- `memref.collapse_shape` and `memref.expand_shape` are verified as MLIR
+  does (xDSL verifies neither): reassociation groups, sizes, `output_shape`
+  and the exact result type with its strided layout.
 - `memref.transpose`, `realloc`, `prefetch` and `reshape`, which xDSL lacks,
   are added.
 
@@ -31,7 +34,7 @@ import math
 import weakref
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import ClassVar, Self
 
 from xdsl.context import Context
@@ -44,6 +47,7 @@ from xdsl.dialects.builtin import (
     AnyDenseElement,
     AnyFloat,
     AnyFloatConstr,
+    ArrayAttr,
     BoolAttr,
     Builtin,
     ComplexType,
@@ -53,6 +57,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     IntegerType,
+    MemRefLayoutAttr,
     MemRefType,
     NoneAttr,
     Signedness,
@@ -71,12 +76,10 @@ from xdsl.dialects.memref import (
     AllocaOp,
     AllocOp,
     AssumeAlignmentOp,
-    CollapseShapeOp,
     DeallocOp,
     DimOp,
     DmaStartOp,
     DmaWaitOp,
-    ExpandShapeOp,
     RankOp,
     ViewOp,
 )
@@ -1197,6 +1200,265 @@ class ReinterpretCastOp(IRDLOperation):
                 )
 
 
+# --- collapse_shape and expand_shape -----------------------------------------------
+
+
+def _groups(reassociation: ArrayAttr[ArrayAttr[IntegerAttr[I64]]]) -> list[list[int]]:
+    return [[dim.value.data for dim in group.data] for group in reassociation.data]
+
+
+def _quoted(type_: Attribute) -> str:
+    return f"'{type_}'"
+
+
+def _verify_collapsed_shape(
+    collapsed: Sequence[int], expanded: Sequence[int], groups: Sequence[Sequence[int]]
+) -> None:
+    """MLIR's `verifyCollapsedShape`: one group per collapsed dimension, the
+    groups covering the expanded dimensions in order, and each collapsed size
+    the product of its group's sizes (dynamic if and only if one of them is)."""
+    if len(collapsed) != len(groups):
+        raise VerifyException(
+            f"invalid number of reassociation groups: found {len(groups)}, "
+            f"expected {len(collapsed)}"
+        )
+    next_dim = 0
+    for collapsed_dim, group in enumerate(groups):
+        for dim in group:
+            if dim != next_dim:
+                raise VerifyException("reassociation indices must be contiguous")
+            next_dim += 1
+            if dim >= len(expanded):
+                raise VerifyException(f"reassociation index {dim} is out of bounds")
+        sizes = [expanded[dim] for dim in group]
+        dynamic = DYNAMIC_INDEX in sizes
+        if (collapsed[collapsed_dim] == DYNAMIC_INDEX) != dynamic:
+            raise VerifyException(
+                f"collapsed dim ({collapsed_dim}) must be dynamic if and only if "
+                "reassociation group is dynamic"
+            )
+        if not dynamic and math.prod(sizes) != collapsed[collapsed_dim]:
+            raise VerifyException(
+                f"collapsed dim size ({collapsed[collapsed_dim]}) must equal "
+                f"reassociation group size ({math.prod(sizes)})"
+            )
+    if not collapsed:
+        if any(size != 1 for size in expanded):
+            raise VerifyException(
+                "rank 0 memrefs can only be extended/collapsed with/from ones"
+            )
+    elif next_dim != len(expanded):
+        raise VerifyException(
+            f"expanded rank ({len(expanded)}) inconsistent with number of "
+            f"reassociation indices ({next_dim})"
+        )
+
+
+def _collapsed_layout(
+    source: MemRefType, groups: Sequence[Sequence[int]]
+) -> StridedLayoutAttr:
+    """MLIR's `computeCollapsedLayoutMap`: each group's stride is that of its
+    last dimension not of size 1 (dynamic if that size is).  Raises when a
+    group is statically not contiguous (a dimension's stride is not the next
+    one's times its size).  `source` has an identity or strided layout."""
+    layout = _strides_and_offset(source)
+    assert layout is not None
+    strides, offset = layout
+    shape = _dynamic_as_none(source.get_shape())
+    result_strides: list[int | None] = []
+    for group in groups:
+        kept = list(group)
+        while len(kept) > 1 and shape[kept[-1]] == 1:
+            kept.pop()
+        last = kept[-1]
+        result_strides.append(
+            strides[last] if shape[last] is not None or len(kept) == 1 else None
+        )
+    for group, stride in zip(groups, result_strides, strict=True):
+        for dim in reversed(group[1:]):
+            stride = _times(stride, shape[dim])
+            outer = strides[dim - 1]
+            if shape[dim - 1] == 1 or stride is None or outer is None:
+                continue
+            if stride != outer:
+                raise VerifyException(
+                    "invalid source layout map or collapsing non-contiguous dims"
+                )
+    return StridedLayoutAttr(result_strides, offset)
+
+
+def _expanded_layout(
+    source: MemRefType, shape: Sequence[int], groups: Sequence[Sequence[int]]
+) -> StridedLayoutAttr:
+    """MLIR's `computeExpandedLayoutMap`: within a group, each dimension's
+    stride is the next one's times its size, the last one's the source
+    dimension's stride.  `source` has an identity or strided layout."""
+    layout = _strides_and_offset(source)
+    assert layout is not None
+    strides, offset = layout
+    sizes = _dynamic_as_none(shape)
+    result_strides: list[int | None] = [1] * len(shape)
+    for group, stride in zip(groups, strides, strict=True):
+        for dim in reversed(group):
+            result_strides[dim] = stride
+            stride = _times(stride, sizes[dim])
+    return StridedLayoutAttr(result_strides, offset)
+
+
+def _compares_layouts(source: MemRefType, result: MemRefType) -> bool:
+    """Whether memplan can compute the result layout MLIR expects and compare
+    it: not when either type has another layout than the identity or a
+    strided one (an affine map, memplan's discontiguous layout), which memplan
+    reads no strides from."""
+    return all(
+        _strides_and_offset(type_) is not None or _identity_map_layout(type_)
+        for type_ in (source, result)
+    )
+
+
+def _verify_result_type(kind: str, expected: MemRefType, result: MemRefType) -> None:
+    if expected != result:
+        raise VerifyException(
+            f"expected {kind} type to be {_quoted(expected)} but found "
+            f"{_quoted(result)}"
+        )
+
+
+def _expected_layout(
+    source: MemRefType,
+    result: MemRefType,
+    strided: Callable[[], StridedLayoutAttr],
+) -> MemRefLayoutAttr | NoneAttr:
+    """The result layout MLIR computes: none for an identity-layout source,
+    else `strided()`; the result's own layout when memplan cannot compare."""
+    if not _compares_layouts(source, result):
+        return result.layout
+    if _identity_map_layout(source):
+        return NoneAttr()
+    return strided()
+
+
+class _ReassociativeReshapeOp(IRDLOperation, ABC):
+    """A view of the source with groups of consecutive dimensions merged or
+    split; `reassociation` lists, per collapsed dimension, the expanded
+    dimensions it stands for."""
+
+    result = result_def(MemRefType)
+    reassociation = prop_def(ArrayAttr[ArrayAttr[IntegerAttr[I64]]])
+
+    traits = traits_def(NoMemoryEffect())
+
+
+@irdl_op_definition
+class CollapseShapeOp(_ReassociativeReshapeOp):
+    """`memref.collapse_shape` with MLIR's verifier (xDSL 0.74 has none): the
+    groups cover the source dimensions in order, each result size is its
+    group's product, the collapsed dimensions are not statically known to be
+    non-contiguous, and the result type is exactly the one MLIR computes: the
+    source's element type and memory space, no layout for an identity-layout
+    source, else the strided layout of `computeCollapsedLayoutMap`.
+    Affine-map layouts other than the identity are not compared.
+
+    `%f = memref.collapse_shape %m [[0, 1]] : memref<2x3xf32> into memref<6xf32>`"""
+
+    name = "memref.collapse_shape"
+
+    src = operand_def(MemRefType)
+
+    assembly_format = (
+        "$src $reassociation attr-dict `:` type($src) `into` type($result)"
+    )
+
+    def verify_(self) -> None:
+        source, result = self.src.type, self.result.type
+        assert isinstance(source, MemRefType) and isinstance(result, MemRefType)
+        rank, result_rank = source.get_num_dims(), result.get_num_dims()
+        if rank < result_rank:
+            raise VerifyException(
+                f"has source rank {rank} and result rank {result_rank}. This is "
+                f"not a collapse ({rank} < {result_rank})."
+            )
+        groups = _groups(self.reassociation)
+        _verify_collapsed_shape(result.get_shape(), source.get_shape(), groups)
+        layout = _expected_layout(
+            source, result, lambda: _collapsed_layout(source, groups)
+        )
+        _verify_result_type(
+            "collapsed",
+            MemRefType(source.element_type, result.shape, layout, source.memory_space),
+            result,
+        )
+
+
+@irdl_op_definition
+class ExpandShapeOp(_ReassociativeReshapeOp):
+    """`memref.expand_shape` with MLIR's verifier (xDSL 0.74 has none): the
+    groups cover the result dimensions in order, each source size is its
+    group's product, the result type is exactly the one MLIR computes (the
+    source's element type and memory space, no layout for an identity-layout
+    source, else the strided layout of `computeExpandedLayoutMap`), and
+    `output_shape` gives one size per result dimension, a value for each
+    dynamic one and the type's size for each static one.  Affine-map layouts
+    other than the identity are not compared.
+
+    `%e = memref.expand_shape %f [[0, 1]] output_shape [2, 3] : memref<6xf32>
+    into memref<2x3xf32>`"""
+
+    name = "memref.expand_shape"
+
+    src = operand_def(MemRefType)
+    output_shape = var_operand_def(IndexType)
+    static_output_shape = prop_def(DenseArrayBase.constr(i64))
+
+    assembly_format = (
+        "$src $reassociation `output_shape`"
+        "custom<DynamicIndexList>($output_shape, $static_output_shape) attr-dict `:`"
+        "type($src) `into` type($result)"
+    )
+
+    custom_directives = (DynamicIndexList,)
+
+    def verify_(self) -> None:
+        source, result = self.src.type, self.result.type
+        assert isinstance(source, MemRefType) and isinstance(result, MemRefType)
+        rank, result_rank = source.get_num_dims(), result.get_num_dims()
+        if rank > result_rank:
+            raise VerifyException(
+                f"has source rank {rank} and result rank {result_rank}. This is "
+                f"not an expansion ({rank} > {result_rank})."
+            )
+        groups = _groups(self.reassociation)
+        shape = result.get_shape()
+        _verify_collapsed_shape(source.get_shape(), shape, groups)
+        layout = _expected_layout(
+            source, result, lambda: _expanded_layout(source, shape, groups)
+        )
+        _verify_result_type(
+            "expanded",
+            MemRefType(source.element_type, result.shape, layout, source.memory_space),
+            result,
+        )
+        static = self.static_output_shape.get_values()
+        if len(static) != result_rank:
+            raise VerifyException(
+                "expected number of static shape bounds to be equal to the output "
+                f"rank ({result_rank}) but found {len(static)} inputs instead"
+            )
+        dynamic = static.count(DYNAMIC_INDEX)
+        if len(self.output_shape) != dynamic:
+            raise VerifyException(
+                "mismatch in dynamic dims in output_shape and static_output_shape: "
+                f"static_output_shape has {dynamic} dynamic dims while output_shape "
+                f"has {len(self.output_shape)} values"
+            )
+        for pos, (size, given) in enumerate(zip(shape, static, strict=True)):
+            if size != DYNAMIC_INDEX and size != given:
+                raise VerifyException(
+                    f"invalid output shape provided at pos {pos}: the result type "
+                    f"has size {size}, output_shape gives {_shown(_dynamic_as_none([given])[0])}"
+                )
+
+
 @irdl_op_definition
 class ExtractStridedMetaDataOp(IRDLOperation):
     """The base buffer, offset, sizes and strides of a memref, as MLIR
@@ -1859,5 +2121,6 @@ MEMREF = Dialect(
 )
 """memref for memplan: xDSL's ops with global, get_global, load, store, copy, the
 casts, reinterpret_cast, extract_strided_metadata,
-extract_aligned_pointer_as_index, atomic_rmw, alloca_scope and subview
-replaced, and transpose, realloc, prefetch and reshape added."""
+extract_aligned_pointer_as_index, atomic_rmw, alloca_scope, subview,
+collapse_shape and expand_shape replaced, and transpose, realloc, prefetch
+and reshape added."""
