@@ -1356,8 +1356,9 @@ class CollapseShapeOp(_ReassociativeReshapeOp):
     group's product, the collapsed dimensions are not statically known to be
     non-contiguous, and the result type is exactly the one MLIR computes: the
     source's element type and memory space, no layout for an identity-layout
-    source, else the strided layout of `computeCollapsedLayoutMap`.
-    Affine-map layouts other than the identity are not compared.
+    source, else the strided layout of `computeCollapsedLayoutMap`.  Layouts
+    other than the identity or strided ones (affine maps, memplan's
+    discontiguous layout) are not compared.
 
     `%f = memref.collapse_shape %m [[0, 1]] : memref<2x3xf32> into memref<6xf32>`"""
 
@@ -1398,8 +1399,9 @@ class ExpandShapeOp(_ReassociativeReshapeOp):
     source's element type and memory space, no layout for an identity-layout
     source, else the strided layout of `computeExpandedLayoutMap`), and
     `output_shape` gives one size per result dimension, a value for each
-    dynamic one and the type's size for each static one.  Affine-map layouts
-    other than the identity are not compared.
+    dynamic one and the type's size for each static one.  Layouts other than
+    the identity or strided ones (affine maps, memplan's discontiguous
+    layout) are not compared.
 
     `%e = memref.expand_shape %f [[0, 1]] output_shape [2, 3] : memref<6xf32>
     into memref<2x3xf32>`"""
@@ -1450,6 +1452,11 @@ class ExpandShapeOp(_ReassociativeReshapeOp):
                 "mismatch in dynamic dims in output_shape and static_output_shape: "
                 f"static_output_shape has {dynamic} dynamic dims while output_shape "
                 f"has {len(self.output_shape)} values"
+            )
+        if len(self.output_shape) != shape.count(DYNAMIC_INDEX):
+            raise VerifyException(
+                f"incorrect number of dynamic sizes, has {len(self.output_shape)}, "
+                f"expected {shape.count(DYNAMIC_INDEX)}"
             )
         for pos, (size, given) in enumerate(zip(shape, static, strict=True)):
             if size != DYNAMIC_INDEX and size != given:

@@ -625,3 +625,32 @@ def test_mlir_refuses_the_pack_unpack_and_winograd_memplan_refuses(text: str):
     (memplan's verifier errors there) is an error for MLIR too."""
     assert _memplan_verifies(text) is not None
     assert _run_mlir(MLIR_CHECK, text).returncode != 0
+
+
+def _lit_cases(path: Path) -> dict[str, str]:
+    """The `// -----` chunks of a lit file, by function name."""
+    cases = {}
+    for chunk in path.read_text().split("// -----"):
+        name = re.search(r"func\.func @(\w+)", chunk)
+        assert name is not None
+        cases[name[1]] = chunk
+    return cases
+
+
+RESHAPES = _lit_cases(
+    TESTS / "filecheck" / "dialects" / "memref" / "collapse-expand-shape.mlir"
+)
+
+
+@pytest.mark.parametrize("text", RESHAPES.values(), ids=list(RESHAPES))
+def test_memplan_verifies_the_collapse_and_expand_shapes_mlir_verifies(text: str):
+    """memref.collapse_shape and memref.expand_shape: memplan accepts what
+    MLIR's verifier accepts and refuses what it refuses, with MLIR's message
+    (memplan may add the values after it)."""
+    done = _run_mlir(MLIR_CHECK, text)
+    error = _memplan_verifies(text)
+    assert (error is None) == (done.returncode == 0), (error, done.stderr[-2000:])
+    if error is not None:
+        message = re.search(r"'memref\.\w+' op (.*)", done.stderr)
+        assert message is not None, done.stderr[-2000:]
+        assert message[1] in error.splitlines()[0]
