@@ -90,7 +90,14 @@ from xdsl.dialects.utils import (
     verify_dynamic_index_list,
 )
 from xdsl.ir import Attribute, Dialect, Operation, SSAValue
-from xdsl.ir.affine import AffineMap
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineMap,
+)
 from xdsl.irdl import (
     AnyAttr,
     AttrSizedOperandSegments,
@@ -1254,15 +1261,74 @@ def _verify_collapsed_shape(
         )
 
 
+def _add(a: int | None, b: int | None) -> int | None:
+    return None if a is None or b is None else a + b
+
+
+def _affine_strides_and_offset(
+    layout: AffineMap,
+) -> tuple[tuple[int | None, ...], int | None] | None:
+    """MLIR's `getStridesAndOffset` of a non-identity affine-map layout: its one
+    result a sum of terms, a dimension times a factor adding the factor to the
+    dimension's stride, a constant or a symbol adding to the offset (a symbol
+    in a stride or the offset makes it dynamic: None); None for a map with
+    several results or a `floordiv`, `ceildiv` or `mod`."""
+    if len(layout.results) != 1:
+        return None
+    strides: list[int | None] = [0] * layout.num_dims
+    offset: int | None = 0
+
+    def value(expr: AffineExpr) -> int | None:
+        return expr.value if isinstance(expr, AffineConstantExpr) else None
+
+    def extract(expr: AffineExpr, factor: int | None) -> bool:
+        nonlocal offset
+        if isinstance(expr, AffineDimExpr):
+            strides[expr.position] = _add(strides[expr.position], factor)
+            return True
+        if not isinstance(expr, AffineBinaryOpExpr):
+            offset = _add(offset, _times(value(expr), factor))
+            return True
+        if expr.kind == AffineBinaryOpKind.Add:
+            return extract(expr.lhs, factor) and extract(expr.rhs, factor)
+        if expr.kind != AffineBinaryOpKind.Mul:
+            return False
+        if isinstance(expr.lhs, AffineDimExpr):
+            position = expr.lhs.position
+            strides[position] = _add(strides[position], _times(value(expr.rhs), factor))
+            return True
+        if not expr.lhs.used_dims():
+            return extract(expr.rhs, _times(factor, value(expr.lhs)))
+        return extract(expr.lhs, _times(factor, value(expr.rhs)))
+
+    if not extract(layout.results[0], 1):
+        return None
+    return tuple(strides), offset
+
+
+def _layout_strides(
+    type_: MemRefType,
+) -> tuple[tuple[int | None, ...], int | None] | None:
+    """Strides and offset of an identity, strided or affine-map layout as
+    MLIR reads them; None for an affine map MLIR reads none from."""
+    layout = type_.layout
+    if isinstance(layout, AffineMapAttr) and not _identity_map_layout(type_):
+        return _affine_strides_and_offset(layout.data)
+    return _strides_and_offset(type_)
+
+
 def _collapsed_layout(
     source: MemRefType, groups: Sequence[Sequence[int]]
 ) -> StridedLayoutAttr:
     """MLIR's `computeCollapsedLayoutMap`: each group's stride is that of its
     last dimension not of size 1 (dynamic if that size is).  Raises when a
     group is statically not contiguous (a dimension's stride is not the next
-    one's times its size).  `source` has an identity or strided layout."""
-    layout = _strides_and_offset(source)
-    assert layout is not None
+    one's times its size) or the source layout has no strides."""
+    layout = _layout_strides(source)
+    if layout is None:
+        raise VerifyException(
+            "invalid source layout map or collapsing non-contiguous dims"
+        )
     strides, offset = layout
     shape = _dynamic_as_none(source.get_shape())
     result_strides: list[int | None] = []
@@ -1292,9 +1358,10 @@ def _expanded_layout(
 ) -> StridedLayoutAttr:
     """MLIR's `computeExpandedLayoutMap`: within a group, each dimension's
     stride is the next one's times its size, the last one's the source
-    dimension's stride.  `source` has an identity or strided layout."""
-    layout = _strides_and_offset(source)
-    assert layout is not None
+    dimension's stride.  Raises when the source layout has no strides."""
+    layout = _layout_strides(source)
+    if layout is None:
+        raise VerifyException("invalid source layout map")
     strides, offset = layout
     sizes = _dynamic_as_none(shape)
     result_strides: list[int | None] = [1] * len(shape)
@@ -1306,17 +1373,25 @@ def _expanded_layout(
 
 
 def _compares_layouts(source: MemRefType, result: MemRefType) -> bool:
-    """Whether memplan can compute the result layout MLIR expects and compare
-    it: not when either type has another layout than the identity or a
-    strided one (an affine map, memplan's discontiguous layout), which memplan
-    reads no strides from."""
+    """Whether both layouts are MLIR's (none, strided or an affine map), not
+    one of memplan's (the discontiguous layout), which MLIR has no rule for."""
     return all(
-        _strides_and_offset(type_) is not None or _identity_map_layout(type_)
+        isinstance(type_.layout, NoneAttr | StridedLayoutAttr | AffineMapAttr)
         for type_ in (source, result)
     )
 
 
+def _without_identity_map(type_: MemRefType) -> MemRefType:
+    """`type_` as MLIR builds it: an identity affine-map layout is dropped."""
+    if isinstance(type_.layout, AffineMapAttr) and _identity_map_layout(type_):
+        return MemRefType(
+            type_.element_type, type_.shape, NoneAttr(), type_.memory_space
+        )
+    return type_
+
+
 def _verify_result_type(kind: str, expected: MemRefType, result: MemRefType) -> None:
+    result = _without_identity_map(result)
     if expected != result:
         raise VerifyException(
             f"expected {kind} type to be {_quoted(expected)} but found "
@@ -1356,9 +1431,8 @@ class CollapseShapeOp(_ReassociativeReshapeOp):
     group's product, the collapsed dimensions are not statically known to be
     non-contiguous, and the result type is exactly the one MLIR computes: the
     source's element type and memory space, no layout for an identity-layout
-    source, else the strided layout of `computeCollapsedLayoutMap`.  Layouts
-    other than the identity or strided ones (affine maps, memplan's
-    discontiguous layout) are not compared.
+    source, else the strided layout of `computeCollapsedLayoutMap`.  memplan's
+    discontiguous layout is not compared.
 
     `%f = memref.collapse_shape %m [[0, 1]] : memref<2x3xf32> into memref<6xf32>`"""
 
@@ -1399,9 +1473,8 @@ class ExpandShapeOp(_ReassociativeReshapeOp):
     source's element type and memory space, no layout for an identity-layout
     source, else the strided layout of `computeExpandedLayoutMap`), and
     `output_shape` gives one size per result dimension, a value for each
-    dynamic one and the type's size for each static one.  Layouts other than
-    the identity or strided ones (affine maps, memplan's discontiguous
-    layout) are not compared.
+    dynamic one and the type's size for each static one.  memplan's
+    discontiguous layout is not compared.
 
     `%e = memref.expand_shape %f [[0, 1]] output_shape [2, 3] : memref<6xf32>
     into memref<2x3xf32>`"""

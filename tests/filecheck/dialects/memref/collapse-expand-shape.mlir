@@ -184,15 +184,34 @@ func.func @expand_offset(%m: memref<6xf32, strided<[1], offset: ?>>) {
 
 // -----
 
+func.func @collapse_affine_not_contiguous(%m: memref<2x3xf32, affine_map<(d0, d1) -> (d0 * 4 + d1)>>) {
+  %r = memref.collapse_shape %m [[0, 1]] : memref<2x3xf32, affine_map<(d0, d1) -> (d0 * 4 + d1)>> into memref<6xf32, strided<[1]>>
+  func.return
+}
+
+// CHECK: invalid source layout map or collapsing non-contiguous dims
+
+// -----
+
+func.func @expand_affine_layout(%m: memref<6xf32, affine_map<(d0) -> (d0 * 2)>>) {
+  %r = memref.expand_shape %m [[0, 1]] output_shape [2, 3] : memref<6xf32, affine_map<(d0) -> (d0 * 2)>> into memref<2x3xf32>
+  func.return
+}
+
+// CHECK: expected expanded type to be 'memref<2x3xf32, strided<[6, 2]>>' but found 'memref<2x3xf32>'
+
+// -----
+
 // What MLIR accepts stays accepted and prints unchanged: dynamic sizes, unit
 // dimensions, strided layouts (a unit dimension's stride is free), dynamic
-// strides and offsets, rank 0.
-func.func @valid(%a: memref<3x?x?x1x4xf32>, %b: memref<?xf32, strided<[2]>>, %c: memref<1x3xf32, strided<[7, 1], offset: ?>>, %d: memref<2x3xf32, strided<[?, ?]>>, %e: memref<f32>, %n: index) {
+// strides and offsets, rank 0, an affine-map layout MLIR reads strides from.
+func.func @valid(%a: memref<3x?x?x1x4xf32>, %b: memref<?xf32, strided<[2]>>, %c: memref<1x3xf32, strided<[7, 1], offset: ?>>, %d: memref<2x3xf32, strided<[?, ?]>>, %e: memref<f32>, %f: memref<2x3xf32, affine_map<(d0, d1)[s0] -> (d0 * 3 + d1 + s0)>>, %n: index) {
   %0 = memref.collapse_shape %a [[0], [1], [2, 3], [4]] : memref<3x?x?x1x4xf32> into memref<3x?x?x4xf32>
   %1 = memref.expand_shape %b [[0, 1]] output_shape [%n, 3] : memref<?xf32, strided<[2]>> into memref<?x3xf32, strided<[6, 2]>>
   %2 = memref.collapse_shape %c [[0, 1]] : memref<1x3xf32, strided<[7, 1], offset: ?>> into memref<3xf32, strided<[1], offset: ?>>
   %3 = memref.collapse_shape %d [[0, 1]] : memref<2x3xf32, strided<[?, ?]>> into memref<6xf32, strided<[?]>>
   %4 = memref.expand_shape %e [] output_shape [1, 1] : memref<f32> into memref<1x1xf32>
+  %5 = memref.collapse_shape %f [[0, 1]] : memref<2x3xf32, affine_map<(d0, d1)[s0] -> (d0 * 3 + d1 + s0)>> into memref<6xf32, strided<[1], offset: ?>>
   func.return
 }
 
@@ -201,3 +220,4 @@ func.func @valid(%a: memref<3x?x?x1x4xf32>, %b: memref<?xf32, strided<[2]>>, %c:
 // CHECK: %2 = memref.collapse_shape %c [[0 : i64, 1 : i64]] : memref<1x3xf32, strided<[7, 1], offset: ?>> into memref<3xf32, strided<[1], offset: ?>>
 // CHECK: %3 = memref.collapse_shape %d [[0 : i64, 1 : i64]] : memref<2x3xf32, strided<[?, ?]>> into memref<6xf32, strided<[?]>>
 // CHECK: %4 = memref.expand_shape %e [] output_shape [1, 1] : memref<f32> into memref<1x1xf32>
+// CHECK: %5 = memref.collapse_shape %f [[0 : i64, 1 : i64]] : memref<2x3xf32, affine_map<(d0, d1)[s0] -> ((((d0 * 3) + d1) + s0))>> into memref<6xf32, strided<[1], offset: ?>>
