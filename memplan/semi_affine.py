@@ -99,6 +99,8 @@ def constant_problem(value: int) -> str | None:
     what MLIR's never could)."""
     if value > _INDEX_MAX:
         return f"constant too large for index: {value} is above {_INDEX_MAX}"
+    if value < -_INDEX_MAX - 1:
+        return f"constant too large for index: {value} is below {-_INDEX_MAX - 1}"
     return None
 
 

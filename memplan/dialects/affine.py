@@ -36,7 +36,7 @@ from typing import Self, TypeVar
 from xdsl.dialects import affine
 from xdsl.dialects.builtin import AffineMapAttr, AffineSetAttr, IndexType, MemRefType
 from xdsl.ir import Attribute, Block, Dialect, Region, SSAValue
-from xdsl.ir.affine import AffineMap
+from xdsl.ir.affine import AffineConstantExpr, AffineMap
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
@@ -48,6 +48,7 @@ from memplan.dialects.syntax import (
     print_optional_arrow_types,
     rebuilt_as,
 )
+from memplan.semi_affine import constant_problem
 
 __all__ = [
     "AFFINE",
@@ -78,6 +79,13 @@ class ForOp(affine.ForOp):
             raise VerifyException(
                 f"expected step to be a positive integer (1 to {INDEX_MAX}), got {step}"
             )
+        for bound in (self.lowerBoundMap, self.upperBoundMap):
+            for result in bound.data.results:
+                for expr in result.dfs():
+                    if isinstance(expr, AffineConstantExpr):
+                        problem = constant_problem(expr.value)
+                        if problem is not None:
+                            raise VerifyException(f"bound {bound}: {problem}")
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:

@@ -137,3 +137,24 @@ func.func @if_region_arguments(%i: index) {
 }
 
 // CHECK: region cannot have any arguments, got 1
+
+// -----
+
+// An affine.for bound is a 64-bit affine constant, as in MLIR.
+func.func @bound_too_large() {
+  affine.for %i = 0 to 9223372036854775808 step 2 {
+  }
+  func.return
+}
+
+// CHECK: bound affine_map<() -> (9223372036854775808)>: constant too large for index: 9223372036854775808 is above 9223372036854775807
+
+// -----
+
+func.func @bound_too_small() {
+  affine.for %i = -9223372036854775809 to 0 {
+  }
+  func.return
+}
+
+// CHECK: bound affine_map<() -> (-9223372036854775809)>: constant too large for index: -9223372036854775809 is below -9223372036854775808
