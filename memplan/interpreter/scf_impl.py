@@ -28,7 +28,6 @@ from xdsl.interpreter import (
     impl_terminator,
     register_impls,
 )
-from xdsl.interpreters.scf import ScfFunctions
 from xdsl.ir import Operation
 
 from memplan.dialects.scf import ExecuteRegionOp, ParallelOp, ReduceOp, WhileOp
@@ -44,9 +43,6 @@ from memplan.interpreter.source import describe
 
 if TYPE_CHECKING:
     from memplan.interpreter.loop_vectorize import LoopVectorizer
-
-
-_XDSL_SCF = ScfFunctions()
 
 
 @register_impls
@@ -103,8 +99,12 @@ class ScfFunctionsExtra(CompilingFunctions):
     def run_while(
         self, interpreter: Interpreter, op: WhileOp, args: PythonValues
     ) -> PythonValues:
-        """memplan's `scf.while` (what memplan parses), run as xDSL's."""
-        return _XDSL_SCF.run_while(interpreter, op, args).values
+        """memplan's `scf.while` (what memplan parses), run as xDSL's.  The
+        passes import this module, and xDSL's interpreters, which they do
+        not need, take a tenth of a second to import: so only here."""
+        from xdsl.interpreters.scf import ScfFunctions
+
+        return ScfFunctions().run_while(interpreter, op, args).values
 
     def run_reduce(
         self, interpreter: Interpreter, op: scf.ReduceOp, args: PythonValues
