@@ -206,7 +206,7 @@ thread and for torch's default number."""
 
 
 def torch_python(requested: str | None) -> str | None:
-    """A Python that can import torch and torch-mlir, or None."""
+    """A Python that can import torch, torch-mlir and torchvision, or None."""
     python = requested or sys.executable
     found = subprocess.run(
         [python, "-c", "import torch, torch_mlir, torchvision"],

@@ -55,6 +55,7 @@ from pathlib import Path
 
 import numpy as np
 from blas_threads import ensure_one_blas_thread
+from torch_models import torch_python
 
 ROOT = Path(__file__).resolve().parents[1]
 EXPORTER = ROOT / "examples" / "torch" / "export_model.py"
@@ -112,17 +113,6 @@ def make_model():
 
 def progress(message: str) -> None:
     print(f"... {message}", file=sys.stderr, flush=True)
-
-
-def torch_python(requested: str | None) -> str | None:
-    """A Python that can import torch, torch-mlir and torchvision, or None."""
-    python = requested or sys.executable
-    found = subprocess.run(
-        [python, "-c", "import torch, torch_mlir, torchvision"],
-        capture_output=True,
-        check=False,
-    )
-    return python if found.returncode == 0 else None
 
 
 # The smallest input these models take (torchvision's weight metadata gives

@@ -858,8 +858,25 @@ class SubviewCanonicalization(HasCanonicalizationPatternsTrait):
         return (FoldSubviewConstants(), ComposeSubviews())
 
 
+class _OffsetsSizesStridesOperation(IRDLOperation, ABC):
+    """A view of a memref at offsets, sizes and strides, each static (in its
+    `static_*` property) or an operand (`?` there): MLIR's
+    `OffsetSizeAndStrideOpInterface`."""
+
+    source = operand_def(MemRefType)
+    offsets = var_operand_def(IndexType)
+    sizes = var_operand_def(IndexType)
+    strides = var_operand_def(IndexType)
+    static_offsets = prop_def(DenseArrayBase.constr(i64))
+    static_sizes = prop_def(DenseArrayBase.constr(i64))
+    static_strides = prop_def(DenseArrayBase.constr(i64))
+    result = result_def(MemRefType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+
 @irdl_op_definition
-class SubviewOp(IRDLOperation):
+class SubviewOp(_OffsetsSizesStridesOperation):
     """A strided slice of a memref, as MLIR verifies it (xDSL 0.74 checks only
     that the dynamic offsets, sizes and strides are all given): one offset,
     size and stride per source dimension, offsets and sizes not negative, the
@@ -872,17 +889,6 @@ class SubviewOp(IRDLOperation):
     memref<2x2xf32, strided<[8, 1], offset: ?>>`"""
 
     name = "memref.subview"
-
-    source = operand_def(MemRefType)
-    offsets = var_operand_def(IndexType)
-    sizes = var_operand_def(IndexType)
-    strides = var_operand_def(IndexType)
-    static_offsets = prop_def(DenseArrayBase.constr(i64))
-    static_sizes = prop_def(DenseArrayBase.constr(i64))
-    static_strides = prop_def(DenseArrayBase.constr(i64))
-    result = result_def(MemRefType)
-
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     traits = traits_def(SubviewCanonicalization(), NoMemoryEffect())
 
@@ -1105,7 +1111,7 @@ def _shown(value: int | None) -> str:
 
 
 @irdl_op_definition
-class ReinterpretCastOp(IRDLOperation):
+class ReinterpretCastOp(_OffsetsSizesStridesOperation):
     """A view of a memref's memory at a given offset, sizes and strides, as
     MLIR verifies it; xDSL 0.74 checks only the sizes, and rejects a dynamic
     result size that MLIR allows.  The result type must agree with what the
@@ -1119,17 +1125,6 @@ class ReinterpretCastOp(IRDLOperation):
     : memref<8xf32> to memref<4xf32, strided<[1], offset: 2>>`"""
 
     name = "memref.reinterpret_cast"
-
-    source = operand_def(MemRefType)
-    offsets = var_operand_def(IndexType)
-    sizes = var_operand_def(IndexType)
-    strides = var_operand_def(IndexType)
-    static_offsets = prop_def(DenseArrayBase.constr(i64))
-    static_sizes = prop_def(DenseArrayBase.constr(i64))
-    static_strides = prop_def(DenseArrayBase.constr(i64))
-    result = result_def(MemRefType)
-
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     traits = traits_def(NoMemoryEffect())
 
