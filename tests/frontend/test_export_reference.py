@@ -212,6 +212,15 @@ def _run_status(mlir: Path, npz: Path) -> tuple[int, str]:
     return status, errors.getvalue()
 
 
+def _exported_main(tmp_path: Path) -> tuple[Path, str]:
+    """The exported module and the line of its `@main`."""
+    module = tmp_path / "out" / "model.mlir"
+    main = next(
+        line for line in module.read_text().splitlines() if 'sym_name = "main"' in line
+    )
+    return module, main
+
+
 def test_export_records_each_dims_range_and_a_run_outside_it_is_refused(
     tmp_path: Path,
 ):
@@ -229,10 +238,7 @@ def test_export_records_each_dims_range_and_a_run_outside_it_is_refused(
         "DYNAMIC_SHAPES = ({0: batch}, {0: batch, 1: torch.export.Dim('width')})\n",
     )
     np.testing.assert_array_equal(saved["result0"], np.full((2, 4), 3, np.float32))
-    module = tmp_path / "out" / "model.mlir"
-    main = next(
-        line for line in module.read_text().splitlines() if 'sym_name = "main"' in line
-    )
+    module, main = _exported_main(tmp_path)
     found = re.search(
         r"arg_attrs = \[\{memplan\.sizes = \[\{dim = 0 : i64, max = 8 : i64, "
         r'min = 1 : i64, name = "batch", symbol = "(s\d+)"\}\]\}, '
@@ -281,10 +287,7 @@ def test_export_records_a_derived_dim_and_a_run_off_its_formula_is_refused(
         "DYNAMIC_SHAPES = ({0: batch}, {0: 2 * batch + 1})\n",
     )
     np.testing.assert_array_equal(saved["result0"], np.full((6, 4), 2, np.float32))
-    module = tmp_path / "out" / "model.mlir"
-    main = next(
-        line for line in module.read_text().splitlines() if 'sym_name = "main"' in line
-    )
+    module, main = _exported_main(tmp_path)
     found = re.search(
         r"arg_attrs = \[\{memplan\.sizes = \[\{dim = 0 : i64, max = 8 : i64, "
         r'min = 1 : i64, name = "batch", symbol = "(s\d+)"\}\]\}, '
