@@ -509,10 +509,20 @@ class BlockWriter:
         return lines, _uses(tensor), cond
 
     def nested(self) -> BlockWriter:
+        return self._inner(self.live, list(self.ivs), self.must_free, self.live_values)
+
+    def _inner(
+        self,
+        outer: list[Tensor],
+        ivs: list[str] | None = None,
+        must_free: bool = False,
+        outer_values: list[Tensor] | None = None,
+    ) -> BlockWriter:
+        """A writer one level deeper, drawing with this one's options."""
         return BlockWriter(
             self.draw,
             self.names,
-            self.live,
+            outer,
             self.depth + 1,
             self.branches,
             self.rich,
@@ -523,9 +533,9 @@ class BlockWriter:
             self.jumps,
             self.views,
             self.dynamic,
-            list(self.ivs),
-            self.must_free,
-            self.live_values,
+            ivs or [],
+            must_free,
+            outer_values or [],
         )
 
     def if_region(self) -> None:
@@ -1004,21 +1014,7 @@ class BlockWriter:
         if others and self.draw(st.booleans()):
             arguments.append(self.draw(one_of_values(others)))
         parameters = [_plain(t, self.names.fresh("p")) for t in arguments]
-        body = BlockWriter(
-            self.draw,
-            self.names,
-            parameters,
-            self.depth + 1,
-            self.branches,
-            self.rich,
-            self.faults,
-            self.flows,
-            self.detours,
-            self.calls,
-            self.jumps,
-            self.views,
-            self.dynamic,
-        )
+        body = self._inner(parameters)
         body.fill()
         symbol = f"body{len(self.names.functions)}"
         self.names.functions[(symbol,)] = symbol
