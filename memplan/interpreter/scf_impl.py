@@ -13,7 +13,7 @@ allocation scope: its `memref.alloca`s are freed when it ends.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
+from functools import cache, partial
 from itertools import product
 from math import prod
 from typing import TYPE_CHECKING
@@ -42,7 +42,19 @@ from memplan.interpreter.regions import (
 from memplan.interpreter.source import describe
 
 if TYPE_CHECKING:
+    from xdsl.interpreters.scf import ScfFunctions
+
     from memplan.interpreter.loop_vectorize import LoopVectorizer
+
+
+@cache
+def _xdsl_scf() -> ScfFunctions:
+    """xDSL's scf functions, made at the first loop run: the passes import
+    this module, and xDSL's interpreters, which they do not need, take a
+    tenth of a second to import."""
+    from xdsl.interpreters.scf import ScfFunctions
+
+    return ScfFunctions()
 
 
 @register_impls
@@ -99,12 +111,8 @@ class ScfFunctionsExtra(CompilingFunctions):
     def run_while(
         self, interpreter: Interpreter, op: WhileOp, args: PythonValues
     ) -> PythonValues:
-        """memplan's `scf.while` (what memplan parses), run as xDSL's.  The
-        passes import this module, and xDSL's interpreters, which they do
-        not need, take a tenth of a second to import: so only here."""
-        from xdsl.interpreters.scf import ScfFunctions
-
-        return ScfFunctions().run_while(interpreter, op, args).values
+        """memplan's `scf.while` (what memplan parses), run as xDSL's."""
+        return _xdsl_scf().run_while(interpreter, op, args).values
 
     def run_reduce(
         self, interpreter: Interpreter, op: scf.ReduceOp, args: PythonValues

@@ -105,3 +105,34 @@ func.func @while_operands_to_before(%c: i1, %x: i32) {
 }
 
 // CHECK: the operands are (i32, i32), but the 'before' region's arguments are (i32): expected the same types
+
+// -----
+
+// Each region of an scf.while ends in its own terminator.
+func.func @while_before_not_condition(%x: i32) {
+  "scf.while"(%x) ({
+  ^bb0(%a: i32):
+    scf.yield %a : i32
+  }, {
+  ^bb0(%y: i32):
+    scf.yield %y : i32
+  }) : (i32) -> ()
+  func.return
+}
+
+// CHECK: expects the 'before' region to terminate with 'scf.condition'
+
+// -----
+
+func.func @while_after_not_yield(%c: i1, %x: i32) {
+  %r = "scf.while"(%x) ({
+  ^bb0(%a: i32):
+    scf.condition(%c) %a : i32
+  }, {
+  ^bb0(%y: i32):
+    scf.condition(%c) %y : i32
+  }) : (i32) -> i32
+  func.return
+}
+
+// CHECK: expects the 'after' region to terminate with 'scf.yield'
