@@ -301,10 +301,13 @@ def _outputs(op: Operation) -> list[SSAValue]:
     return [value for value in values if may_reach_memory(value.type)]
 
 
-def aliases(
-    value: SSAValue,
-    forward: Callable[[Operation, int], list[SSAValue]] = forwarded_values,
-) -> set[SSAValue]:
+Forward = Callable[[Operation, int], list[SSAValue]]
+"""What gives the values that alias operand `index` of `user`:
+`forwarded_values`, or `call_aliases.CallAliases.forward`, which knows what
+the module's functions return."""
+
+
+def aliases(value: SSAValue, forward: Forward = forwarded_values) -> set[SSAValue]:
     """`value` and every value that may refer to the same memory, where
     `forward(user, index)` gives the values that alias operand `index` of
     `user`."""
@@ -349,8 +352,10 @@ def concurrent_loop_between(op: Operation, value: SSAValue) -> Operation | None:
 class FunctionLiveness:
     """Program points of one function and the live ranges of its tensors."""
 
-    def __init__(self, function: func.FuncOp):
+    def __init__(self, function: func.FuncOp, forward: Forward = forwarded_values):
         self.function = function
+        self.forward = forward
+        """What the tensors' aliases are found with (`aliases`)."""
         self.index: dict[Operation, int] = {}
         self.end: dict[Operation, int] = {}
         self._block_points: dict[Block, tuple[list[Operation], list[int]]] = {}
@@ -366,6 +371,10 @@ class FunctionLiveness:
                     self._number(inner)
             self.end[op] = len(self.index) - 1
 
+    def aliases(self, value: SSAValue) -> set[SSAValue]:
+        """`value` and every value that may refer to the same memory."""
+        return aliases(value, self.forward)
+
     def tensors(self) -> Iterator[Operation]:
         """Tensor allocations of the function, in program order."""
         return (op for op in self.index if isinstance(op, TENSOR_ALLOCATIONS))
@@ -373,7 +382,7 @@ class FunctionLiveness:
     def range_of(self, allocation: Operation) -> LiveRange:
         """The live range of the tensor that `allocation` defines."""
         (tensor,) = allocation.results
-        values = aliases(tensor)
+        values = self.aliases(tensor)
         enclosing = _enclosing_ops(allocation)
         start = self.index[allocation]
         end = start
@@ -425,7 +434,7 @@ class FunctionLiveness:
         anywhere in a loop inside it around both).  A tensor at a fixed place
         in `value` would then be placed over the carried one."""
         (tensor,) = allocation.results
-        values = aliases(tensor)
+        values = self.aliases(tensor)
         enclosing = _enclosing_ops(allocation)
         definition = _defining_op(value)
 
@@ -433,7 +442,7 @@ class FunctionLiveness:
             # A loop around the allocation returns its init only when it
             # allocated nothing (ran no iteration) or passed the init through
             # its block arguments, whose uses count.
-            forwarded = forwarded_values(user, index)
+            forwarded = self.forward(user, index)
             if isinstance(user, SEQUENTIAL_LOOPS) and user.is_ancestor(allocation):
                 return [alias for alias in forwarded if alias.owner is not user]
             return forwarded
@@ -508,7 +517,7 @@ class FunctionLiveness:
         (tensor,) = allocation.results
         users = [
             use.operation
-            for value in aliases(tensor)
+            for value in self.aliases(tensor)
             for use in value.uses
             if not isinstance(use.operation, NOT_USES)
         ]

@@ -16,9 +16,9 @@ An alloc is owned unless an alias of it (`liveness.aliases`) is freed by an
 op other than a `memref.dealloc` of the alloc itself, passed to a function
 of the module that frees the argument, or returned to callers in the module
 that free the result (directly or through their own calls and returns).  A
-call's results alias its arguments only when the callee may return them; a
-call to a declaration may return any argument but is assumed not to free
-one, as MLIR's ownership-based deallocation assumes.  A result of a
+call's result aliases an argument only when the callee may return it as
+that result (`call_aliases`); a call to a declaration may return any
+argument but is assumed not to free one, as MLIR's ownership-based deallocation assumes.  A result of a
 function no one in the module calls is not freed there: the buffer stays
 owned, and planning leaves it in its own storage (it escapes).
 """
@@ -33,17 +33,17 @@ from typing import TypeVar
 from xdsl.dialects import func
 from xdsl.dialects.builtin import MemRefType, ModuleOp, UnregisteredOp
 from xdsl.ir import BlockArgument, Operation, SSAValue, Use
-from xdsl.traits import IsTerminator, MemoryEffectKind, SymbolTable, get_effects
+from xdsl.traits import IsTerminator, MemoryEffectKind, get_effects
 
 from memplan.dialects import memref
 from memplan.dialects.memory import AllocStorageOp, KillOp, StorageType
 from memplan.ir_walk import walk
+from memplan.passes.call_aliases import CallAliases, callee_body
 from memplan.passes.liveness import (
     REALLOCS,
     VIEW_OPS,
     FunctionLiveness,
     aliases,
-    forwarded_values,
     stores_value,
 )
 from memplan.passes.loops import LOOPS, trip_count
@@ -75,34 +75,27 @@ class Ownership:
     their own result, in their own function."""
 
     def __init__(self, module: ModuleOp):
-        self._returned: set[BlockArgument] = set()
+        self._calls = CallAliases(module)
         self._freed_arguments: set[BlockArgument] = set()
         self._freed_results: set[Result] = set()
         self._call_results: dict[Result, list[SSAValue]] = defaultdict(list)
-        self._bodies: dict[tuple[Operation | None, str], func.FuncOp] = {}
-        """The functions with a body by symbol table and name: a call finds
-        its callee here, not by a `SymbolTable.lookup_symbol` that scans the
-        table (quadratic in a module of many functions and calls)."""
         arguments: list[BlockArgument] = []
         calls: list[func.CallOp] = []
         for op in walk(module):
             if isinstance(op, func.FuncOp) and op.body.blocks:
                 arguments += [a for a in op.args if isinstance(a.type, MemRefType)]
-                self._bodies[(_symbol_table(op), op.sym_name.data)] = op
             elif isinstance(op, func.CallOp):
                 calls.append(op)
         for op in calls:
-            if self._callee(op) is not None:
+            if callee_body(op) is not None:
                 for index, result in enumerate(op.res):
                     if isinstance(result.type, MemRefType):
                         key = (op.callee.string_value(), index)
                         self._call_results[key].append(result)
         # The sets grow from nothing until no call adds to them: a function
-        # returns (frees) an argument it returns (frees) itself or through a
-        # call that returns (frees) it; the callers of a function free its
-        # result when one of them frees what its call returns.
-        while _add_where(self._returned, arguments, self._returned_by_function):
-            pass
+        # frees an argument it frees itself or through a call that frees it;
+        # the callers of a function free its result when one of them frees
+        # what its call returns.
         while any(
             [
                 _add_where(
@@ -123,22 +116,7 @@ class Ownership:
         return not self._freed_elsewhere(alloc.memref, owner=alloc.memref)
 
     def _aliases(self, value: SSAValue) -> set[SSAValue]:
-        return aliases(value, self._forward)
-
-    def _forward(self, user: Operation, index: int) -> list[SSAValue]:
-        """`forwarded_values`, except that a call to a function of the module
-        forwards an argument to its results only if the callee may return it."""
-        callee = self._callee(user)
-        if callee is not None and _argument(callee, index) not in self._returned:
-            return []
-        return forwarded_values(user, index)
-
-    def _returned_by_function(self, argument: BlockArgument) -> bool:
-        return any(
-            isinstance(use.operation, func.ReturnOp)
-            for alias in self._aliases(argument)
-            for use in alias.uses
-        )
+        return aliases(value, self._calls.forward)
 
     def _freed_by_caller(self, result: Result) -> bool:
         return any(
@@ -167,7 +145,7 @@ class Ownership:
     def _passes_to_a_free(self, user: Operation, index: int) -> bool:
         """`user` passes its operand `index` to a function that frees that
         argument, or returns it to callers that free that result."""
-        callee = self._callee(user)
+        callee = callee_body(user)
         if callee is not None:
             return _argument(callee, index) in self._freed_arguments
         function = user.parent_op()
@@ -176,20 +154,6 @@ class Ownership:
             and isinstance(function, func.FuncOp)
             and (function.sym_name.data, index) in self._freed_results
         )
-
-    def _callee(self, user: Operation) -> func.FuncOp | None:
-        """The function of the module with a body that `user` calls, if any."""
-        if not isinstance(user, func.CallOp):
-            return None
-        return self._bodies.get((_symbol_table(user), user.callee.string_value()))
-
-
-def _symbol_table(op: Operation) -> Operation | None:
-    """The op whose symbol table a symbol used by `op` is looked up in."""
-    parent = op.parent_op()
-    while parent is not None and parent.get_trait(SymbolTable) is None:
-        parent = parent.parent_op()
-    return parent
 
 
 def _argument(function: func.FuncOp, index: int) -> BlockArgument | None:

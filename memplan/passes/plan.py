@@ -58,6 +58,7 @@ from memplan.passes.arena import (
     arena_alignment,
     pack_arena,
 )
+from memplan.passes.call_aliases import CallAliases
 from memplan.passes.diagnostics import check_storage_bytes
 from memplan.passes.dynamic_arenas import (
     Unit,
@@ -282,10 +283,14 @@ class MemoryPlanPass(MemplanPass):
         functions = [f for f in walk(op) if isinstance(f, func.FuncOp)]
         callers = module_callers(op)
         held = HeldVtcm(op)
+        calls = CallAliases(op)
         for function in functions:
             if len(function.body.blocks) == 1:
                 self._plan_function(
-                    held, function, callers[function.sym_name.data], target
+                    held,
+                    FunctionLiveness(function, calls.forward),
+                    callers[function.sym_name.data],
+                    target,
                 )
             else:
                 _remark_several_blocks(function)
@@ -338,11 +343,11 @@ class MemoryPlanPass(MemplanPass):
     def _plan_function(
         self,
         held_in_module: HeldVtcm,
-        function: func.FuncOp,
+        liveness: FunctionLiveness,
         callers: list[func.CallOp],
         target: Target,
     ) -> None:
-        liveness = FunctionLiveness(function)
+        function = liveness.function
         storages = list(_plannable_storages(liveness))
         unit_planned, unit_arenas = (
             self._dynamic_arenas(liveness, target) if self.dynamic_arenas else ([], {})

@@ -63,13 +63,13 @@ from memplan.dialects.memory import (
     StorageType,
 )
 from memplan.ir_walk import walk
+from memplan.passes.call_aliases import CallAliases
 from memplan.passes.diagnostics import describe, named_op
 from memplan.passes.held_vtcm import HeldVtcm, module_callers, remark_dynamic_held
 from memplan.passes.liveness import (
     REALLOCS,
     FunctionLiveness,
     LiveRange,
-    aliases,
     concurrent_loop_between,
     viewed_value,
 )
@@ -166,17 +166,17 @@ def _overlap(placement: Placement, other: Placement) -> str:
     )
 
 
-def _use_after_kill_problems(function: func.FuncOp) -> Iterator[str]:
+def _use_after_kill_problems(liveness: FunctionLiveness) -> Iterator[str]:
     """Uses of a value after its kill (or its storage's kill) in the same
     block, in one walk per block from its first kill on (a walk per block
     from its start would take time cubic in the nesting depth).  Every alias
     of the value (a view, or a loop, branch or call result it may be:
-    `liveness.aliases`) stands for it in a use, and a kill of a view ends
+    `FunctionLiveness.aliases`) stands for it in a use, and a kill of a view ends
     what it views.  A `memref.dealloc` or `memref.realloc` ends what it frees
     as a kill does; one of a value that only may be a killed one (not a view
     of it) is not a second kill: a call or a loop may return another
     buffer."""
-    for region_op in walk(function):
+    for region_op in walk(liveness.function):
         for region in region_op.regions:
             for block in region.blocks:
                 killed: dict[SSAValue, tuple[Operation, SSAValue]] = {}
@@ -190,15 +190,17 @@ def _use_after_kill_problems(function: func.FuncOp) -> Iterator[str]:
                                 continue
                             if not _frees_killed(inner, killer):
                                 yield _use_after_kill(inner, operand, ended, killer)
-                    killed.update(_aliases_ended_by(op))
+                    killed.update(_aliases_ended_by(liveness, op))
 
 
-def _aliases_ended_by(op: Operation) -> dict[SSAValue, tuple[Operation, SSAValue]]:
+def _aliases_ended_by(
+    liveness: FunctionLiveness, op: Operation
+) -> dict[SSAValue, tuple[Operation, SSAValue]]:
     """Every alias of what `op` ends, with `op` and the ended value it
     aliases (a tensor rather than its storage, when both)."""
     ended: dict[SSAValue, tuple[Operation, SSAValue]] = {}
     for value in reversed(_values_ended_by(op)):
-        for alias in aliases(value):
+        for alias in liveness.aliases(value):
             ended.setdefault(alias, (op, value))
     return ended
 
@@ -298,8 +300,9 @@ class MemoryVerifyPass(MemplanPass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         check_power_of_two(self.name, "alignment", self.alignment)
         target = resolve_target(self.name, self.target, self.capacity)
+        calls = CallAliases(op)
         functions = [
-            FunctionLiveness(function)
+            FunctionLiveness(function, calls.forward)
             for function in walk(op)
             if isinstance(function, func.FuncOp) and function.body.blocks
         ]
@@ -325,7 +328,7 @@ class MemoryVerifyPass(MemplanPass):
                     usage.capacity_problems(
                         name, _held(held, liveness.function, callers[name], target)
                     ),
-                    _use_after_kill_problems(liveness.function),
+                    _use_after_kill_problems(liveness),
                     _realloc_problems(liveness.function),
                 )
             )

@@ -1100,3 +1100,65 @@ func.func @alignment_request() {
   "test.op"(%a, %b, %c) : (memref<8xi32, "global.vtcm">, memref<8xi32, "global.vtcm">, memref<8xi32, "global.vtcm">) -> ()
   func.return
 }
+
+// -----
+
+// A call's result is its argument only where the callee may return it:
+// %a, which @same16 returns, lives on through %r, so %b takes bytes of its
+// own; @copy16 returns a fresh buffer, so %c dies at the call and %d reuses
+// its bytes.
+// CHECK-LABEL: func.func @call_results() {
+// CHECK-NEXT:    %arena = memory.alloc_storage [128] : !memory.storage<"global">
+// CHECK-NEXT:    %a = memory.alloc_tensor %arena[0] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:    %r = func.call @same16(%a) : (memref<16xf32>) -> memref<16xf32>
+// CHECK-NEXT:    %b = memory.alloc_tensor %arena[64] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:    "test.op"(%r, %b) : (memref<16xf32>, memref<16xf32>) -> ()
+// CHECK-NEXT:    memory.kill %a : memref<16xf32>
+// CHECK-NEXT:    memory.kill %b : memref<16xf32>
+// CHECK-NEXT:    memory.kill %arena : !memory.storage<"global">
+// CHECK-NEXT:    %arena_1 = memory.alloc_storage [64] : !memory.storage<"global">
+// CHECK-NEXT:    %c = memory.alloc_tensor %arena_1[0] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:    %q = func.call @copy16(%c) : (memref<16xf32>) -> memref<16xf32>
+// CHECK-NEXT:    memory.kill %c : memref<16xf32>
+// CHECK-NEXT:    memory.kill %arena_1 : !memory.storage<"global">
+// CHECK-NEXT:    %arena_2 = memory.alloc_storage [64] : !memory.storage<"global">
+// CHECK-NEXT:    %d = memory.alloc_tensor %arena_2[0] : !memory.storage<"global"> to memref<16xf32>
+// CHECK-NEXT:    "test.op"(%q, %d) : (memref<16xf32>, memref<16xf32>) -> ()
+// CHECK-NEXT:    memory.kill %d : memref<16xf32>
+// CHECK-NEXT:    memory.kill %arena_2 : !memory.storage<"global">
+// CHECK-NEXT:    memref.dealloc %q : memref<16xf32>
+// CHECK-NEXT:    func.return
+// CHECK-NEXT:  }
+
+func.func @same16(%a: memref<16xf32>) -> memref<16xf32> {
+  func.return %a : memref<16xf32>
+}
+func.func @copy16(%a: memref<16xf32>) -> memref<16xf32> {
+  %b = memref.alloc() : memref<16xf32>
+  "memref.copy"(%a, %b) : (memref<16xf32>, memref<16xf32>) -> ()
+  func.return %b : memref<16xf32>
+}
+func.func @call_results() {
+  %s0 = memory.alloc_storage [64] : !memory.storage<"global">
+  %a = memory.alloc_tensor %s0[0] : !memory.storage<"global"> to memref<16xf32>
+  %r = func.call @same16(%a) : (memref<16xf32>) -> memref<16xf32>
+  %s1 = memory.alloc_storage [64] : !memory.storage<"global">
+  %b = memory.alloc_tensor %s1[0] : !memory.storage<"global"> to memref<16xf32>
+  "test.op"(%r, %b) : (memref<16xf32>, memref<16xf32>) -> ()
+  %s2 = memory.alloc_storage [64] : !memory.storage<"global">
+  %c = memory.alloc_tensor %s2[0] : !memory.storage<"global"> to memref<16xf32>
+  %q = func.call @copy16(%c) : (memref<16xf32>) -> memref<16xf32>
+  %s3 = memory.alloc_storage [64] : !memory.storage<"global">
+  %d = memory.alloc_tensor %s3[0] : !memory.storage<"global"> to memref<16xf32>
+  "test.op"(%q, %d) : (memref<16xf32>, memref<16xf32>) -> ()
+  memory.kill %a : memref<16xf32>
+  memory.kill %s0 : !memory.storage<"global">
+  memory.kill %b : memref<16xf32>
+  memory.kill %s1 : !memory.storage<"global">
+  memory.kill %c : memref<16xf32>
+  memory.kill %s2 : !memory.storage<"global">
+  memory.kill %d : memref<16xf32>
+  memory.kill %s3 : !memory.storage<"global">
+  memref.dealloc %q : memref<16xf32>
+  func.return
+}

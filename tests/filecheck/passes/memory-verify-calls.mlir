@@ -115,3 +115,110 @@ func.func @looped(%n: index) {
   "test.op"(%before) : (memref<4xf32>) -> ()
   func.return
 }
+
+// -----
+
+// A call's result is an argument only if the callee may return it as that
+// result: a fresh buffer the callee returns (itself, through a call or a
+// recursion) is none of them, so it is used after the argument's dealloc.
+// CHECK-LABEL: func.func @fresh_results(
+
+func.func @copy_of(%a: memref<4xf32>) -> memref<4xf32> {
+  %b = memref.alloc() : memref<4xf32>
+  "memref.copy"(%a, %b) : (memref<4xf32>, memref<4xf32>) -> ()
+  func.return %b : memref<4xf32>
+}
+func.func @same_and_copy(%a: memref<4xf32>) -> (memref<4xf32>, memref<4xf32>) {
+  %b = func.call @copy_of(%a) : (memref<4xf32>) -> memref<4xf32>
+  func.return %a, %b : memref<4xf32>, memref<4xf32>
+}
+func.func @copy_after(%a: memref<4xf32>, %c: i1) -> memref<4xf32> {
+  %r = scf.if %c -> (memref<4xf32>) {
+    %b = func.call @copy_of(%a) : (memref<4xf32>) -> memref<4xf32>
+    scf.yield %b : memref<4xf32>
+  } else {
+    %b = func.call @copy_after(%a, %c) : (memref<4xf32>, i1) -> memref<4xf32>
+    scf.yield %b : memref<4xf32>
+  }
+  func.return %r : memref<4xf32>
+}
+func.func @fresh_results(%c: i1) {
+  %a = memref.alloc() : memref<4xf32>
+  %r = func.call @copy_of(%a) : (memref<4xf32>) -> memref<4xf32>
+  %s, %t = func.call @same_and_copy(%a) : (memref<4xf32>) -> (memref<4xf32>, memref<4xf32>)
+  %u = func.call @copy_after(%a, %c) : (memref<4xf32>, i1) -> memref<4xf32>
+  "test.op"(%s) : (memref<4xf32>) -> ()
+  memref.dealloc %a : memref<4xf32>
+  "test.op"(%r, %t, %u) : (memref<4xf32>, memref<4xf32>, memref<4xf32>) -> ()
+  memref.dealloc %r : memref<4xf32>
+  memref.dealloc %t : memref<4xf32>
+  memref.dealloc %u : memref<4xf32>
+  func.return
+}
+
+// -----
+
+// A callee that may return its argument (as it is, through a cast, an
+// scf.if, another call, a recursion, or memory it stored it to) or an
+// external one makes the call's result that argument.
+// CHECK: memory-verify: in @returned_arguments, %r1 (which may be %a) is used by test.op after the memref.dealloc that ended its life: expected no use after a kill
+// CHECK-NEXT: memory-verify: in @returned_arguments, %r2 (which may be %a) is used by test.op after the memref.dealloc that ended its life: expected no use after a kill
+// CHECK-NEXT: memory-verify: in @returned_arguments, %r3 (which may be %a) is used by test.op after the memref.dealloc that ended its life: expected no use after a kill
+// CHECK-NEXT: memory-verify: in @returned_arguments, %r4 (which may be %a) is used by test.op after the memref.dealloc that ended its life: expected no use after a kill
+// CHECK-NEXT: memory-verify: in @returned_arguments, %r5 (which may be %a) is used by test.op after the memref.dealloc that ended its life: expected no use after a kill
+// CHECK-NEXT: memory-verify: in @returned_arguments, %r6 (which may be %a) is used by test.op after the memref.dealloc that ended its life: expected no use after a kill
+// CHECK-NEXT: memory-verify: in @returned_arguments, %r7 (which may be %a) is used by test.op after the memref.dealloc that ended its life: expected no use after a kill
+
+func.func @same(%a: memref<4xf32>) -> memref<4xf32> {
+  func.return %a : memref<4xf32>
+}
+func.func @view(%a: memref<4xf32>) -> memref<?xf32> {
+  %v = "memref.cast"(%a) : (memref<4xf32>) -> memref<?xf32>
+  func.return %v : memref<?xf32>
+}
+func.func @either(%a: memref<4xf32>, %c: i1) -> memref<4xf32> {
+  %r = scf.if %c -> (memref<4xf32>) {
+    scf.yield %a : memref<4xf32>
+  } else {
+    %b = memref.alloc() : memref<4xf32>
+    scf.yield %b : memref<4xf32>
+  }
+  func.return %r : memref<4xf32>
+}
+func.func @through(%a: memref<4xf32>) -> memref<4xf32> {
+  %r = func.call @same(%a) : (memref<4xf32>) -> memref<4xf32>
+  func.return %r : memref<4xf32>
+}
+func.func @ping(%a: memref<4xf32>, %c: i1) -> memref<4xf32> {
+  %r = scf.if %c -> (memref<4xf32>) {
+    scf.yield %a : memref<4xf32>
+  } else {
+    %p = func.call @pong(%a, %c) : (memref<4xf32>, i1) -> memref<4xf32>
+    scf.yield %p : memref<4xf32>
+  }
+  func.return %r : memref<4xf32>
+}
+func.func @pong(%a: memref<4xf32>, %c: i1) -> memref<4xf32> {
+  %r = func.call @ping(%a, %c) : (memref<4xf32>, i1) -> memref<4xf32>
+  func.return %r : memref<4xf32>
+}
+func.func @stored(%a: memref<4xf32>, %box: memref<1xmemref<4xf32>>) -> memref<4xf32> {
+  %c0 = arith.constant 0 : index
+  memref.store %a, %box[%c0] : memref<1xmemref<4xf32>>
+  %l = memref.load %box[%c0] : memref<1xmemref<4xf32>>
+  func.return %l : memref<4xf32>
+}
+func.func private @external(memref<4xf32>) -> memref<4xf32>
+func.func @returned_arguments(%c: i1, %box: memref<1xmemref<4xf32>>) {
+  %a = memref.alloc() : memref<4xf32>
+  %r1 = func.call @same(%a) : (memref<4xf32>) -> memref<4xf32>
+  %r2 = func.call @view(%a) : (memref<4xf32>) -> memref<?xf32>
+  %r3 = func.call @either(%a, %c) : (memref<4xf32>, i1) -> memref<4xf32>
+  %r4 = func.call @through(%a) : (memref<4xf32>) -> memref<4xf32>
+  %r5 = func.call @pong(%a, %c) : (memref<4xf32>, i1) -> memref<4xf32>
+  %r6 = func.call @stored(%a, %box) : (memref<4xf32>, memref<1xmemref<4xf32>>) -> memref<4xf32>
+  %r7 = func.call @external(%a) : (memref<4xf32>) -> memref<4xf32>
+  memref.dealloc %a : memref<4xf32>
+  "test.op"(%r1, %r2, %r3, %r4, %r5, %r6, %r7) : (memref<4xf32>, memref<?xf32>, memref<4xf32>, memref<4xf32>, memref<4xf32>, memref<4xf32>, memref<4xf32>) -> ()
+  func.return
+}
