@@ -51,15 +51,17 @@ index type).
 argument types, so a function is often called more than once, from loops
 and branches too): one that writes a tensor from another (maybe through a
 scratch tensor of its own, freed or leaked), one that allocates, writes and
-returns a fresh tensor (which the caller frees or not), one that writes its
+returns a fresh tensor (which the caller frees or not; its argument may be
+freed right after the call), one that writes its
 argument in place and returns it (the result is the argument), and one that
 writes a tensor from another and frees that one; one whose body is
 drawn as a block is (it reads and writes its arguments, allocates, frees,
 leaks and calls in turn), called once or twice; with `jumps` too, one
 whose body `cf.cond_br`s one of two tensors to a block that writes and
-returns it, and one looping through blocks with a scratch tensor per trip.  A call's result counts as
-a use of its arguments (liveness takes the callee to maybe return them), so
-an argument is freed only after the result's last use.
+returns it, and one looping through blocks with a scratch tensor per trip.  A call's result is
+its argument only where the callee returns it (liveness knows what callees
+return): the argument of a call returning a fresh tensor may be freed
+before the result's last use.
 
 `jumps=True` adds unstructured control flow inside `scf.execute_region`:
 a `cf.cond_br` handing one of two live tensors to one of two blocks as a
@@ -118,15 +120,11 @@ class Tensor:
     chose or carried one): empty when it is a tensor of its own."""
     layout: str = ""
     """The layout part of the memref type of a view, with its comma."""
-    through: frozenset[str] = frozenset()
-    """Tensors a use of this tensor of its own counts as a use of: the
-    arguments of the call that returned it, which liveness takes it to
-    alias (the callee may return them)."""
 
     @property
     def owners(self) -> frozenset[str]:
         """The tensors a use of this value uses."""
-        return (self.aliases or frozenset({self.name})) | self.through
+        return self.aliases or frozenset({self.name})
 
     @property
     def space(self) -> str:
@@ -948,14 +946,16 @@ class BlockWriter:
             out = self._any_live()
             self._call_looping(out, self.operand(out.shape, out.element, out.owners))
         elif kind == "fresh":
-            source = self._any_live()
+            # Sometimes a tensor freed right after the call: the result is
+            # not the argument.
+            freed = bool(freeable) and self.draw(st.booleans())
+            source = self.draw(one_of_values(freeable)) if freed else self._any_live()
             scope = self.draw(one_of_values(SCOPES))
             result = Tensor(
                 self.names.fresh("cr"),
                 source.shape,
                 source.element,
                 scope,
-                through=source.owners,
             )
             op = self.draw(one_of_values(["copy", "add", "sub", "mul"]))
             callee = self._callee(
@@ -968,11 +968,14 @@ class BlockWriter:
                     "}",
                 ],
             )
-            line = (
+            lines = [
                 f"{result.name} = func.call @{callee}({source.name}) : "
                 f"({source.type}) -> {result.type}"
-            )
-            self.statements.append(Statement([line], _uses(source, result)))
+            ]
+            if freed:
+                lines.append(f"memref.dealloc {source.name} : {source.type}")
+                self.freed.add(source.name)
+            self.statements.append(Statement(lines, _uses(source, result)))
             self.local.append(result)
         elif kind == "same":
             tensor = self._any_live()
@@ -1582,7 +1585,6 @@ def _plain(like: Tensor, name: str) -> Tensor:
         alignment=None,
         hand_written=False,
         aliases=frozenset(),
-        through=frozenset(),
     )
 
 
