@@ -23,6 +23,7 @@ from xdsl.utils.exceptions import PassFailedException
 from memplan.dialects.memory import AllocStorageOp, static_byte_size
 from memplan.interpreter.cost import CostModelError, program_scopes, with_cost_file
 from memplan.ir_walk import walk
+from memplan.passes.call_aliases import CallAliases
 from memplan.passes.diagnostics import named_op
 from memplan.passes.held_vtcm import (
     Held,
@@ -159,9 +160,13 @@ class _Placer:
     held: dict[str, list[Held]] = field(default_factory=dict[str, list[Held]])
     """Per function, the VTCM `HeldVtcm.of` takes from its capacity."""
     groups: ScopeGroups = field(init=False)
+    calls: CallAliases = field(init=False)
+    """What the module's functions return, found before any is placed
+    (placing one never makes it return an argument it did not)."""
 
     def run(self) -> PlaceReport:
         self.groups = ScopeGroups(self.module)
+        self.calls = CallAliases(self.module)
         functions = [f for f in walk(self.module) if isinstance(f, func.FuncOp)]
         order, cyclic = _callees_first(functions, self.groups)
         weights = _weights(order, self.groups)
@@ -199,6 +204,7 @@ class _Placer:
                     handled,
                     module_order,
                     self.tensor_alignment,
+                    self.calls.forward,
                 )
             except PinnedDynamic as error:
                 raise PassFailedException(f"memory-place: {error}") from None
@@ -302,7 +308,7 @@ class _Placer:
             ):
                 pinned[op] = align_up(size, alignment) * held_copies(op)[0]
         name = function.sym_name.data
-        sure = surely_held(function, pinned.get)
+        sure = surely_held(function, pinned.get, self.calls.forward)
         largest = max(pinned, key=lambda op: pinned[op], default=None)
         if largest is not None and pinned[largest] > sure.peak:
             sure = SurelyHeld(pinned[largest], largest, [(largest, pinned[largest])])

@@ -44,9 +44,9 @@ from memplan.ir_walk import walk
 from memplan.passes.liveness import (
     NOT_USES,
     VIEW_OPS,
+    Forward,
     FunctionLiveness,
     LiveRange,
-    aliases,
     in_branching_region,
     is_unit_block,
 )
@@ -277,6 +277,8 @@ class _Builder:
     module_order: dict[Operation, int]
     tensor_alignment: int | None
     """The `tensor-alignment` of the `memory-plan` that packs the arenas."""
+    forward: Forward
+    """What aliases are found with (`FunctionLiveness.forward`)."""
     liveness: FunctionLiveness = field(init=False)
     units: list[Block] = field(init=False)
     entities: list[Entity] = field(default_factory=list[Entity])
@@ -290,7 +292,7 @@ class _Builder:
     )
 
     def __post_init__(self) -> None:
-        self.liveness = FunctionLiveness(self.function)
+        self.liveness = FunctionLiveness(self.function, self.forward)
         self.units = _unit_blocks(self.function)
 
     def unit_id(self, block: Block) -> int:
@@ -590,7 +592,9 @@ class _Builder:
         # `bufferization.to_tensor`, a memref made back from it): each use
         # of one may read or write it, in DDR.
         members = set(group.values)
-        outside = [alias for alias in aliases(value) if alias not in members]
+        outside = [
+            alias for alias in self.liveness.aliases(value) if alias not in members
+        ]
         for other in [*group.values, *outside]:
             for use in other.uses:
                 anchor = anchor_in(use.operation, block)
@@ -813,11 +817,12 @@ def build_model(
     handled: set[int],
     module_order: dict[Operation, int],
     tensor_alignment: int | None,
+    forward: Forward,
 ) -> FunctionModel:
     """The placement problem of `function` (one block), run `weight` times,
-    for arenas packed with `tensor_alignment`.  Groups whose id is in
-    `handled` were placed already; those this function places are added to
-    it."""
+    for arenas packed with `tensor_alignment`, its aliases found with
+    `forward`.  Groups whose id is in `handled` were placed already; those
+    this function places are added to it."""
     return _Builder(
         function,
         groups,
@@ -830,4 +835,5 @@ def build_model(
         handled,
         module_order,
         tensor_alignment,
+        forward,
     ).build()

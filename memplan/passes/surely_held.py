@@ -23,7 +23,7 @@ from xdsl.dialects import func
 from xdsl.ir import Operation, SSAValue
 
 from memplan.ir_walk import walk
-from memplan.passes.liveness import aliases
+from memplan.passes.liveness import Forward, aliases
 
 MAY_FREE = frozenset(
     {
@@ -49,18 +49,21 @@ class SurelyHeld:
 
 
 def surely_held(
-    function: func.FuncOp, bytes_of: Callable[[Operation], int | None]
+    function: func.FuncOp,
+    bytes_of: Callable[[Operation], int | None],
+    forward: Forward,
 ) -> SurelyHeld:
     """The allocations of `function`'s entry block that are certainly held
     together at the point where they hold the most, where `bytes_of(op)` is
-    an allocation's aligned size (None: not counted)."""
+    an allocation's aligned size (None: not counted) and `forward` finds
+    the aliases an op may free them through (`liveness.aliases`)."""
     held: dict[Operation, tuple[int, set[SSAValue]]] = {}
     best = SurelyHeld()
     for op in function.body.blocks[0].ops:
         # An op that allocates and frees (a realloc) holds both at once.
         size = bytes_of(op)
         if size is not None:
-            held[op] = (size, aliases(op.results[0]))
+            held[op] = (size, aliases(op.results[0], forward))
             total = sum(size for size, _ in held.values())
             if total > best.peak:
                 best = SurelyHeld(

@@ -33,6 +33,7 @@ from memplan.dialects.memory import (
 )
 from memplan.ir_walk import walk
 from memplan.parser import MemplanParser, too_deep
+from memplan.passes.call_aliases import CallAliases
 from memplan.passes.diagnostics import printed_names
 from memplan.passes.liveness import FunctionLiveness
 from memplan.planning import Buffer, BufferId, plan
@@ -180,7 +181,8 @@ def module_trace(
     for function, drawable in zip(functions, drawables, strict=True):
         placed = _boxes_by_storage(drawable, scope)
         if placed:
-            return _trace_of(function, scope, placed, drawable.left_out.get(scope, []))
+            liveness = FunctionLiveness(function, CallAliases(module).forward)
+            return _trace_of(liveness, scope, placed, drawable.left_out.get(scope, []))
     where = f"@{function_name}" if function_name else "any function"
     scopes = sorted({box.storage.scope for d in drawables for box in d.boxes})
     others = (
@@ -207,12 +209,11 @@ def _storage_range(
 
 
 def _trace_of(
-    function: func.FuncOp,
+    liveness: FunctionLiveness,
     scope: str,
     placed: dict[AllocStorageOp, list[_Box]],
     left_out: list[str],
 ) -> ModuleTrace:
-    liveness = FunctionLiveness(function)
     buffers: list[Buffer] = []
     inside: list[tuple[int, int]] = []  # (storage index, offset in it) per buffer
     storages: list[Buffer] = []
@@ -237,5 +238,5 @@ def _trace_of(
     }
     count = len(storages)
     total = sum(b.size for b in storages)
-    title = f'@{function.sym_name.data}, "{scope}", {count} storage{"s" if count > 1 else ""} of {total} bytes'
+    title = f'@{liveness.function.sym_name.data}, "{scope}", {count} storage{"s" if count > 1 else ""} of {total} bytes'
     return ModuleTrace(buffers, offsets, title, left_out)
