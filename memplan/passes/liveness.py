@@ -10,7 +10,9 @@ in it.  A tensor lives from its allocation to its last real use, where:
 * aliases are the results of any op that takes the tensor whose type is
   not data (`may_reach_memory`: views, subviews, casts, reshapes, calls, whose
   memref results may be their arguments, a `bufferization.to_tensor`; not a
-  `memref.realloc`'s, which is new memory), such block arguments of regions
+  `memref.realloc`'s, which is new memory; with `call_aliases.CallAliases`,
+  only the results of a call its callee may return the tensor as), such
+  block arguments of regions
   of an op that takes it and of the blocks a branch (`cf.br`) that takes it
   jumps to, and what `scf.yield` /
   `affine.yield` / `scf.condition` / `memref.alloca_scope.return` forward
