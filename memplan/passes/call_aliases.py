@@ -75,14 +75,23 @@ def returned_arguments(flows: Sequence[FunctionFlow]) -> list[Summary]:
     be argument j when argument j's aliases reach result i, directly or
     through the results of calls that may be what is passed to them."""
     summaries: list[Summary] = [(frozenset(),) * flow.results for flow in flows]
-    changed = True
-    while changed:
-        changed = False
-        for number, flow in enumerate(flows):
-            found = _summary(flow, summaries)
-            if found != summaries[number]:
-                summaries[number] = found
-                changed = True
+    callers: list[set[int]] = [set() for _ in flows]
+    for number, flow in enumerate(flows):
+        for callee, _ in flow.calls:
+            callers[callee].add(number)
+    # Each function once, in order, then again whenever the summary of a
+    # function it calls grows.
+    pending = list(reversed(range(len(flows))))
+    waiting = set(pending)
+    while pending:
+        number = pending.pop()
+        waiting.discard(number)
+        found = _summary(flows[number], summaries)
+        if found != summaries[number]:
+            summaries[number] = found
+            for caller in callers[number] - waiting:
+                waiting.add(caller)
+                pending.append(caller)
     return summaries
 
 

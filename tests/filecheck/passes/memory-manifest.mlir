@@ -489,6 +489,34 @@ func.func @frees_arguments() {
 
 // -----
 
+// A call's result aliases only the arguments its callee may return as that
+// result: @pair returns %a as its first result and a fresh buffer as its
+// second, so freeing the second does not free %y, which becomes a tensor.
+// CHECK-LABEL: func.func @frees_another_result() {
+// CHECK-NEXT:    %y_storage = memory.alloc_storage [16] : !memory.storage<"global">
+// CHECK-NEXT:    %y = memory.alloc_tensor %y_storage[0] : !memory.storage<"global"> to memref<4xf32>
+// CHECK-NEXT:    %s, %t = func.call @pair(%y) : (memref<4xf32>) -> (memref<4xf32>, memref<4xf32>)
+// CHECK-NEXT:    "test.op"(%s) : (memref<4xf32>) -> ()
+// CHECK-NEXT:    memref.dealloc %t : memref<4xf32>
+// CHECK-NEXT:    memory.kill %y : memref<4xf32>
+
+func.func @pair(%a: memref<4xf32>) -> (memref<4xf32>, memref<4xf32>) {
+  %b = memref.alloc() : memref<4xf32>
+  "memref.copy"(%a, %b) : (memref<4xf32>, memref<4xf32>) -> ()
+  func.return %a, %b : memref<4xf32>, memref<4xf32>
+}
+
+func.func @frees_another_result() {
+  %y = memref.alloc() : memref<4xf32>
+  %s, %t = func.call @pair(%y) : (memref<4xf32>) -> (memref<4xf32>, memref<4xf32>)
+  "test.op"(%s) : (memref<4xf32>) -> ()
+  memref.dealloc %t : memref<4xf32>
+  memref.dealloc %y : memref<4xf32>
+  func.return
+}
+
+// -----
+
 // A buffer passed to another block by a branch and freed there stays.
 // CHECK-LABEL: func.func @freed_after_a_branch() {
 // CHECK-NEXT:    %a = memref.alloc() : memref<4xf32>
