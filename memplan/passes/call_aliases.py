@@ -10,13 +10,18 @@ summaries) is operand i of a `func.return`.  An argument whose alias a store
 writes to memory or whose address becomes an integer (`liveness.escapes_at`)
 may come back by a way memplan does not follow: it may be every result.  A
 fresh allocation returned is no argument.  A call to a declaration, to a
-symbol that is no function with a body, or a `func.call_indirect` keeps the
-conservative rule.
+symbol that is no function with a body, and any other op (a
+`func.call_indirect`) keep the conservative rule.
 
 The summary is a least fixpoint over the call graph (`returned_arguments`, on
-plain data): every function starts returning no argument, and each round
-follows the calls with the summaries of the round before, until no summary
-grows.  A recursive call thus returns what the non-recursive paths return.
+plain data): every function starts returning no argument, and is looked at
+again, following its calls with the summaries found so far, whenever the
+summary of a function it calls grows.  A recursive call thus returns what
+the non-recursive paths return.
+
+A pass finds the summaries once, before it changes the module: planning and
+placing rewrite allocations, never what a function returns (a summary that
+keeps an argument a rewrite no longer returns is only less precise).
 """
 
 from __future__ import annotations
