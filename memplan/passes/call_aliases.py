@@ -7,8 +7,10 @@ function of the module with a body, `CallAliases.forward` narrows that to the
 results the callee may return the argument as: an argument reaches result i
 when an alias of it (`liveness.aliases`, through calls with their own
 summaries) is operand i of a `func.return`.  An argument whose alias a store
-writes to memory or whose address becomes an integer (`liveness.escapes_at`)
-may come back by a way memplan does not follow: it may be every result.  A
+writes to memory, whose address becomes an integer (`liveness.escapes_at`)
+or that is passed to a declaration (which may keep it for a later call to
+hand back) may come back by a way memplan does not follow: it may be every
+result.  A
 fresh allocation returned is no argument.  A call to a declaration, to a
 symbol that is no function with a body, and any other op (a
 `func.call_indirect`) keep the conservative rule.
@@ -53,8 +55,8 @@ class Reach:
     call's number in its function (`FunctionFlow.calls`) and the operand's
     position."""
     escapes: bool = False
-    """One is stored to memory or its address taken: it may come back as any
-    result."""
+    """One is stored to memory, its address taken or it is passed to a
+    declaration: it may come back as any result."""
 
 
 @dataclass(frozen=True)
@@ -190,6 +192,10 @@ def _flow(function: func.FuncOp, numbers: dict[func.FuncOp, int]) -> FunctionFlo
                     returned.add(use.index)
                 elif user in calls:
                     passed.add((calls[user][0], use.index))
+                elif isinstance(user, func.CallOp):
+                    # A declaration may keep the pointer and a later call
+                    # hand it back.
+                    escapes = True
                 else:
                     escapes |= escapes_at(user, use.index)
         return Reach(frozenset(returned), frozenset(passed), escapes)

@@ -159,7 +159,8 @@ func.func @fresh_results(%c: i1) {
 // -----
 
 // A callee that may return its argument (as it is, through a cast, an
-// scf.if, another call, a recursion, or memory it stored it to) or an
+// scf.if, another call, a recursion, memory it stored it to, or a
+// declaration it passed it to, which may keep it and hand it back) or an
 // external one makes the call's result that argument.
 // CHECK: memory-verify: in @returned_arguments, %r1 (which may be %a) is used by test.op after the memref.dealloc that ended its life: expected no use after a kill
 // CHECK-NEXT: memory-verify: in @returned_arguments, %r2 (which may be %a) is used by test.op after the memref.dealloc that ended its life: expected no use after a kill
@@ -168,6 +169,7 @@ func.func @fresh_results(%c: i1) {
 // CHECK-NEXT: memory-verify: in @returned_arguments, %r5 (which may be %a) is used by test.op after the memref.dealloc that ended its life: expected no use after a kill
 // CHECK-NEXT: memory-verify: in @returned_arguments, %r6 (which may be %a) is used by test.op after the memref.dealloc that ended its life: expected no use after a kill
 // CHECK-NEXT: memory-verify: in @returned_arguments, %r7 (which may be %a) is used by test.op after the memref.dealloc that ended its life: expected no use after a kill
+// CHECK-NEXT: memory-verify: in @returned_arguments, %r8 (which may be %a) is used by test.op after the memref.dealloc that ended its life: expected no use after a kill
 
 func.func @same(%a: memref<4xf32>) -> memref<4xf32> {
   func.return %a : memref<4xf32>
@@ -209,6 +211,13 @@ func.func @stored(%a: memref<4xf32>, %box: memref<1xmemref<4xf32>>) -> memref<4x
   func.return %l : memref<4xf32>
 }
 func.func private @external(memref<4xf32>) -> memref<4xf32>
+func.func private @keep(memref<4xf32>)
+func.func private @kept() -> memref<4xf32>
+func.func @stashed(%a: memref<4xf32>) -> memref<4xf32> {
+  func.call @keep(%a) : (memref<4xf32>) -> ()
+  %k = func.call @kept() : () -> memref<4xf32>
+  func.return %k : memref<4xf32>
+}
 func.func @returned_arguments(%c: i1, %box: memref<1xmemref<4xf32>>) {
   %a = memref.alloc() : memref<4xf32>
   %r1 = func.call @same(%a) : (memref<4xf32>) -> memref<4xf32>
@@ -218,7 +227,8 @@ func.func @returned_arguments(%c: i1, %box: memref<1xmemref<4xf32>>) {
   %r5 = func.call @pong(%a, %c) : (memref<4xf32>, i1) -> memref<4xf32>
   %r6 = func.call @stored(%a, %box) : (memref<4xf32>, memref<1xmemref<4xf32>>) -> memref<4xf32>
   %r7 = func.call @external(%a) : (memref<4xf32>) -> memref<4xf32>
+  %r8 = func.call @stashed(%a) : (memref<4xf32>) -> memref<4xf32>
   memref.dealloc %a : memref<4xf32>
-  "test.op"(%r1, %r2, %r3, %r4, %r5, %r6, %r7) : (memref<4xf32>, memref<?xf32>, memref<4xf32>, memref<4xf32>, memref<4xf32>, memref<4xf32>, memref<4xf32>) -> ()
+  "test.op"(%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8) : (memref<4xf32>, memref<?xf32>, memref<4xf32>, memref<4xf32>, memref<4xf32>, memref<4xf32>, memref<4xf32>, memref<4xf32>) -> ()
   func.return
 }
