@@ -26,6 +26,7 @@ from xdsl.dialects.builtin import (
     MemRefType,
     NoneAttr,
     StringAttr,
+    UnrankedMemRefType,
     i64,
 )
 from xdsl.dialects.utils.dynamic_index_list import (
@@ -152,10 +153,11 @@ class DiscontiguousLayoutAttr(ParametrizedAttribute, MemRefLayoutAttr):
 
 
 def scope_of(type_: Attribute) -> str:
-    """The memory scope of a memref or storage type ("global" when unset)."""
+    """The memory scope of a memref (ranked or unranked) or storage type
+    ("global" when unset)."""
     if isinstance(type_, StorageType):
         return type_.scope.data
-    if isinstance(type_, MemRefType):
+    if isinstance(type_, MemRefType | UnrankedMemRefType):
         space = type_.memory_space
         if isinstance(space, NoneAttr):
             return GLOBAL_SCOPE

@@ -4,10 +4,15 @@ A memref's scope is its memory space, so moving a storage from DDR to VTCM
 changes the type of the storage, of its tensors and of every value that
 refers to the same memory: views, subviews, reshapes and casts, `scf` and
 `affine` results and block arguments that forward it, arguments of
-functions it is passed to and results of calls that may return it.  Verifiers tie these
+functions it is passed to and results of calls that may return it, and a
+memref `bufferization.to_buffer` makes back from a tensor value of it (made
+by `bufferization.to_tensor`, maybe handed on through regions and calls).  Verifiers tie these
 types together (a call's operand types are its callee's argument types, an
 `scf.if` result has the type of both yields), so they form one *scope group*
-that moves as a whole.
+that moves as a whole.  Tensor values link a group's memrefs but keep
+their types (a tensor type has no memory space); since one tensor value may
+be either of two memrefs (an `scf.if` yields either), a group may tie
+memory of two scopes, and then it keeps them.
 
 A group is *fixed* when one of its values cannot change type: an argument or
 result of a public function (its signature is an ABI: callers outside the
@@ -16,7 +21,10 @@ entry point), a `memref.get_global`, a call to a declaration, memory whose
 address `memref.extract_aligned_pointer_as_index` takes (the integer may
 reach it later, wherever the memory was), or the result of an op this module
 does not know or what a terminator it does not know yields (its verifier
-might tie types in ways we cannot see).
+might tie types in ways we cannot see); a tensor argument of a function whose
+signature is kept, or a tensor passed to a declaration, too: a
+`bufferization.to_buffer` of it there names a memory space for callers the
+module does not hold.
 `memref.memory_space_cast` is a boundary: its operand and result are in
 groups of their own.
 """
@@ -33,6 +41,9 @@ from xdsl.dialects.builtin import (
     NoneAttr,
     StringAttr,
     SymbolRefAttr,
+    TensorType,
+    UnrankedMemRefType,
+    UnrankedTensorType,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import Rewriter
@@ -99,16 +110,30 @@ def global_name(op: Operation) -> str | None:
     return symbol.string_value() if isinstance(symbol, SymbolRefAttr) else None
 
 
+CONVERSION_OPS = frozenset({"bufferization.to_tensor", "bufferization.to_buffer"})
+"""Ops whose result reaches the memory of their operand across types: the
+tensor of a memref, the memref of a tensor (by name)."""
+
+
 def is_memory(type_: Attribute) -> bool:
-    return isinstance(type_, MemRefType | StorageType)
+    return isinstance(type_, MemRefType | UnrankedMemRefType | StorageType)
+
+
+def links_memory(type_: Attribute) -> bool:
+    """Values of `type_` may tie memory together: memory, and tensor values,
+    which may hold a memref's bytes (`bufferization.to_tensor`) that a
+    `bufferization.to_buffer` reaches again."""
+    return is_memory(type_) or isinstance(type_, TensorType | UnrankedTensorType)
 
 
 def with_scope(type_: Attribute, scope: str) -> Attribute:
     """`type_` in `scope`; DDR ("global") is spelled without a memory space."""
     if isinstance(type_, StorageType):
         return StorageType(scope)
-    assert isinstance(type_, MemRefType)
     space = NoneAttr() if scope == GLOBAL_SCOPE else StringAttr(scope)
+    if isinstance(type_, UnrankedMemRefType):
+        return UnrankedMemRefType.from_type(type_.element_type, space)
+    assert isinstance(type_, MemRefType)
     return MemRefType(type_.element_type, type_.shape, type_.layout, space)
 
 
@@ -122,11 +147,22 @@ class ScopeGroup:
 
     @property
     def scope(self) -> str:
-        """The group's scope; "" when its memory space is not a scope name."""
-        try:
-            return scope_of(self.values[0].type)
-        except VerifyException:
-            return ""
+        """The group's scope; "" when a memory space is not a scope name, or
+        when its memory is in several (`scopes`)."""
+        scopes = self.scopes()
+        return scopes[0] if len(scopes) == 1 else ""
+
+    def scopes(self) -> list[str]:
+        """The scopes of the group's memory; [""] when a memory space is not
+        a scope name."""
+        found: dict[str, None] = {}
+        for value in self.values:
+            if is_memory(value.type):
+                try:
+                    found[scope_of(value.type)] = None
+                except VerifyException:
+                    return [""]
+        return list(found)
 
     def allocations(self) -> list[Operation]:
         """Ops of the group that make new memory (storages, allocs, reallocs)."""
@@ -161,7 +197,12 @@ class ScopeGroups:
             group.values.append(value)
             self._groups[value] = group
         for group in roots.values():
-            if not group.scope:
+            scopes = group.scopes()
+            if len(scopes) > 1:
+                group.fixed = (
+                    f"tensor values tie it to memory in {' and '.join(scopes)}"
+                )
+            elif scopes == [""]:
                 group.fixed = "its memory space is not a scope name"
         for value, reason in self._fixed.items():
             group = self._groups[value]
@@ -215,7 +256,7 @@ class ScopeGroups:
             return
         kept = kept_signature(function, self.callers[name])
         for arg in function.args:
-            if is_memory(arg.type):
+            if links_memory(arg.type):
                 self._find(arg)
                 if kept:
                     self._fix(arg, f"it is an argument of @{name}, {kept}")
@@ -230,18 +271,20 @@ class ScopeGroups:
         functions: dict[str, func.FuncOp],
     ) -> None:
         for result in op.results:
-            if is_memory(result.type):
+            if links_memory(result.type):
                 self._find(result)
         for region in op.regions:
             for block in region.blocks:
                 for arg in block.args:
-                    if is_memory(arg.type):
+                    if links_memory(arg.type):
                         self._find(arg)
         memory_operands = [
-            (i, v) for i, v in enumerate(op.operands) if is_memory(v.type)
+            (i, v) for i, v in enumerate(op.operands) if links_memory(v.type)
         ]
         if op.name == "memref.get_global":
             self._fix(op.results[0], f"it is the global @{global_name(op)}")
+        elif op.name in CONVERSION_OPS:
+            self._union(op.operands[0], op.results[0])
         elif isinstance(op, AllocTensorOp | AllocDiscontiguousTensorOp):
             for _, value in memory_operands:
                 self._union(value, op.results[0])
@@ -250,12 +293,15 @@ class ScopeGroups:
         elif forwards_memory(op):
             for index, value in memory_operands:
                 for alias in forwarded_values(op, index):
-                    if is_memory(alias.type):
+                    if links_memory(alias.type):
                         self._union(value, alias)
         elif isinstance(op, func.ReturnOp):
+            # A returned tensor value names no memory space: the caller's
+            # `to_buffer` chooses one.
             if kept_signature:
                 for _, value in memory_operands:
-                    self._fix(value, f"it is returned by @{function}")
+                    if is_memory(value.type):
+                        self._fix(value, f"it is returned by @{function}")
         elif isinstance(op, func.CallOp):
             self._link_call(op, functions)
         elif op.name == "memref.extract_aligned_pointer_as_index":
@@ -278,11 +324,11 @@ class ScopeGroups:
         if callee is None or callee.is_declaration:
             reason = f"it is passed to @{call.callee.string_value()}, which has no body"
             for value in [*call.operands, *call.results]:
-                if is_memory(value.type):
+                if links_memory(value.type):
                     self._fix(value, reason)
             return
         for operand, arg in zip(call.operands, callee.args, strict=True):
-            if is_memory(operand.type):
+            if links_memory(operand.type):
                 self._union(operand, arg)
         for block in callee.body.blocks:
             terminator = block.last_op
@@ -290,7 +336,7 @@ class ScopeGroups:
                 for value, result in zip(
                     terminator.operands, call.results, strict=True
                 ):
-                    if is_memory(result.type):
+                    if links_memory(result.type):
                         self._union(value, result)
 
 
@@ -306,11 +352,11 @@ def kept_signature(function: func.FuncOp, calls: list[func.CallOp]) -> str | Non
 
 
 def _makes_memory_views(op: Operation) -> bool:
-    """The op has memref results or memref block arguments (it may alias)."""
-    if any(is_memory(r.type) for r in op.results):
+    """The op has memref or tensor results or block arguments (it may alias)."""
+    if any(links_memory(r.type) for r in op.results):
         return True
     return any(
-        is_memory(arg.type)
+        links_memory(arg.type)
         for region in op.regions
         for block in region.blocks
         for arg in block.args
@@ -320,11 +366,15 @@ def _makes_memory_views(op: Operation) -> bool:
 def retype(values: Iterable[SSAValue], scope: str) -> list[SSAValue]:
     """Give `values` (a whole scope group, or the values flowing from one new
     tensor) the scope `scope`; returns the new values in the same order.
+    Tensor values keep their type.
 
     Function signatures follow their entry block arguments and returns."""
     changed: list[SSAValue] = []
     functions: dict[func.FuncOp, None] = {}
     for value in values:
+        if not is_memory(value.type):
+            changed.append(value)
+            continue
         new_type = with_scope(value.type, scope)
         if new_type == value.type:
             changed.append(value)
@@ -351,22 +401,25 @@ def _function_of(op: Operation) -> func.FuncOp:
 
 
 def forward_closure(value: SSAValue) -> list[SSAValue]:
-    """`value` and the values made from it by views and forwarding ops, in
-    the order they were reached (what moves with a new tensor)."""
+    """`value` and the values made from it by views, forwarding ops and
+    `bufferization` conversions, in the order they were reached (what moves
+    with a new tensor)."""
     found = {value: None}
     pending = [value]
     while pending:
         current = pending.pop()
         for use in current.uses:
             op = use.operation
-            if op.name in VIEW_OPS and op.name != "memref.memory_space_cast":
+            if op.name in CONVERSION_OPS or (
+                op.name in VIEW_OPS and op.name != "memref.memory_space_cast"
+            ):
                 aliases = [op.results[0]]
             elif forwards_memory(op):
                 aliases = forwarded_values(op, use.index)
             else:
                 aliases = []
             for alias in aliases:
-                if is_memory(alias.type) and alias not in found:
+                if links_memory(alias.type) and alias not in found:
                     found[alias] = None
                     pending.append(alias)
     return list(found)

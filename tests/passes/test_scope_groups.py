@@ -104,3 +104,60 @@ func.func @main() {
     assert groups["t"].fixed == (
         "test.yield uses it (an op whose types memory-place does not change)"
     )
+
+
+TO_BUFFER_THROUGH_A_CALL = """
+func.func private @read(%t: tensor<4xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %m = bufferization.to_buffer %t : tensor<4xf32> to memref<4xf32>
+  %v = memref.load %m[%c0] : memref<4xf32>
+  func.return %v : f32
+}
+func.func @main() -> f32 {
+  %a = memref.alloc() : memref<4xf32>
+  %t = bufferization.to_tensor %a : memref<4xf32> to tensor<4xf32>
+  %v = func.call @read(%t) : (tensor<4xf32>) -> f32
+  func.return %v : f32
+}
+"""
+
+
+def test_a_memref_made_back_from_a_tensor_of_memory_moves_with_it():
+    module = Parser(CONTEXT, TO_BUFFER_THROUGH_A_CALL).parse_module()
+    groups = ScopeGroups(module)
+    ops = {op.results[0].name_hint: op for op in module.walk() if op.results}
+    group = groups.group_of(ops["a"].results[0])
+    assert group.fixed is None
+    assert groups.group_of(ops["m"].results[0]) is group
+    groups.retype(group.values, VTCM_SCOPE)
+    assert str(ops["m"].results[0].type) == 'memref<4xf32, "global.vtcm">'
+    read = next(
+        op
+        for op in module.walk()
+        if isinstance(op, func.FuncOp) and op.sym_name.data == "read"
+    )
+    assert [str(t) for t in read.function_type.inputs.data] == ["tensor<4xf32>"]
+
+
+def test_a_tensor_value_of_memory_in_two_scopes_keeps_both():
+    groups = _allocated_groups("""
+func.func @main(%flag: i1) -> f32 {
+  %c0 = arith.constant 0 : index
+  %a = memref.alloc() : memref<4xf32>
+  %b = memref.alloc() : memref<4xf32, "global.vtcm">
+  %t = scf.if %flag -> (tensor<4xf32>) {
+    %ta = bufferization.to_tensor %a : memref<4xf32> to tensor<4xf32>
+    scf.yield %ta : tensor<4xf32>
+  } else {
+    %tb = bufferization.to_tensor %b : memref<4xf32, "global.vtcm"> to tensor<4xf32>
+    scf.yield %tb : tensor<4xf32>
+  }
+  %m = bufferization.to_buffer %t : tensor<4xf32> to memref<4xf32>
+  %v = memref.load %m[%c0] : memref<4xf32>
+  func.return %v : f32
+}
+""")
+    assert groups["a"] is groups["b"]
+    assert (
+        groups["a"].fixed == "tensor values tie it to memory in global and global.vtcm"
+    )

@@ -29,6 +29,8 @@
 // RUN: memplan-opt %S/inputs/place-split-views.mlir -p 'memory-manifest,memory-place{capacity=2048}' | memplan-run - --vtcm-size 4096 2>&1 | filecheck %s --check-prefix=SPLIT-VIEWS-RESULT
 // RUN: memplan-opt %S/inputs/place-to-buffer.mlir -p 'memory-manifest,memory-place{capacity=4096}' | filecheck %s --check-prefix=TO-BUFFER
 // RUN: memplan-opt %S/inputs/place-to-buffer.mlir -p 'memory-manifest,memory-place{capacity=4096}' | memplan-run - 2>&1 | filecheck %s --check-prefix=TO-BUFFER-RESULT
+// RUN: memplan-opt %S/inputs/place-to-buffer-moved.mlir -p 'memory-manifest,memory-place{capacity=4096}' | filecheck %s --check-prefix=MOVED
+// RUN: memplan-opt %S/inputs/place-to-buffer-moved.mlir -p 'memory-manifest,memory-place{capacity=4096},memory-plan{capacity=4096},memory-verify{capacity=4096}' | memplan-run - 2>&1 | filecheck %s --check-prefix=MOVED-RESULT
 // RUN: memplan-opt %S/inputs/place-branching-region.mlir -p 'memory-manifest,memory-place{capacity=2048}' | filecheck %s --check-prefix=BRANCHING
 // RUN: memplan-opt %S/inputs/place-branching-region.mlir -p 'memory-manifest,memory-place{capacity=2048},memory-plan{capacity=2048},memory-verify{capacity=2048}' | memplan-run - --vtcm-size 2048 2>&1 | filecheck %s --check-prefix=BRANCHING-RESULT
 
@@ -615,6 +617,20 @@ func.func @affine_carried(%x: memref<1024xf32>, %out: memref<1024xf32>) {
 // TO-BUFFER-NOT:       memory.copy %out
 // TO-BUFFER-RESULT:    array([36., 36.,
 // TO-BUFFER-RESULT:    array([18., 18.,
+
+// A memref made back from a tensor of a moved tensor (through an scf.for
+// that hands the tensor on) is the same memory: it moves too, and so does
+// an unranked cast of one (inputs/place-to-buffer-moved.mlir).
+// MOVED-LABEL:  func.func @main()
+// MOVED:          %a = memory.alloc_tensor %a_storage[0] : !memory.storage<"global.vtcm"> to memref<256xf32, "global.vtcm">
+// MOVED:          %t = bufferization.to_tensor %a : memref<256xf32, "global.vtcm"> to tensor<256xf32>
+// MOVED:          %u = bufferization.to_buffer %held : tensor<256xf32> to memref<256xf32, "global.vtcm">
+// MOVED:          linalg.add ins(%u, %u : memref<256xf32, "global.vtcm">, memref<256xf32, "global.vtcm">)
+// MOVED-LABEL:  func.func @unranked()
+// MOVED:          %any = memref.cast %a : memref<16xf32, "global.vtcm"> to memref<*xf32, "global.vtcm">
+// MOVED-NEXT:     %b = memref.cast %any : memref<*xf32, "global.vtcm"> to memref<16xf32, "global.vtcm">
+// MOVED-RESULT:   array([36., 36.,
+// MOVED-RESULT:   peak bytes global=1024, global.vtcm=
 
 // No VTCM copy of a tensor allocated in a region of several blocks: it would
 // keep a storage of its own, outside the arenas memory-place counts
