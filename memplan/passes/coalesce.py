@@ -18,9 +18,9 @@ become one storage:
   never killed, since a kill would free bytes a tensor still uses.
 
 There is no reuse across time: the merged storage holds every old storage's
-bytes at once, which is the safe baseline `memory-plan` improves on when run
-instead of this pass (after it, a merged storage that holds a returned
-tensor is left alone by `memory-plan`).
+bytes at once, which is the safe baseline `memory-plan` improves on, run
+instead of this pass or after it (a merged storage that holds a returned
+tensor keeps only that tensor: `memplan.passes.kept_tensors`).
 
 A storage stays alone when its size is dynamic (a dynamic size is its own
 region), when its value escapes (any use other than placing tensors in it or

@@ -13,8 +13,11 @@ enclosing arena live across the branch when that arena does not grow.
 A tensor is plannable when its storage is a static-size
 `memory.alloc_storage` of the same function whose only users are
 `memory.alloc_tensor`s at static offsets with static shapes, and kills; and
-no tensor of that storage escapes or is carried from one loop iteration to
-the next.  Everything else (dynamic sizes or offsets, discontiguous tensors,
+the tensor does not escape, is not carried from one loop iteration to the
+next, and no dealloc frees it.  Its storage's other tensors stay in it, and
+the storage shrinks to them (`memplan.passes.kept_tensors`: a storage
+`memory-coalesce` merged often holds a returned tensor beside plannable
+ones).  Everything else (dynamic sizes or offsets, discontiguous tensors,
 storages passed to calls, returned or loop-carried tensors, functions of
 several blocks) is left as it is, except that with `insert-kills` a storage
 of dynamic size is killed after its tensor's last use
@@ -32,7 +35,7 @@ from __future__ import annotations
 import sys
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Hashable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from xdsl.context import Context
 from xdsl.dialects import func
@@ -76,6 +79,7 @@ from memplan.passes.held_vtcm import (
     module_callers,
     remark_dynamic_held,
 )
+from memplan.passes.kept_tensors import KeptLayout, kept_layout, shrink
 from memplan.passes.liveness import CONDITIONAL_REGIONS, FunctionLiveness, LiveRange
 from memplan.passes.options import (
     MemplanPass,
@@ -100,10 +104,12 @@ from memplan.targets import DEFAULT_TARGET, GLOBAL_SCOPE, VTCM_SCOPE, Target
 
 @dataclass(frozen=True)
 class PlannedStorage:
-    """A storage whose tensors all move into the arena, with their live ranges."""
+    """A storage whose tensors move into the arena, with their live ranges;
+    its `kept` tensors (they need storage of their own) stay in it."""
 
     storage: AllocStorageOp
     tensors: list[tuple[AllocTensorOp, LiveRange]]
+    kept: tuple[AllocTensorOp, ...] = ()
 
     @property
     def group(self) -> tuple[str, int]:
@@ -377,11 +383,18 @@ class MemoryPlanPass(MemplanPass):
         # Then, outermost first, an arena takes what is left of the window
         # while it is live: packed again (in blocks, with `discontiguous`)
         # when that is less than it took.
-        planned = {planned.storage for planned in storages}
+        emptied = {planned.storage for planned in storages if not planned.kept}
+        kept: dict[Operation | str, KeptLayout] = {
+            planned.storage: kept_layout(planned.storage, planned.kept)
+            for planned in storages
+            if planned.kept
+        }
         unplanned = [
-            holding
+            replace(holding, size=kept[holding.origin].size)
+            if holding.origin in kept
+            else holding
             for holding in function_usage(liveness).storages
-            if holding.origin not in planned
+            if holding.origin not in emptied
         ]
         depths = {arena: _depth(arena.block) for arena in arenas}
         by_depth: dict[int, list[UnitArena]] = {}
@@ -460,7 +473,10 @@ class MemoryPlanPass(MemplanPass):
                 target.pointer_width,
             )
         for planned in storages:
-            Rewriter.erase_op(planned.storage)
+            if planned.kept:
+                shrink(planned.storage, kept[planned.storage])
+            else:
+                Rewriter.erase_op(planned.storage)
         for planned in unit_planned:
             erase_unused_size(planned.storage)
         kill_after_last_use(dynamic)
@@ -873,8 +889,10 @@ def _plannable_storages(liveness: FunctionLiveness) -> Iterator[PlannedStorage]:
             if not tensors:
                 continue
             ranges = [(tensor, liveness.range_of(tensor)) for tensor in tensors]
-            if not any(live.needs_own_storage for _, live in ranges):
-                yield PlannedStorage(op, ranges)
+            moved = [(t, live) for t, live in ranges if not live.needs_own_storage]
+            if moved:
+                kept = tuple(t for t, live in ranges if live.needs_own_storage)
+                yield PlannedStorage(op, moved, kept)
 
 
 def _static_tensors(storage: AllocStorageOp) -> list[AllocTensorOp] | None:
@@ -901,11 +919,13 @@ def _is_static(tensor: AllocTensorOp) -> bool:
 
 
 def _kills(planned: PlannedStorage) -> Iterator[Operation]:
-    """The kills of a storage and of its tensors, also those made through an
-    alias (a cast, a subview): the plan erases them and places its own."""
-    for use in planned.storage.result.uses:
-        if isinstance(use.operation, KillOp):
-            yield use.operation
+    """The kills of a storage (unless it keeps tensors) and of its planned
+    tensors, also those made through an alias (a cast, a subview): the plan
+    erases them and places its own."""
+    if not planned.kept:
+        for use in planned.storage.result.uses:
+            if isinstance(use.operation, KillOp):
+                yield use.operation
     for _, live in planned.tensors:
         yield from live.ends
 

@@ -20,6 +20,8 @@
 // RUN: xdsl-opt %examples/seed_naive.mlir -p memory-manifest,memory-plan 2>&1 >/dev/null | filecheck %s --check-prefix=MANIFESTED --allow-empty
 // RUN: xdsl-opt %S/inputs/plan-several-blocks.mlir -p memory-manifest,memory-plan 2>&1 >/dev/null | filecheck %s --check-prefix=SEVERAL
 // RUN: xdsl-opt %examples/three_big_vtcm.mlir -p memory-manifest,memory-plan,memory-verify | memplan-run --target hexagon-v73 2>&1 | filecheck %s --check-prefix=THREE
+// RUN: memplan-opt %S/inputs/plan-coalesced.mlir -p 'memory-manifest,memory-coalesce,memory-plan{capacity=4096},memory-verify{capacity=4096}' | filecheck %s --check-prefix=COALESCED
+// RUN: memplan-opt %S/inputs/plan-coalesced.mlir -p 'memory-manifest,memory-coalesce,memory-plan{capacity=4096}' | memplan-run - --vtcm-size 4096 2>&1 | filecheck %s --check-prefix=COALESCED-RESULT
 
 // ALGO: memory-plan: unknown algorithm 'nope', expected one of: token, greedy, best
 // BADCAP: memory-plan: capacity must be >= 0 bytes, got -5
@@ -37,6 +39,21 @@
 
 // Three 3 MiB VTCM tensors, two live at once, run in 6 MiB of the 8 MiB.
 // THREE: peak bytes global=3145728, global.vtcm=6291456
+
+// A storage memory-coalesce merged holds %a, returned as a tensor, beside
+// the plannable %b and %d: they move into the arena, and the storage
+// shrinks to %a, now at offset 0 (inputs/plan-coalesced.mlir), so the
+// pipeline fits the 4096 bytes memory-plan alone needs.
+// COALESCED:       %0 = memory.alloc_storage [64] align 2048 : !memory.storage<"global.vtcm">
+// COALESCED-NEXT:  %arena = memory.alloc_storage [128] align 2048 : !memory.storage<"global.vtcm">
+// COALESCED-NEXT:  %b = memory.alloc_tensor %arena[0] : !memory.storage<"global.vtcm"> to memref<16xf32, "global.vtcm">
+// COALESCED:       %a = memory.alloc_tensor %0[0] : !memory.storage<"global.vtcm"> to memref<16xf32, "global.vtcm">
+// COALESCED:       %d = memory.alloc_tensor %arena[64] : !memory.storage<"global.vtcm"> to memref<16xf32, "global.vtcm">
+// COALESCED:       memory.kill %arena : !memory.storage<"global.vtcm">
+// COALESCED-NOT:   memory.kill %0
+// COALESCED-RESULT:  array([12., 12.,
+// COALESCED-RESULT:  array([2., 2.,
+// COALESCED-RESULT:  peak bytes global=64, global.vtcm=192; peak extent global=64, global.vtcm=2176;
 
 // Without memory-manifest the seed's memref.allocs stay as they are; the
 // pass says so on stderr instead of silently doing nothing.
