@@ -62,7 +62,7 @@ from memplan.passes.arena import (
     pack_arena,
 )
 from memplan.passes.call_aliases import CallAliases
-from memplan.passes.diagnostics import check_storage_bytes
+from memplan.passes.diagnostics import check_storage_bytes, describe
 from memplan.passes.dynamic_arenas import (
     Unit,
     erase_unused_size,
@@ -396,6 +396,12 @@ class MemoryPlanPass(MemplanPass):
             for holding in function_usage(liveness).storages
             if holding.origin not in emptied
         ]
+        why_held: dict[Operation | str, str] = {
+            holding.origin: why
+            for holding in unplanned
+            if isinstance(holding.origin, AllocStorageOp)
+            and (why := _why_held(holding.origin, liveness)) is not None
+        }
         depths = {arena: _depth(arena.block) for arena in arenas}
         by_depth: dict[int, list[UnitArena]] = {}
         for arena in sorted(arenas, key=depths.__getitem__):
@@ -414,6 +420,7 @@ class MemoryPlanPass(MemplanPass):
                 arena,
                 shallower,
                 unplanned,
+                why_held,
                 _room(arena.scope, target, held),
                 target,
             )
@@ -708,6 +715,7 @@ def _room_around(
     arena: UnitArena,
     shallower: list[UnitArena],
     unplanned: list[Holding],
+    why_held: Mapping[Operation | str, str],
     room: Room,
     target: Target,
 ) -> Room:
@@ -734,10 +742,13 @@ def _room_around(
             and span[0] <= storage.end
         ):
             size = align_up(storage.size, max(alignment, storage.alignment))
+            why = why_held.get(storage.origin)
             room = room.holding(
                 size * storage.copies,
                 f"{storage.at} ({storage.listed_bytes}, {size * storage.copies} "
-                "with its alignment padding)",
+                "with its alignment padding"
+                + (f"; memory-plan leaves it: {why}" if why else "")
+                + ")",
             )
     return room
 
@@ -907,6 +918,38 @@ def _static_tensors(storage: AllocStorageOp) -> list[AllocTensorOp] | None:
             return None
         tensors.append(user)
     return tensors
+
+
+def _why_held(storage: AllocStorageOp, liveness: FunctionLiveness) -> str | None:
+    """Why the pass leaves a static storage (or the tensors it keeps) where
+    it is, for a diagnostic that counts its bytes; None when it is not the
+    pass's choice (a storage of a function argument, of dynamic size)."""
+    if storage.static_size_bytes() is None:
+        return None
+    kept: list[str] = []
+    for use in storage.result.uses:
+        user = use.operation
+        if isinstance(user, KillOp):
+            continue
+        if not isinstance(user, AllocTensorOp):
+            return f"{user.name} uses it"
+        if not _is_static(user):
+            return f"{describe(user.result)} has a dynamic offset or shape"
+        live = liveness.range_of(user)
+        if live.needs_own_storage:
+            kept.append(f"{describe(user.result)}, which {_own_storage_reason(live)}")
+    return "it holds " + "; ".join(kept) if kept else None
+
+
+def _own_storage_reason(live: LiveRange) -> str:
+    """Why a tensor needs storage of its own (`LiveRange.needs_own_storage`)."""
+    if live.escapes:
+        return "escapes (returned, or its address taken)"
+    if live.carried:
+        return "is loop-carried"
+    if live.concurrent:
+        return "is allocated in a loop whose iterations may run at once"
+    return "a memref.dealloc or memref.realloc frees"
 
 
 def _is_static(tensor: AllocTensorOp) -> bool:

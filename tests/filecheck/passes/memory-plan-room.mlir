@@ -66,8 +66,9 @@ func.func @branch(%cond: i1) {
 // -----
 
 // A storage memory-plan leaves alone (returned) takes its aligned range of
-// the window: 2048 bytes of 2100 are gone before the arena of %t.
-// SMALL: memory-plan: in @unplanned, the "global.vtcm" arena needs 100 bytes with the best plan of 1 tensors (at least 100 bytes are live at once), over the scope capacity of 2100 bytes, of which 2048 are held while the arena is live: memory.alloc_storage %r_storage (100 bytes, 2048 with its alignment padding)
+// the window: 2048 bytes of 2100 are gone before the arena of %t.  The
+// message says why the pass leaves it.
+// SMALL: memory-plan: in @unplanned, the "global.vtcm" arena needs 100 bytes with the best plan of 1 tensors (at least 100 bytes are live at once), over the scope capacity of 2100 bytes, of which 2048 are held while the arena is live: memory.alloc_storage %r_storage (100 bytes, 2048 with its alignment padding; memory-plan leaves it: it holds %r, which escapes (returned, or its address taken))
 
 func.func @unplanned() -> memref<25xf32, "global.vtcm"> {
   %r = memref.alloc() : memref<25xf32, "global.vtcm">

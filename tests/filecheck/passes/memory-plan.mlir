@@ -22,6 +22,7 @@
 // RUN: xdsl-opt %examples/three_big_vtcm.mlir -p memory-manifest,memory-plan,memory-verify | memplan-run --target hexagon-v73 2>&1 | filecheck %s --check-prefix=THREE
 // RUN: memplan-opt %S/inputs/plan-coalesced.mlir -p 'memory-manifest,memory-coalesce,memory-plan{capacity=4096},memory-verify{capacity=4096}' | filecheck %s --check-prefix=COALESCED
 // RUN: memplan-opt %S/inputs/plan-coalesced.mlir -p 'memory-manifest,memory-coalesce,memory-plan{capacity=4096}' | memplan-run - --vtcm-size 4096 2>&1 | filecheck %s --check-prefix=COALESCED-RESULT
+// RUN: not memplan-opt %S/inputs/plan-coalesced.mlir -p 'memory-manifest,memory-coalesce,memory-plan{capacity=2048}' 2>&1 | filecheck %s --check-prefix=COALESCED-TIGHT
 
 // ALGO: memory-plan: unknown algorithm 'nope', expected one of: token, greedy, best
 // BADCAP: memory-plan: capacity must be >= 0 bytes, got -5
@@ -54,6 +55,10 @@
 // COALESCED-RESULT:  array([12., 12.,
 // COALESCED-RESULT:  array([2., 2.,
 // COALESCED-RESULT:  peak bytes global=64, global.vtcm=192; peak extent global=64, global.vtcm=2176;
+// In 2048 bytes neither pipeline fits (%a and the arena take 2048 each):
+// the refusal counts the merged storage at its new size and says what it
+// holds.
+// COALESCED-TIGHT: memory-plan: in @main, the "global.vtcm" arena needs 128 bytes with the best plan of 2 tensors (at least 128 bytes are live at once), over the scope capacity of 2048 bytes, of which 2048 are held while the arena is live: memory.alloc_storage %0 (64 bytes, 2048 with its alignment padding; memory-plan leaves it: it holds %a, which escapes (returned, or its address taken))
 
 // Without memory-manifest the seed's memref.allocs stay as they are; the
 // pass says so on stderr instead of silently doing nothing.
