@@ -62,7 +62,10 @@ through `memory-plan{dynamic-arenas=true}` lowered to memref, and
 `memory-place` killing a split tensor before a read through its view,
 making a VTCM copy that missed writes through a `bufferization.to_buffer`
 of the tensor, and making copies in regions of several blocks that
-`memory-plan` could not fit; the 20 programs here take some 10 s.
+`memory-plan` could not fit; a later one of 600 found the memref of a
+`bufferization.to_buffer` of a tensor `memory-place` moved left in the old
+memory space (18 of the first 300, results unchanged: the run priced its
+accesses in the wrong scope); the 20 programs here take some 10 s.
 
 `MEMPLAN_SLOW=1` runs ten times more examples.
 """
