@@ -3,8 +3,8 @@ not define and torch-mlir emits for `torch.remainder` on floats, MLIR's
 `arith.trunci`, which carries `overflowFlags` (xDSL's has no properties, so a
 generic-form `trunci` from MLIR, as torch-mlir's integer narrowing casts
 print, does not verify), and `arith.cmpi` / `arith.cmpf` that check their
-predicate is one MLIR defines (xDSL's take any integer, and then fail to
-print it)."""
+predicate is one MLIR defines, an `i64` (xDSL's take any integer of any
+type, and then fail to print it)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from xdsl.dialects.arith import (
     floatingPointLike,
     signlessIntegerLike,
 )
-from xdsl.dialects.builtin import IntegerAttr, IntegerType
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, i64
 from xdsl.ir import Dialect, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
@@ -92,11 +92,14 @@ class TruncIOp(IRDLOperation):
 
 
 def _check_predicate(op: arith.CmpiOp | arith.CmpfOp, names: list[str]) -> None:
+    """MLIR's predicate: an `i64` naming one of `names` (xDSL's takes an
+    integer of any type, `2 : i8`, and reads it as the same predicate)."""
     value = op.predicate.value.data
-    if not 0 <= value < len(names):
+    if op.predicate.type != i64 or not 0 <= value < len(names):
         listed = ", ".join(f"{number} ({name})" for number, name in enumerate(names))
         raise VerifyException(
-            f"{op.name} predicate {value} is not one of MLIR's: expected {listed}"
+            f"{op.name} predicate {op.predicate} is not one of MLIR's: expected a "
+            f"64-bit signless integer, {listed}"
         )
 
 

@@ -6,6 +6,8 @@ current MLIR writes differently, or that xDSL lacks, defined here.
   weights) and has MLIR's custom syntax, the form mlir-opt prints by default.
 - `memref.load` / `memref.store` take MLIR's `nontemporal`, `invariant` (load
   only) and `alignment` properties.
+- `memref.alloc` / `memref.alloca` check that an `alignment` is an `i64`, as
+  MLIR does (`CheckedAllocOp`, `CheckedAllocaOp`: subclasses of xDSL's).
 - `memref.copy`, `cast`, `memory_space_cast`, `extract_aligned_pointer_as_index`,
   `atomic_rmw` and `alloca_scope` have MLIR's custom syntax and verifiers.
 - `memref.subview` is verified as MLIR does (xDSL checks none of its result
@@ -156,6 +158,8 @@ __all__ = [
     "BlobError",
     "BlobStore",
     "CastOp",
+    "CheckedAllocOp",
+    "CheckedAllocaOp",
     "CollapseShapeOp",
     "CopyOp",
     "DeallocOp",
@@ -205,6 +209,42 @@ def _verify_indices(op: Operation, memref: SSAValue, indices: Sequence[SSAValue]
             f"incorrect number of indices for {op.name.removeprefix('memref.')}, "
             f"expected {rank} but got {len(indices)}"
         )
+
+
+_ALLOC_ALIGNMENT = (
+    "64-bit signless integer attribute whose value is positive and whose value "
+    "is a power of two > 0"
+)
+"""MLIR's constraint on the `alignment` of `memref.alloc` and `alloca`."""
+
+
+def _verify_alloc_alignment(alignment: IntegerAttr | None) -> None:
+    """MLIR requires an `i64` alignment; xDSL takes an integer of any type
+    (`64 : i32`, `64 : index`), which the passes then plan with."""
+    if alignment is not None and alignment.type != i64:
+        raise VerifyException(
+            f"attribute 'alignment' failed to satisfy constraint: {_ALLOC_ALIGNMENT}"
+            f", got {alignment}"
+        )
+
+
+class CheckedAllocOp(AllocOp):
+    """xDSL's `memref.alloc` with MLIR's check of the alignment's type: what
+    memplan parses.  A subclass, so `isinstance(op, AllocOp)` holds for both;
+    the interpreter registers both classes."""
+
+    def verify_(self) -> None:
+        super().verify_()
+        _verify_alloc_alignment(self.alignment)
+
+
+class CheckedAllocaOp(AllocaOp):
+    """xDSL's `memref.alloca` with MLIR's check of the alignment's type, as
+    `CheckedAllocOp`."""
+
+    def verify_(self) -> None:
+        super().verify_()
+        _verify_alloc_alignment(self.alignment)
 
 
 @irdl_op_definition
@@ -2164,8 +2204,8 @@ MEMREF = Dialect(
     [
         LoadOp,
         StoreOp,
-        AllocOp,
-        AllocaOp,
+        CheckedAllocOp,
+        CheckedAllocaOp,
         AssumeAlignmentOp,
         AllocaScopeOp,
         AllocaScopeReturnOp,
@@ -2194,8 +2234,8 @@ MEMREF = Dialect(
     ],
     [],
 )
-"""memref for memplan: xDSL's ops with global, get_global, load, store, copy, the
-casts, reinterpret_cast, extract_strided_metadata,
+"""memref for memplan: xDSL's ops with alloc, alloca, global, get_global, load,
+store, copy, the casts, reinterpret_cast, extract_strided_metadata,
 extract_aligned_pointer_as_index, atomic_rmw, alloca_scope, subview,
 collapse_shape and expand_shape replaced, and transpose, realloc, prefetch
 and reshape added."""

@@ -26,10 +26,11 @@ from collections.abc import Sequence
 from typing import Self
 
 from xdsl.dialects import scf
-from xdsl.dialects.builtin import IndexType
+from xdsl.dialects.builtin import IndexType, IntegerAttr
 from xdsl.ir import Attribute, Dialect, Operation, Region, SSAValue
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
+from xdsl.traits import ConstantLike
 from xdsl.utils.exceptions import VerifyException
 
 from memplan.dialects.syntax import (
@@ -95,7 +96,8 @@ class ParallelOp(scf.ParallelOp):
     init (%zero) -> f32 { ... scf.reduce(%v : f32) { ... } }`
 
     The `scf.reduce` terminator is always printed; a body without one gets
-    an empty one when parsed, as in MLIR."""
+    an empty one when parsed, as in MLIR.  A step that is a constant must be
+    positive, as MLIR's verifier requires (xDSL's takes any)."""
 
     def verify_(self) -> None:
         if not self.lowerBound:
@@ -103,6 +105,12 @@ class ParallelOp(scf.ParallelOp):
                 "needs at least one tuple element for lowerBound, upperBound and step"
             )
         super().verify_()
+        for step in self.step:
+            constant = ConstantLike.get_constant_value(step)
+            if isinstance(constant, IntegerAttr) and constant.value.data <= 0:
+                raise VerifyException(
+                    f"constant step operand must be positive, got {constant.value.data}"
+                )
 
     def print(self, printer: Printer) -> None:
         for keyword, values in (

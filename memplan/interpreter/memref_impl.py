@@ -172,13 +172,14 @@ class MemRefFunctions(CompilingFunctions):
         alignment = op.alignment.value.data if op.alignment is not None else 1
         return self.model.allocate_memref(op, scope_of(type_), shape, dtype, alignment)
 
-    @impl(memref.AllocOp)
     def run_alloc(
         self, interpreter: Interpreter, op: memref.AllocOp, args: PythonValues
     ) -> PythonValues:
         return (self._allocate(interpreter, op, args),)
 
-    @impl(memref.AllocaOp)
+    run_xdsl_alloc = impl(memref.AllocOp)(run_alloc)
+    run_checked_alloc = impl(memref.CheckedAllocOp)(run_alloc)
+
     def run_alloca(
         self, interpreter: Interpreter, op: memref.AllocaOp, args: PythonValues
     ) -> PythonValues:
@@ -186,6 +187,9 @@ class MemRefFunctions(CompilingFunctions):
         if self._frames:
             self._frames[-1].append(array)
         return (array,)
+
+    run_xdsl_alloca = impl(memref.AllocaOp)(run_alloca)
+    run_checked_alloca = impl(memref.CheckedAllocaOp)(run_alloca)
 
     def enter_scope(self) -> None:
         """A function or another automatic allocation scope starts."""

@@ -657,3 +657,35 @@ func.func @metadata_rank(%m: memref<2x2xi32>) {
 }
 
 // CHECK: expected 2 size(s) and stride(s), one per dimension of memref<2x2xi32>, got 1
+
+// -----
+
+// The alignment of memref.alloc and alloca is an i64, as in MLIR; xDSL 0.74
+// takes an integer of any type, and the passes planned with it.
+
+func.func @alloc_alignment_i32() {
+  %a = memref.alloc() {alignment = 64 : i32} : memref<4xf32>
+  func.return
+}
+
+// CHECK: attribute 'alignment' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive and whose value is a power of two > 0, got 64 : i32
+
+// -----
+
+func.func @alloca_alignment_index() {
+  %a = "memref.alloca"() <{alignment = 16 : index, operandSegmentSizes = array<i32: 0, 0>}> : () -> memref<4xf32>
+  func.return
+}
+
+// CHECK: attribute 'alignment' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive and whose value is a power of two > 0, got 16 : index
+
+// -----
+
+func.func @alloc_alignment_i64() {
+  %a = memref.alloc() {alignment = 64 : i64} : memref<4xf32>
+  %b = memref.alloca() {alignment = 16 : i64} : memref<4xf32>
+  func.return
+}
+
+// CHECK: %a = memref.alloc() {alignment = 64 : i64} : memref<4xf32>
+// CHECK-NEXT: %b = memref.alloca() {alignment = 16 : i64} : memref<4xf32>

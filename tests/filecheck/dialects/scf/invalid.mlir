@@ -45,6 +45,50 @@ func.func @parallel_without_induction_variables() {
 
 // -----
 
+// A constant step of scf.parallel must be positive, as MLIR's verifier
+// requires; a step that is not a constant is checked when the loop runs.
+
+func.func @parallel_zero_step(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0 : index
+  scf.parallel (%i, %j) = (%c0, %c0) to (%n, %n) step (%c1, %zero) {
+    scf.reduce
+  }
+  func.return
+}
+
+// CHECK: constant step operand must be positive, got 0
+
+// -----
+
+func.func @parallel_negative_step(%n: index) {
+  %c0 = arith.constant 0 : index
+  %minus = arith.constant -2 : index
+  scf.parallel (%i) = (%c0) to (%n) step (%minus) {
+    scf.reduce
+  }
+  func.return
+}
+
+// CHECK: constant step operand must be positive, got -2
+
+// -----
+
+// scf.for takes a constant step of 0 or less: MLIR (torch-mlir 20261001)
+// verifies it, and memplan-run refuses it when the loop runs.
+
+func.func @for_zero_step(%n: index) {
+  %c0 = arith.constant 0 : index
+  scf.for %i = %c0 to %n step %c0 {
+  }
+  func.return
+}
+
+// CHECK: scf.for %i = %c0 to %n step %c0 {
+
+// -----
+
 // scf.while is verified as MLIR verifies the edges between its regions:
 // what scf.condition hands on is the after region's arguments...
 func.func @while_condition_to_after(%c: i1) {

@@ -81,7 +81,7 @@ func.func @f() {
 // A comparison predicate MLIR does not define: its verifier's error (xDSL's
 // arith takes any integer, then fails to print it).
 // CMPI-NOT: internal error
-// CMPI: memplan-opt: error: {{.*}}cmpi-predicate-out-of-range.mlir:2:3: arith.cmpi predicate 10 is not one of MLIR's: expected 0 (eq), 1 (ne), 2 (slt), 3 (sle), 4 (sgt), 5 (sge), 6 (ult), 7 (ule), 8 (ugt), 9 (uge)
+// CMPI: memplan-opt: error: {{.*}}cmpi-predicate-out-of-range.mlir:2:3: arith.cmpi predicate 10 : i64 is not one of MLIR's: expected a 64-bit signless integer, 0 (eq), 1 (ne), 2 (slt), 3 (sle), 4 (sgt), 5 (sge), 6 (ult), 7 (ule), 8 (ugt), 9 (uge)
 // CMPF-NOT: internal error
-// CMPF: memplan-opt: error: {{.*}}cmpf-predicate-out-of-range.mlir:2:3: arith.cmpf predicate 16 is not one of MLIR's: expected 0 (false), 1 (oeq),
+// CMPF: memplan-opt: error: {{.*}}cmpf-predicate-out-of-range.mlir:2:3: arith.cmpf predicate 16 : i64 is not one of MLIR's: expected a 64-bit signless integer, 0 (false), 1 (oeq),
 // CMPF-SAME: 15 (true)
