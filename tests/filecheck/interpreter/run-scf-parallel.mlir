@@ -174,8 +174,8 @@ func.func @once() {
 // ONCE: memplan-run: {{.*}}storages global=1;
 
 func.func @zero_step() {
-  %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
+  %c0 = arith.subi %c1, %c1 : index
   "scf.parallel"(%c0, %c1, %c0) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({
   ^bb0(%i: index):
     "scf.reduce"() : () -> ()
@@ -183,4 +183,5 @@ func.func @zero_step() {
   func.return
 }
 
+// A step computed at run time (a constant step of 0 does not verify):
 // STEP: memplan-run: error: {{.*}}run-scf-parallel.mlir:179:3: scf.parallel (in @zero_step): step 0 of induction variable 0 is not positive: expected a step above 0{{$}}
