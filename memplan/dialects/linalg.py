@@ -20,7 +20,8 @@ every op in LINALG; the other ops are in modules by family, which build on
 linalg_base (the helpers and base classes they share): linalg_elementwise,
 linalg_window (convolutions and poolings), linalg_tiled, linalg_quantized,
 linalg_reduce, linalg_softmax, linalg_pack, linalg_index, linalg_rng,
-linalg_winograd and linalg_contract.
+linalg_winograd, linalg_contract and linalg_generic (`linalg.generic` with
+MLIR's verifier).
 """
 
 from __future__ import annotations
@@ -40,7 +41,6 @@ from xdsl.dialects.linalg.abstract_ops import ElementwiseOperation
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import (
     BroadcastOp,
-    GenericOp,
     TransposeOp,
     YieldOp,
 )
@@ -110,6 +110,7 @@ from memplan.dialects.linalg_elementwise import (
     TanhOp,
     UnaryElementwiseOperation,
 )
+from memplan.dialects.linalg_generic import GenericOp
 from memplan.dialects.linalg_index import IndexOp
 from memplan.dialects.linalg_pack import PackOp, UnPackOp
 from memplan.dialects.linalg_quantized import (

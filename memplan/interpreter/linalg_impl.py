@@ -18,6 +18,7 @@ from itertools import product
 from typing import Any
 
 import numpy as np
+from xdsl.dialects import linalg as xdsl_linalg
 from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.interpreter import (
@@ -278,11 +279,13 @@ class LinalgFunctions(InterpreterFunctions):
         _store(output, unpack(source, output.shape, tiles, op.positions(), op.perm()))
         return ()
 
-    @impl(linalg.GenericOp)
     def run_generic(
         self, interpreter: Interpreter, op: linalg.GenericOp, args: PythonValues
     ) -> PythonValues:
         return self.run_structured(interpreter, op, args)
+
+    run_xdsl_generic = impl(xdsl_linalg.GenericOp)(run_generic)
+    run_memplan_generic = impl(linalg.GenericOp)(run_generic)
 
     @impl(linalg.MapOp)
     def run_map(
@@ -376,6 +379,7 @@ DEDICATED: frozenset[type[Operation]] = frozenset(
         linalg.TransposeOp,
         linalg.BroadcastOp,
         linalg.ReduceOp,
+        xdsl_linalg.GenericOp,
         linalg.GenericOp,
     }
 )
