@@ -6,6 +6,11 @@ types (`BranchOpInterface`).  xDSL 0.74 checks neither, so `cf.br
 ^bb1(%a : memref<4xf32>)` into `^bb1(%b: memref<1xf32>)` parsed, and the
 block then ran on a memref of another shape than its argument says.
 `MemplanParser` rejects such a branch where it is written.
+
+MLIR also requires every block of a region of several blocks to end in a
+terminator ("empty block: expect at least a terminator"); xDSL checks a
+block's last op only, so an empty block, where a branch could jump and find
+nothing to run, verified.  `MemplanParser` rejects it too.
 """
 
 from __future__ import annotations
@@ -67,4 +72,18 @@ def mismatched_branch(root: Operation) -> tuple[Operation, str] | None:
     for op in walk(root):
         for problem in _problems(op):
             return op, problem
+    return None
+
+
+def empty_block(root: Operation) -> tuple[Operation, int, int] | None:
+    """The first op under `root` (in walk order) with a region of several
+    blocks one of which is empty, the region's number and the block's; or
+    None."""
+    for op in walk(root):
+        for region_number, region in enumerate(op.regions):
+            if len(region.blocks) < 2:
+                continue
+            for block_number, block in enumerate(region.blocks):
+                if block.first_op is None:
+                    return op, region_number, block_number
     return None

@@ -65,7 +65,7 @@ from xdsl.utils.exceptions import ParseError
 from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken, MLIRTokenKind
 
-from memplan.branches import mismatched_branch
+from memplan.branches import empty_block, mismatched_branch
 from memplan.dominance import undominated_use
 from memplan.parse_memo import MemoizingParser
 from memplan.semi_affine import SemiAffineParser
@@ -303,9 +303,18 @@ class MemplanParser(MemoizingParser):
         self._parsing_module = []
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
-        """The module, once every use is dominated by its definition and
-        every branch hands its successors their arguments' types."""
+        """The module, once every block of a region of several ends in a
+        terminator, every use is dominated by its definition and every
+        branch hands its successors their arguments' types."""
         module = super().parse_module(allow_implicit_module)
+        empty = empty_block(module)
+        if empty is not None:
+            op, region, block = empty
+            self.raise_error(
+                f"{op.name}: empty block: expect at least a terminator (block "
+                f"#{block} of region #{region}, which has several blocks)",
+                self.op_spans.get(op),
+            )
         mismatched = mismatched_branch(module)
         if mismatched is not None:
             op, problem = mismatched

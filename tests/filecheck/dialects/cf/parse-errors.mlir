@@ -58,3 +58,29 @@ func.func @valid(%c: i1, %x: i32, %f: i32) {
 }
 
 // CHECK: func.func @valid(%c: i1, %x: i32, %f: i32) {
+
+// -----
+
+// Every block of a region of several blocks ends in a terminator, as MLIR
+// requires; xDSL checks a block's last op only, so an empty block a branch
+// jumps to verified.
+func.func @empty_block(%c: i1) {
+  cf.cond_br %c, ^bb1, ^bb2
+^bb1:
+  func.return
+^bb2:
+}
+
+// CHECK: func.func: empty block: expect at least a terminator (block #2 of region #0, which has several blocks)
+
+// -----
+
+func.func @empty_block_in_execute_region() {
+  scf.execute_region {
+    cf.br ^bb1
+  ^bb1:
+  }
+  func.return
+}
+
+// CHECK: scf.execute_region: empty block: expect at least a terminator (block #1 of region #0, which has several blocks)
