@@ -1,6 +1,6 @@
 """scf for memplan: xDSL 0.74's dialect with `scf.execute_region`,
 `scf.parallel` and `scf.reduce` printed and parsed as MLIR does, and
-`scf.while` verified as MLIR does.
+`scf.while` and `scf.if` verified as MLIR does.
 
 xDSL prints an `scf.execute_region` without results with none of its block
 terminators, so a region of several blocks lost its `cf.br`, `cf.cond_br`
@@ -39,7 +39,7 @@ from memplan.dialects.syntax import (
     print_values_with_types,
 )
 
-__all__ = ["SCF", "ExecuteRegionOp", "ParallelOp", "ReduceOp", "WhileOp"]
+__all__ = ["SCF", "ExecuteRegionOp", "IfOp", "ParallelOp", "ReduceOp", "WhileOp"]
 
 
 class ExecuteRegionOp(scf.ExecuteRegionOp):
@@ -227,6 +227,43 @@ def _types(types: Sequence[Attribute]) -> str:
     return f"({', '.join(map(str, types))})"
 
 
+class IfOp(scf.IfOp):
+    """Runs its `then` region if the condition holds, else its `else` region;
+    the `scf.yield` ending the region run gives the results.  Verified as
+    MLIR verifies the edges from each `scf.yield` to the results (xDSL checks
+    neither, so an `scf.if` could yield more values than it has results, or
+    values of other types, and run), and an op with results needs an else
+    region."""
+
+    def verify_(self) -> None:
+        results = tuple(self.output.types)
+        if results and not self.false_region.blocks:
+            raise VerifyException("must have an else block if defining values")
+        for region in (self.true_region, self.false_region):
+            if not region.blocks:
+                continue
+            yielded = region.block.last_op
+            if not isinstance(yielded, scf.YieldOp):
+                continue
+            handed = tuple(yielded.arguments.types)
+            if len(handed) != len(results):
+                raise VerifyException(
+                    "along control flow edge from Operation scf.yield to Operation "
+                    f"scf.if: region branch point has {len(handed)} operands, but "
+                    f"region successor needs {len(results)} inputs"
+                )
+            for number, (source, target) in enumerate(
+                zip(handed, results, strict=True)
+            ):
+                if source != target:
+                    raise VerifyException(
+                        "along control flow edge from Operation scf.yield to "
+                        f"Operation scf.if: successor operand type #{number} "
+                        f"'{source}' should match successor input type #{number} "
+                        f"'{target}'"
+                    )
+
+
 class WhileOp(scf.WhileOp):
     """Runs `before` and, while the `scf.condition` ending it holds, `after`
     on the values it hands on; the values of the last `scf.condition` are
@@ -285,6 +322,7 @@ class WhileOp(scf.WhileOp):
 
 _REPLACED: dict[type[Operation], type[Operation]] = {
     scf.ExecuteRegionOp: ExecuteRegionOp,
+    scf.IfOp: IfOp,
     scf.ParallelOp: ParallelOp,
     scf.ReduceOp: ReduceOp,
     scf.WhileOp: WhileOp,
@@ -296,5 +334,5 @@ SCF = Dialect(
     list(scf.Scf.attributes),
 )
 """scf for memplan: xDSL's ops with `scf.execute_region`, `scf.parallel` and
-`scf.reduce` printed and parsed as MLIR does, and `scf.while` verified as
-MLIR does."""
+`scf.reduce` printed and parsed as MLIR does, and `scf.while` and `scf.if`
+verified as MLIR does."""

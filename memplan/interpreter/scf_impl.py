@@ -30,7 +30,7 @@ from xdsl.interpreter import (
 )
 from xdsl.ir import Operation
 
-from memplan.dialects.scf import ExecuteRegionOp, ParallelOp, ReduceOp, WhileOp
+from memplan.dialects.scf import ExecuteRegionOp, IfOp, ParallelOp, ReduceOp, WhileOp
 from memplan.interpreter.errors import ModelError
 from memplan.interpreter.memref_impl import MemRefFunctions
 from memplan.interpreter.parallel import ParallelIterations
@@ -60,7 +60,7 @@ def _xdsl_scf() -> ScfFunctions:
 @register_impls
 class ScfFunctionsExtra(CompilingFunctions):
     """scf.for, scf.parallel, scf.reduce, scf.reduce.return, scf.execute_region,
-    scf.while.
+    scf.while, scf.if.
 
     Parallel and reduce ops run whether they are memplan's (what memplan
     parses) or xDSL's (what xDSL's builders and implicit terminators make)."""
@@ -106,6 +106,13 @@ class ScfFunctionsExtra(CompilingFunctions):
 
     run_xdsl_parallel = impl(scf.ParallelOp)(run_parallel)
     run_memplan_parallel = impl(ParallelOp)(run_parallel)
+
+    @impl(IfOp)
+    def run_if(
+        self, interpreter: Interpreter, op: IfOp, args: PythonValues
+    ) -> PythonValues:
+        """memplan's `scf.if` (what memplan parses), run as xDSL's."""
+        return _xdsl_scf().run_if(interpreter, op, args).values
 
     @impl(WhileOp)
     def run_while(

@@ -180,3 +180,55 @@ func.func @while_after_not_yield(%c: i1, %x: i32) {
 }
 
 // CHECK: expects the 'after' region to terminate with 'scf.yield'
+
+// -----
+
+// scf.if is verified as MLIR verifies the edges from its scf.yield ops to
+// its results; xDSL checks neither count nor types.
+
+func.func @if_yield_count(%c: i1, %x: i32) -> i32 {
+  %r = "scf.if"(%c) ({
+    "scf.yield"(%x) : (i32) -> ()
+  }, {
+    "scf.yield"(%x, %x) : (i32, i32) -> ()
+  }) : (i1) -> i32
+  func.return %r : i32
+}
+
+// CHECK: along control flow edge from Operation scf.yield to Operation scf.if: region branch point has 2 operands, but region successor needs 1 inputs
+
+// -----
+
+func.func @if_yield_without_results(%c: i1, %x: i32) {
+  scf.if %c {
+    scf.yield %x : i32
+  }
+  func.return
+}
+
+// CHECK: along control flow edge from Operation scf.yield to Operation scf.if: region branch point has 1 operands, but region successor needs 0 inputs
+
+// -----
+
+func.func @if_yield_type(%c: i1, %x: i32, %y: f32) -> i32 {
+  %r = scf.if %c -> (i32) {
+    scf.yield %y : f32
+  } else {
+    scf.yield %x : i32
+  }
+  func.return %r : i32
+}
+
+// CHECK: along control flow edge from Operation scf.yield to Operation scf.if: successor operand type #0 'f32' should match successor input type #0 'i32'
+
+// -----
+
+func.func @if_results_without_else(%c: i1, %x: i32) -> i32 {
+  %r = "scf.if"(%c) ({
+    "scf.yield"(%x) : (i32) -> ()
+  }, {
+  }) : (i1) -> i32
+  func.return %r : i32
+}
+
+// CHECK: must have an else block if defining values
