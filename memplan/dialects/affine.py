@@ -70,7 +70,9 @@ _AccessT = TypeVar(
 
 
 class ForOp(affine.ForOp):
-    """`affine.for %i = lb to ub step s { ... }`, with `s` at least 1."""
+    """`affine.for %i = lb to ub step s { ... }`, with `s` at least 1, bound
+    maps of at least one result, and an `affine.yield` of the result types
+    (xDSL checks neither)."""
 
     def verify_(self) -> None:
         super().verify_()
@@ -79,6 +81,28 @@ class ForOp(affine.ForOp):
             raise VerifyException(
                 f"expected step to be a positive integer (1 to {INDEX_MAX}), got {step}"
             )
+        for which, bound in (
+            ("lower", self.lowerBoundMap),
+            ("upper", self.upperBoundMap),
+        ):
+            if not bound.data.results:
+                raise VerifyException(
+                    f"expected {which} bound map to have at least one result"
+                )
+        yielded = self.body.block.last_op
+        if isinstance(yielded, affine.YieldOp):
+            if len(yielded.arguments) != len(self.res):
+                raise VerifyException(
+                    "parent of yield must have same number of results as the yield "
+                    f"operands: affine.yield has {len(yielded.arguments)}, the op "
+                    f"{len(self.res)}"
+                )
+            if yielded.arguments.types != self.res.types:
+                raise VerifyException(
+                    "types mismatch between yield op and its parent: affine.yield "
+                    f"yields ({', '.join(map(str, yielded.arguments.types))}), the "
+                    f"op's results are ({', '.join(map(str, self.res.types))})"
+                )
         for bound in (self.lowerBoundMap, self.upperBoundMap):
             for result in bound.data.results:
                 for expr in result.dfs():

@@ -158,3 +158,55 @@ func.func @bound_too_small() {
 }
 
 // CHECK: bound affine_map<() -> (-9223372036854775809)>: constant too large for index: -9223372036854775809 is below -9223372036854775808
+
+// -----
+
+// affine.for's bound maps have at least one result and its affine.yield
+// hands on the result types, as MLIR requires; xDSL checks neither.
+
+func.func @for_empty_lower_bound() {
+  "affine.for"() <{lowerBoundMap = affine_map<() -> ()>, upperBoundMap = affine_map<() -> (4)>, step = 1 : index, operandSegmentSizes = array<i32: 0, 0, 0>}> ({
+  ^bb0(%i: index):
+    "affine.yield"() : () -> ()
+  }) : () -> ()
+  func.return
+}
+
+// CHECK: expected lower bound map to have at least one result
+
+// -----
+
+func.func @for_empty_upper_bound() {
+  "affine.for"() <{lowerBoundMap = affine_map<() -> (0)>, upperBoundMap = affine_map<() -> ()>, step = 1 : index, operandSegmentSizes = array<i32: 0, 0, 0>}> ({
+  ^bb0(%i: index):
+    "affine.yield"() : () -> ()
+  }) : () -> ()
+  func.return
+}
+
+// CHECK: expected upper bound map to have at least one result
+
+// -----
+
+func.func @for_yield_count() -> f32 {
+  %z = arith.constant 0.0 : f32
+  %r = affine.for %i = 0 to 4 iter_args(%a = %z) -> (f32) {
+    affine.yield %a, %a : f32, f32
+  }
+  func.return %r : f32
+}
+
+// CHECK: parent of yield must have same number of results as the yield operands: affine.yield has 2, the op 1
+
+// -----
+
+func.func @for_yield_type() -> f32 {
+  %z = arith.constant 0.0 : f32
+  %r = affine.for %i = 0 to 4 iter_args(%a = %z) -> (f32) {
+    %one = arith.constant 1 : i32
+    affine.yield %one : i32
+  }
+  func.return %r : f32
+}
+
+// CHECK: types mismatch between yield op and its parent: affine.yield yields (i32), the op's results are (f32)
