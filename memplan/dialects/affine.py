@@ -300,8 +300,33 @@ def _parse_store(parser: Parser, cls: type[_AccessT], vector: bool) -> _AccessT:
     return access.create(cls, parser.resolve_operand(value, access.element_type))
 
 
+def _verify_map(
+    op: affine.LoadOp | affine.StoreOp | affine.VectorLoadOp | affine.VectorStoreOp,
+) -> None:
+    """MLIR's check of an access map, which xDSL does not make: one result
+    per memref dimension, one input per index operand."""
+    map_ = op.map.data
+    memref_type = op.memref.type
+    assert isinstance(memref_type, MemRefType)
+    rank = memref_type.get_num_dims()
+    if len(map_.results) != rank:
+        raise VerifyException(
+            f"affine map num results must equal memref rank: {op.map} has "
+            f"{len(map_.results)}, {memref_type} has rank {rank}"
+        )
+    if map_.num_dims + map_.num_symbols != len(op.indices):
+        raise VerifyException(
+            f"expects as many subscripts as affine map inputs: {op.map} takes "
+            f"{map_.num_dims + map_.num_symbols}, the op has {len(op.indices)}"
+        )
+
+
 class LoadOp(affine.LoadOp):
     """`%v = affine.load %m[%i + 1, symbol(%n)] : memref<...>`."""
+
+    def verify_(self) -> None:
+        super().verify_()
+        _verify_map(self)
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
@@ -314,6 +339,10 @@ class LoadOp(affine.LoadOp):
 
 class StoreOp(affine.StoreOp):
     """`affine.store %v, %m[%i, symbol(%n)] : memref<...>`."""
+
+    def verify_(self) -> None:
+        super().verify_()
+        _verify_map(self)
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
@@ -329,6 +358,10 @@ class StoreOp(affine.StoreOp):
 class VectorLoadOp(affine.VectorLoadOp):
     """`%v = affine.vector_load %m[%i] : memref<...>, vector<...>`."""
 
+    def verify_(self) -> None:
+        super().verify_()
+        _verify_map(self)
+
     @classmethod
     def parse(cls, parser: Parser) -> Self:
         return _Access.parse(parser, vector=True).create(cls)
@@ -342,6 +375,10 @@ class VectorLoadOp(affine.VectorLoadOp):
 
 class VectorStoreOp(affine.VectorStoreOp):
     """`affine.vector_store %v, %m[%i] : memref<...>, vector<...>`."""
+
+    def verify_(self) -> None:
+        super().verify_()
+        _verify_map(self)
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:

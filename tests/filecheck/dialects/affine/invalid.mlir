@@ -210,3 +210,33 @@ func.func @for_yield_type() -> f32 {
 }
 
 // CHECK: types mismatch between yield op and its parent: affine.yield yields (i32), the op's results are (f32)
+
+// -----
+
+// The map of an affine access has one result per memref dimension and one
+// input per index, as MLIR requires; xDSL checks neither.
+
+func.func @load_map_rank(%m: memref<4x4xf32>, %i: index) -> f32 {
+  %v = "affine.load"(%m, %i) <{map = affine_map<(d0) -> (d0)>}> : (memref<4x4xf32>, index) -> f32
+  func.return %v : f32
+}
+
+// CHECK: affine map num results must equal memref rank: affine_map<(d0) -> (d0)> has 1, memref<4x4xf32> has rank 2
+
+// -----
+
+func.func @store_map_inputs(%m: memref<4xf32>, %i: index, %v: f32) {
+  "affine.store"(%v, %m, %i, %i) <{map = affine_map<(d0) -> (d0)>}> : (f32, memref<4xf32>, index, index) -> ()
+  func.return
+}
+
+// CHECK: expects as many subscripts as affine map inputs: affine_map<(d0) -> (d0)> takes 1, the op has 2
+
+// -----
+
+func.func @vector_load_map_rank(%m: memref<4xf32>, %i: index) -> vector<2xf32> {
+  %v = "affine.vector_load"(%m, %i) <{map = affine_map<(d0) -> (d0, d0)>}> : (memref<4xf32>, index) -> vector<2xf32>
+  func.return %v : vector<2xf32>
+}
+
+// CHECK: affine map num results must equal memref rank: affine_map<(d0) -> (d0, d0)> has 2, memref<4xf32> has rank 1
