@@ -476,6 +476,17 @@ class MapsContractionOperation(ContractionOperation, ABC):
                     f"{self.name} indexing_map #{index} must have {loops} dims, "
                     f"got {map_.data}"
                 )
+        # MLIR lets an input's map transpose or drop the default map's
+        # dimensions only (`areResultExprsSubsetOf`).
+        for index, map_ in enumerate(self.get_indexing_maps().data[:2]):
+            default = self.DEFAULT_MAPS[index]
+            for result in map_.data.results:
+                if result not in default.results:
+                    raise VerifyException(
+                        f"Unexpected dim expression in map result: {result} in "
+                        f"indexing_map #{index} ({map_.data}) is not a result of "
+                        f"the default map {default}"
+                    )
         super().verify_()
 
     @classmethod

@@ -81,6 +81,31 @@ __all__ = [
 ]
 
 
+MEMOIZED_MAPS = "linalg.memoized_indexing_maps"
+"""The attribute in which MLIR caches a named op's indexing maps."""
+
+
+def _verify_memoized_maps(op: HiddenBodyOperation) -> None:
+    """MLIR reads the maps of a convolution or pooling (whose maps depend on
+    its strides and dilations) from `linalg.memoized_indexing_maps` when the
+    op has it (torch-mlir's output does), and verifies and computes with
+    those; memplan computes with the op's definition.  Maps that differ from
+    it would make the two compute different things, or MLIR reject the
+    module, so they are an error."""
+    memoized = op.attributes.get(MEMOIZED_MAPS)
+    if memoized is None:
+        return
+    defined = [str(map_.data) for map_ in op.get_indexing_maps()]
+    if (
+        not isinstance(memoized, ArrayAttr)
+        or [str(getattr(map_, "data", map_)) for map_ in memoized] != defined
+    ):
+        raise VerifyException(
+            f"{op.name}: {MEMOIZED_MAPS} {memoized} are not the op's indexing "
+            f"maps [{', '.join(defined)}]: MLIR would read the op with them"
+        )
+
+
 class SlidingWindowOperation(HiddenBodyOperation, ABC):
     """Convolutions and poolings, defined by the names of their loops.
 
@@ -164,6 +189,7 @@ class WindowOperation(SlidingWindowOperation, ABC):
         return _window_values(self.dilations, self.window_rank())
 
     def verify_(self) -> None:
+        _verify_memoized_maps(self)
         rank = self.window_rank()
         for name, attr in (("strides", self.strides), ("dilations", self.dilations)):
             if attr is None:

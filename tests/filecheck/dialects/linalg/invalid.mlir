@@ -1125,3 +1125,38 @@ func.func @f(%a: memref<4xf32>, %c: memref<4xf32>) {
 }
 
 // CHECK: linalg.conv_2d_nhwc_hwcf_q takes 4 inputs and one output, got 1 and 1
+
+// -----
+
+// MLIR reads the maps of a convolution or pooling from
+// linalg.memoized_indexing_maps (which torch-mlir's output carries): it
+// rejects maps that do not fit the operands and computes with those that do
+// (here, with the output transposed). memplan computes with the op's
+// definition, so maps that differ from it are an error.
+func.func @memoized_maps(%i: memref<1x1x6x6xf32>, %f: memref<1x1x3x3xf32>, %o: memref<1x1x4x4xf32>) {
+  linalg.conv_2d_nchw_fchw {linalg.memoized_indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d2 + d5, d3 + d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d3, d2)>]} ins(%i, %f : memref<1x1x6x6xf32>, memref<1x1x3x3xf32>) outs(%o : memref<1x1x4x4xf32>)
+  func.return
+}
+
+// CHECK: linalg.conv_2d_nchw_fchw: linalg.memoized_indexing_maps [{{.*}}(d0, d1, d3, d2)>] are not the op's indexing maps [{{.*}}(d0, d1, d2, d3)]: MLIR would read the op with them
+
+// -----
+
+func.func @memoized_maps_equal(%i: memref<1x1x6x6xf32>, %f: memref<1x1x3x3xf32>, %o: memref<1x1x4x4xf32>) {
+  linalg.conv_2d_nchw_fchw {linalg.memoized_indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d2 + d5, d3 + d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>]} ins(%i, %f : memref<1x1x6x6xf32>, memref<1x1x3x3xf32>) outs(%o : memref<1x1x4x4xf32>)
+  func.return
+}
+
+// CHECK: func.func @memoized_maps_equal
+// CHECK-NEXT: linalg.conv_2d_nchw_fchw ins(%i, %f
+
+// -----
+
+// A matmul input's map may transpose the default map's dimensions, not index
+// the operand by other loops (MLIR: `Unexpected dim expression in map result.`).
+func.func @matmul_map_dims(%a: memref<4x8xf32>, %b: memref<4x16xf32>, %c: memref<8x16xf32>) {
+  linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d2, d1)>] ins(%a, %b : memref<4x8xf32>, memref<4x16xf32>) outs(%c : memref<8x16xf32>)
+  func.return
+}
+
+// CHECK: Unexpected dim expression in map result: d0 in indexing_map #1 ((d0, d1, d2) -> (d0, d1)) is not a result of the default map (d0, d1, d2) -> (d2, d1)
