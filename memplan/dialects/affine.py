@@ -127,6 +127,7 @@ class IfOp(affine.IfOp):
     def verify_(self) -> None:
         if not self.then_region.blocks:
             raise VerifyException("expected a then region of one block, got none")
+        self.get_irdl_definition().verify(self)
         condition = self.condition.data
         expected = condition.num_dims + condition.num_symbols
         if len(self.args) != expected:

@@ -49,6 +49,7 @@ class ExecuteRegionOp(scf.ExecuteRegionOp):
     an `scf.yield` of the op's result types."""
 
     def verify_(self) -> None:
+        self.get_irdl_definition().verify(self)
         entry = self.region.first_block
         if entry is None:
             raise VerifyException("region needs to have at least one block")
@@ -236,6 +237,7 @@ class IfOp(scf.IfOp):
     region."""
 
     def verify_(self) -> None:
+        super().verify_()
         results = tuple(self.output.types)
         if results and not self.false_region.blocks:
             raise VerifyException("must have an else block if defining values")
@@ -274,6 +276,7 @@ class WhileOp(scf.WhileOp):
     declared and run on it)."""
 
     def verify_(self) -> None:
+        self.get_irdl_definition().verify(self)
         before = self.before_region.block
         after = self.after_region.block
         condition = before.last_op

@@ -240,3 +240,19 @@ func.func @vector_load_map_rank(%m: memref<4xf32>, %i: index) -> vector<2xf32> {
 }
 
 // CHECK: affine map num results must equal memref rank: affine_map<(d0) -> (d0, d0)> has 2, memref<4xf32> has rank 1
+
+// -----
+
+// memplan's affine.if makes xDSL's checks of its operands too (an f32 is no
+// dimension; MLIR: operand cannot be used as a dimension id).
+
+func.func @if_f32_operand(%x: f32) {
+  "affine.if"(%x) <{condition = affine_set<(d0) : (d0 >= 0)>}> ({
+    "affine.yield"() : () -> ()
+  }, {
+  }) : (f32) -> ()
+  func.return
+}
+
+// CHECK: operand 'args' at position 0 does not verify
+// CHECK: f32 should be of base attribute index

@@ -232,3 +232,46 @@ func.func @if_results_without_else(%c: i1, %x: i32) -> i32 {
 }
 
 // CHECK: must have an else block if defining values
+
+// -----
+
+// memplan's scf.if, scf.execute_region and scf.while make xDSL's checks of
+// their operands, results and regions too (their verifiers replaced the
+// whole of xDSL's, so a second condition, an operand or a third region
+// verified).
+
+func.func @if_two_conditions(%c: i1) {
+  "scf.if"(%c, %c) ({
+    "scf.yield"() : () -> ()
+  }, {
+  }) : (i1, i1) -> ()
+  func.return
+}
+
+// CHECK: Expected 1 operand, but got 2
+
+// -----
+
+func.func @execute_region_operand(%c: i1) {
+  "scf.execute_region"(%c) ({
+    "scf.yield"() : () -> ()
+  }) : (i1) -> ()
+  func.return
+}
+
+// CHECK: Expected 0 operands, but got 1
+
+// -----
+
+func.func @while_three_regions(%c: i1) {
+  "scf.while"() ({
+    "scf.condition"(%c) : (i1) -> ()
+  }, {
+    "scf.yield"() : () -> ()
+  }, {
+    "scf.yield"() : () -> ()
+  }) : () -> ()
+  func.return
+}
+
+// CHECK: Expected 2 regions, but got 3
