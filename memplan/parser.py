@@ -69,6 +69,7 @@ from memplan.branches import empty_block, mismatched_branch
 from memplan.dominance import undominated_use
 from memplan.parse_memo import MemoizingParser
 from memplan.semi_affine import SemiAffineParser
+from memplan.terminators import misplaced_yield
 from memplan.type_checks import memref_type_problem
 
 MAX_REGION_NESTING = 10_000
@@ -304,8 +305,9 @@ class MemplanParser(MemoizingParser):
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
         """The module, once every block of a region of several ends in a
-        terminator, every use is dominated by its definition and every
-        branch hands its successors their arguments' types."""
+        terminator, every yield ends an op that may hold it, every use is
+        dominated by its definition and every branch hands its successors
+        their arguments' types."""
         module = super().parse_module(allow_implicit_module)
         empty = empty_block(module)
         if empty is not None:
@@ -315,6 +317,10 @@ class MemplanParser(MemoizingParser):
                 f"#{block} of region #{region}, which has several blocks)",
                 self.op_spans.get(op),
             )
+        stray = misplaced_yield(module)
+        if stray is not None:
+            op, problem = stray
+            self.raise_error(f"{op.name}: {problem}", self.op_spans.get(op))
         mismatched = mismatched_branch(module)
         if mismatched is not None:
             op, problem = mismatched

@@ -97,3 +97,13 @@ func.func @constant_too_large_in_access(%x: memref<8xf32>, %i: index) {
 #too_large = affine_map<(d0) -> (d0 mod 18446744073709551616)>
 
 // CHECK: constant too large for index: 18446744073709551616 is above 9223372036854775807
+
+// -----
+
+// affine.yield ends an affine.for, affine.if or affine.parallel only, as in
+// MLIR; xDSL checks no parent, so a function ending in one verified.
+func.func @yield_ends_function(%n: index) -> index {
+  "affine.yield"(%n) : (index) -> ()
+}
+
+// CHECK: affine.yield: only terminates affine.if/for/parallel regions, got func.func

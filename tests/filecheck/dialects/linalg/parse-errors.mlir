@@ -154,3 +154,24 @@ func.func @f(%a: memref<4xi1>, %c: memref<4xi1>) {
 }
 
 // CHECK: linalg.elementwise kind min_unsigned: linalg min_unsigned is not defined on i1 (MLIR: unsupported operation: unsigned min not on uint)
+
+// -----
+
+// linalg.yield ends the body of a linalg op only (MLIR: expected parent op
+// with LinalgOp interface); xDSL checks no parent.
+func.func @yield_ends_function() {
+  "linalg.yield"() : () -> ()
+}
+
+// CHECK: linalg.yield: expected parent op with LinalgOp interface, got func.func
+
+// -----
+
+func.func @yield_ends_region() {
+  scf.execute_region {
+    "linalg.yield"() : () -> ()
+  }
+  func.return
+}
+
+// CHECK: linalg.yield: expected parent op with LinalgOp interface, got scf.execute_region
