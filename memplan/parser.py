@@ -56,6 +56,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     PackableType,
     RankedStructure,
+    StringAttr,
     UnrankedMemRefType,
 )
 from xdsl.ir import Attribute, Block, Operation, Region
@@ -81,6 +82,11 @@ some 10 Python frames per level, the interpreter 10 to 35, and
 
 _MODULE_SPELLINGS = ("builtin.module", "module", '"builtin.module"')
 """How the first token of a `builtin.module` op is written."""
+
+
+_VISIBILITIES = frozenset({"public", "private", "nested"})
+"""The symbol visibilities MLIR knows (`SymbolOpInterface`); xDSL reads any
+string, and memplan took an unknown one for "not public"."""
 
 
 def too_deep(name: str) -> str:
@@ -346,6 +352,19 @@ class MemplanParser(MemoizingParser):
         finally:
             self._parsing_module.pop()
         self.op_spans[op] = start
+        visibility = op.properties.get("sym_visibility") or op.attributes.get(
+            "sym_visibility"
+        )
+        if visibility is not None and (
+            not isinstance(visibility, StringAttr)
+            or visibility.data not in _VISIBILITIES
+        ):
+            self.raise_error(
+                f"{op.name}: visibility expected to be one of "
+                '["public", "private", "nested"], but got '
+                f"{visibility}",
+                start,
+            )
         # In custom form (the op's first token is its bare name), braces
         # holding nothing are an error, not a declaration.
         if isinstance(op, func.FuncOp) and start.text == op.name:

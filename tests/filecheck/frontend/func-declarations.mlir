@@ -31,3 +31,12 @@ func.func public @marked_public(i32)
 "func.func"() ({}) {sym_name = "generic_public", function_type = () -> ()} : () -> ()
 
 // CHECK: func.func @generic_public: a declaration (a function without a body) cannot be public
+
+// -----
+
+// A symbol's visibility is public, private or nested, as MLIR requires; xDSL
+// reads any string, and memplan took an unknown one for "not public".
+"func.func"() <{sym_name = "odd_visibility", function_type = () -> (), sym_visibility = "generic_decl"}> ({
+}) : () -> ()
+
+// CHECK: func.func: visibility expected to be one of ["public", "private", "nested"], but got "generic_decl"
