@@ -62,6 +62,7 @@ from memplan.passes.arena import (
     pack_arena,
 )
 from memplan.passes.call_aliases import CallAliases
+from memplan.passes.capacity_check import capacity_problems
 from memplan.passes.diagnostics import check_storage_bytes, describe
 from memplan.passes.dynamic_arenas import (
     Unit,
@@ -288,6 +289,12 @@ class MemoryPlanPass(MemplanPass):
         self._check_table_scope(target)
         functions = [f for f in walk(op) if isinstance(f, func.FuncOp)]
         callers = module_callers(op)
+        if target.capacity(VTCM_SCOPE) is not None:
+            for function in functions:
+                if function.body.blocks:
+                    remark_dynamic_held(
+                        self.name, function, callers[function.sym_name.data]
+                    )
         held = HeldVtcm(op)
         calls = CallAliases(op)
         for function in functions:
@@ -301,6 +308,7 @@ class MemoryPlanPass(MemplanPass):
             else:
                 _remark_several_blocks(function)
         _remark_unmanifested(op)
+        _check_capacity(op, target)
 
     def _check_options(self) -> None:
         if self.algorithm not in ALGORITHMS:
@@ -372,7 +380,6 @@ class MemoryPlanPass(MemplanPass):
             arena.scope == VTCM_SCOPE for arena in arenas
         ):
             held = held_in_module.of(function, callers, target.alignment(VTCM_SCOPE))
-            remark_dynamic_held(self.name, function, callers)
         # Pack every arena before rewriting (a failure leaves the IR as it
         # was), innermost units first: their heights are known when the
         # enclosing arena looks for room to nest them.
@@ -764,6 +771,28 @@ def _nested_slot(
         align_up(inner.size, alignment),
         alignment,
     )
+
+
+def _check_capacity(module: ModuleOp, target: Target) -> None:
+    """Fail where `memory-verify` finds the planned module over a capacity
+    (`memplan.passes.capacity_check`), in every function, callees included:
+    what the checks while planning do not see (what a callee holds at a
+    call, storages held across recursion, the first fit's holes, storages
+    of functions without an arena) must not make a plan the pass accepts
+    one that `memory-verify` and `memplan-run` refuse."""
+    calls = CallAliases(module)
+    functions = [
+        FunctionLiveness(function, calls.forward)
+        for function in walk(module)
+        if isinstance(function, func.FuncOp) and function.body.blocks
+    ]
+    problems = [
+        f"memory-plan: in @{name}, after planning, {problem}"
+        for name, found in capacity_problems(module, functions, target).items()
+        for problem in found
+    ]
+    if problems:
+        raise PassFailedException("\n".join(problems))
 
 
 def _remark_several_blocks(function: func.FuncOp) -> None:

@@ -42,7 +42,6 @@ the pass fails with one line per problem, naming the ops.
 from __future__ import annotations
 
 import heapq
-import sys
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -64,8 +63,9 @@ from memplan.dialects.memory import (
 )
 from memplan.ir_walk import walk
 from memplan.passes.call_aliases import CallAliases
+from memplan.passes.capacity_check import capacity_problems
 from memplan.passes.diagnostics import describe, named_op
-from memplan.passes.held_vtcm import HeldVtcm, module_callers, remark_dynamic_held
+from memplan.passes.held_vtcm import module_callers, remark_dynamic_held
 from memplan.passes.liveness import (
     REALLOCS,
     FunctionLiveness,
@@ -76,8 +76,7 @@ from memplan.passes.liveness import (
 from memplan.passes.options import MemplanPass, check_power_of_two, resolve_target
 from memplan.passes.passed_storage import call_overlap_problems, callee_footprints
 from memplan.passes.placements import Placement, address_alignment, tensor_placements
-from memplan.passes.scope_usage import Holding, ModuleUsage, function_usage
-from memplan.targets import DEFAULT_TARGET, VTCM_SCOPE, Target
+from memplan.targets import DEFAULT_TARGET, VTCM_SCOPE
 
 
 def _placement_problems(placement: Placement) -> Iterator[str]:
@@ -306,7 +305,7 @@ class MemoryVerifyPass(MemplanPass):
             for function in walk(op)
             if isinstance(function, func.FuncOp) and function.body.blocks
         ]
-        usage = ModuleUsage([function_usage(f) for f in functions], target)
+        capacity = capacity_problems(op, functions, target)
         callers = module_callers(op)
         placements = {f.function.sym_name.data: self._placements(f) for f in functions}
         footprints = callee_footprints(
@@ -314,7 +313,6 @@ class MemoryVerifyPass(MemplanPass):
             {name: [p for p, _ in found] for name, found in placements.items()},
         )
         problems: list[str] = []
-        held = HeldVtcm(op)
         for liveness in functions:
             name = liveness.function.sym_name.data
             if target.capacity(VTCM_SCOPE) is not None:
@@ -325,9 +323,7 @@ class MemoryVerifyPass(MemplanPass):
                     _function_problems(placements[name]),
                     _carried_problems(liveness, placements[name]),
                     call_overlap_problems(liveness, placements[name], footprints),
-                    usage.capacity_problems(
-                        name, _held(held, liveness.function, callers[name], target)
-                    ),
+                    capacity[name],
                     _use_after_kill_problems(liveness),
                     _realloc_problems(liveness.function),
                 )
@@ -357,14 +353,3 @@ def _function_problems(
         by_storage[placement.storage].append((placement, live))
     for together in by_storage.values():
         yield from _overlap_problems(together)
-
-
-def _held(
-    held: HeldVtcm, function: func.FuncOp, callers: list[func.CallOp], target: Target
-) -> list[Holding]:
-    """The VTCM `held` finds, held all through `function`."""
-    alignment = target.alignment(VTCM_SCOPE)
-    return [
-        Holding(VTCM_SCOPE, -1, sys.maxsize, size, alignment, what)
-        for what, size, _ in held.of(function, callers, alignment)
-    ]

@@ -68,14 +68,16 @@ func.func @main() {
 
 // Within what is left: @lut's 4 KiB and the 8 KiB arena fill the 12 KiB. The
 // VTCM argument of a private function called in the module is its caller's
-// memory, not held all through it (@caller holds it, with no arena).
+// memory, not held all through it: @caller holds it (its callers outside
+// the module do) at the call, with @callee's 4 KiB arena at its peak.
 // CHECK-LABEL: func.func @fits()
 // CHECK-NEXT:    %one = arith.constant
 // CHECK-NEXT:    %arena = memory.alloc_storage [8192] align 2048 : !memory.storage<"global.vtcm">
 // CHECK-LABEL: func.func private @callee(
 // CHECK-NEXT:    %one = arith.constant
-// CHECK-NEXT:    %arena = memory.alloc_storage [8192] align 2048 : !memory.storage<"global.vtcm">
+// CHECK-NEXT:    %arena = memory.alloc_storage [4096] align 2048 : !memory.storage<"global.vtcm">
 // CHECK-NOT:     memory-plan
+// CHECK:         // -----
 
 memref.global "private" @lut : memref<1024xf32, "global.vtcm"> = dense<1.0>
 
@@ -92,6 +94,30 @@ func.func @fits() {
   memory.kill %sb : !memory.storage<"global.vtcm">
   func.return
 }
+
+func.func private @callee(%x: memref<1024xf32, "global.vtcm">) {
+  %one = arith.constant 1.0 : f32
+  %sa = memory.alloc_storage [4096] : !memory.storage<"global.vtcm">
+  %a = memory.alloc_tensor %sa[0] : !memory.storage<"global.vtcm"> to memref<1024xf32, "global.vtcm">
+  linalg.fill ins(%one : f32) outs(%a : memref<1024xf32, "global.vtcm">)
+  linalg.add ins(%a, %x : memref<1024xf32, "global.vtcm">, memref<1024xf32, "global.vtcm">) outs(%x : memref<1024xf32, "global.vtcm">)
+  memory.kill %sa : !memory.storage<"global.vtcm">
+  func.return
+}
+
+func.func @caller(%x: memref<1024xf32, "global.vtcm">) {
+  func.call @callee(%x) : (memref<1024xf32, "global.vtcm">) -> ()
+  func.return
+}
+
+// -----
+
+// An 8 KiB arena in @callee fits beside @lut in @callee, but not at the
+// call, where @caller's argument is held too: the check of the planned
+// module (as memory-verify's) finds it.
+// CHECK: memory-plan: in @caller, after planning, scope "global.vtcm" holds 16384 bytes at memory.alloc_storage %arena (in @callee) (held: memref.global @lut (4096 bytes), argument 0 of @caller (4096 bytes), %arena (in @callee)), over its capacity of 12288 bytes
+
+memref.global "private" @lut : memref<1024xf32, "global.vtcm"> = dense<1.0>
 
 func.func private @callee(%x: memref<1024xf32, "global.vtcm">) {
   %one = arith.constant 1.0 : f32

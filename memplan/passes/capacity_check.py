@@ -1,0 +1,54 @@
+"""The capacity check of `memory-verify`, which `memory-plan` also makes on
+the module it planned: a plan `memory-plan` accepts, `memory-verify` accepts
+on the same target and capacity.
+
+Per function with a body, each bounded scope must fit its address window
+with what the function holds (`memplan.passes.scope_usage`: alignment
+padding, the first fit the run replays, what a callee holds at its peak at
+each `func.call`, storages held across a recursive call) on top of the VTCM
+held all through the function (`memplan.passes.held_vtcm`: VTCM globals,
+arguments callers outside the module hold).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+
+from memplan.passes.held_vtcm import HeldVtcm, module_callers
+from memplan.passes.liveness import FunctionLiveness
+from memplan.passes.scope_usage import Holding, ModuleUsage, function_usage
+from memplan.targets import VTCM_SCOPE, Target
+
+
+def capacity_problems(
+    module: ModuleOp, functions: Sequence[FunctionLiveness], target: Target
+) -> dict[str, list[str]]:
+    """The capacity problems of each of `functions` (every function of
+    `module` with a body) on `target`, by function name."""
+    usage = ModuleUsage([function_usage(f) for f in functions], target)
+    callers = module_callers(module)
+    held = HeldVtcm(module)
+    return {
+        f.function.sym_name.data: list(
+            usage.capacity_problems(
+                f.function.sym_name.data,
+                _held(held, f.function, callers[f.function.sym_name.data], target),
+            )
+        )
+        for f in functions
+    }
+
+
+def _held(
+    held: HeldVtcm, function: func.FuncOp, callers: list[func.CallOp], target: Target
+) -> list[Holding]:
+    """The VTCM `held` finds, held all through `function`."""
+    alignment = target.alignment(VTCM_SCOPE)
+    return [
+        Holding(VTCM_SCOPE, -1, sys.maxsize, size, alignment, what)
+        for what, size, _ in held.of(function, callers, alignment)
+    ]
