@@ -32,15 +32,14 @@ def capacity_problems(
     usage = ModuleUsage([function_usage(f) for f in functions], target)
     callers = module_callers(module)
     held = HeldVtcm(module)
-    return {
-        f.function.sym_name.data: list(
-            usage.capacity_problems(
-                f.function.sym_name.data,
-                _held(held, f.function, callers[f.function.sym_name.data], target),
-            )
+    problems: dict[str, list[str]] = {}
+    for liveness in functions:
+        function = liveness.function
+        name = function.sym_name.data
+        problems[name] = list(
+            usage.capacity_problems(name, _held(held, function, callers[name], target))
         )
-        for f in functions
-    }
+    return problems
 
 
 def _held(

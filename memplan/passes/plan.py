@@ -28,6 +28,12 @@ dynamic shape of one unit pack into arenas of that unit
 With `discontiguous=auto|always`, an arena of a scope with a capacity may
 cut some of its tensors into blocks reached through pointer tables
 (`memplan.passes.plan_blocks`), so fragmentation no longer costs bytes.
+
+Last, the planned module goes through `memory-verify`'s capacity check
+(`memplan.passes.capacity_check`), in every function: what the arena
+checks do not see (what a callee holds at a call, storages held across
+recursion, the holes first fit leaves, functions without an arena) fails
+the pass, so a plan it accepts `memory-verify` accepts.
 """
 
 from __future__ import annotations
