@@ -18,8 +18,8 @@ from itertools import product
 from typing import Any
 
 import numpy as np
-from xdsl.dialects import linalg as xdsl_linalg
 from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType
+from xdsl.dialects.linalg import ops as xdsl_linalg
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.interpreter import (
     Interpreter,
@@ -280,7 +280,7 @@ class LinalgFunctions(InterpreterFunctions):
         return ()
 
     def run_generic(
-        self, interpreter: Interpreter, op: linalg.GenericOp, args: PythonValues
+        self, interpreter: Interpreter, op: xdsl_linalg.GenericOp, args: PythonValues
     ) -> PythonValues:
         return self.run_structured(interpreter, op, args)
 
