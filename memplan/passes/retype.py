@@ -285,9 +285,12 @@ class ScopeGroups:
             self._fix(op.results[0], f"it is the global @{global_name(op)}")
         elif op.name in CONVERSION_OPS:
             self._union(op.operands[0], op.results[0])
-        elif isinstance(op, AllocTensorOp | AllocDiscontiguousTensorOp):
-            for _, value in memory_operands:
-                self._union(value, op.results[0])
+        elif isinstance(op, AllocTensorOp):
+            self._union(op.storage, op.results[0])
+        elif isinstance(op, AllocDiscontiguousTensorOp):
+            # The tensor's memory space is its blocks' scope; its pointer
+            # table may be in another.
+            self._union(op.data_storage, op.results[0])
         elif op.name in VIEW_OPS and op.name != "memref.memory_space_cast":
             self._union(op.operands[0], op.results[0])
         elif forwards_memory(op):

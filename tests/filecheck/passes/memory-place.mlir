@@ -33,6 +33,7 @@
 // RUN: memplan-opt %S/inputs/place-to-buffer-moved.mlir -p 'memory-manifest,memory-place{capacity=4096},memory-plan{capacity=4096},memory-verify{capacity=4096}' | memplan-run - 2>&1 | filecheck %s --check-prefix=MOVED-RESULT
 // RUN: memplan-opt %S/inputs/place-branching-region.mlir -p 'memory-manifest,memory-place{capacity=2048}' | filecheck %s --check-prefix=BRANCHING
 // RUN: memplan-opt %S/inputs/place-branching-region.mlir -p 'memory-manifest,memory-place{capacity=2048},memory-plan{capacity=2048},memory-verify{capacity=2048}' | memplan-run - --vtcm-size 2048 2>&1 | filecheck %s --check-prefix=BRANCHING-RESULT
+// RUN: memplan-opt %examples/seed_discontiguous.mlir -p 'memory-manifest,memory-place{target=hexagon-v65}' | filecheck %s --check-prefix=DISC
 
 // ALGO: memory-place: unknown algorithm 'nope', expected one of: heuristic, exact
 // BADCAP: memory-place: capacity must be >= 0 bytes, got -5
@@ -640,3 +641,11 @@ func.func @affine_carried(%x: memref<1024xf32>, %out: memref<1024xf32>) {
 // BRANCHING:           scf.yield %acc
 // BRANCHING-RESULT:    array([3., 3., 3., 3., 3., 3., 3., 3.], dtype=float32),
 // BRANCHING-RESULT:    array([3., 3., 3., 3., 3., 3., 3., 3.], dtype=float32)
+
+// A discontiguous tensor's memory space is its blocks' scope, whatever its
+// pointer table's: the blocks' storage, which memory-plan does not plan,
+// moves to DDR and the table's storage stays as it is.
+// DISC-LABEL:  func.func private @seed(
+// DISC:          %vtcm = memory.alloc_storage [4096] : !memory.storage<"global">
+// DISC-NEXT:     %tables = memory.alloc_storage [64] : !memory.storage<"global">
+// DISC-NEXT:     %a = memory.alloc_discontiguous_tensor table %tables[0], blocks %vtcm[768, 256, 2304, 3072] : !memory.storage<"global">, !memory.storage<"global"> to memref<4x64xi32, #memory.discontiguous>
