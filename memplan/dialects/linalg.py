@@ -20,8 +20,9 @@ every op in LINALG; the other ops are in modules by family, which build on
 linalg_base (the helpers and base classes they share): linalg_elementwise,
 linalg_window (convolutions and poolings), linalg_tiled, linalg_quantized,
 linalg_reduce, linalg_softmax, linalg_pack, linalg_index, linalg_rng,
-linalg_winograd, linalg_contract and linalg_generic (`linalg.generic` with
-MLIR's verifier).
+linalg_winograd, linalg_contract and linalg_bodies (`linalg.generic`,
+`linalg.transpose` and `linalg.broadcast` with MLIR's checks of their
+bodies).
 """
 
 from __future__ import annotations
@@ -40,8 +41,6 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.linalg.abstract_ops import ElementwiseOperation
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import (
-    BroadcastOp,
-    TransposeOp,
     YieldOp,
 )
 from xdsl.ir import Attribute, BlockArgument, Dialect, Region, SSAValue
@@ -79,6 +78,7 @@ from memplan.dialects.linalg_base import (
     tensor_results,
     verify_yield_types,
 )
+from memplan.dialects.linalg_bodies import BroadcastOp, GenericOp, TransposeOp
 from memplan.dialects.linalg_contract import (
     BatchReduceMatmulOp,
     ContractOp,
@@ -110,7 +110,6 @@ from memplan.dialects.linalg_elementwise import (
     TanhOp,
     UnaryElementwiseOperation,
 )
-from memplan.dialects.linalg_generic import GenericOp
 from memplan.dialects.linalg_index import IndexOp
 from memplan.dialects.linalg_pack import PackOp, UnPackOp
 from memplan.dialects.linalg_quantized import (

@@ -207,23 +207,27 @@ class LinalgFunctions(InterpreterFunctions):
         count_copy(self.model, source_type, target_type, args[0])
         return ()
 
-    @impl(linalg.TransposeOp)
     def run_transpose(
-        self, interpreter: Interpreter, op: linalg.TransposeOp, args: PythonValues
+        self, interpreter: Interpreter, op: xdsl_linalg.TransposeOp, args: PythonValues
     ) -> PythonValues:
         _memref_outputs(op)
         source, output = args
         _store(output, np.transpose(read_tensor(source), op.permutation.get_values()))
         return ()
 
-    @impl(linalg.BroadcastOp)
+    run_xdsl_transpose = impl(xdsl_linalg.TransposeOp)(run_transpose)
+    run_memplan_transpose = impl(linalg.TransposeOp)(run_transpose)
+
     def run_broadcast(
-        self, interpreter: Interpreter, op: linalg.BroadcastOp, args: PythonValues
+        self, interpreter: Interpreter, op: xdsl_linalg.BroadcastOp, args: PythonValues
     ) -> PythonValues:
         _memref_outputs(op)
         source, output = args
         _store(output, np.expand_dims(read_tensor(source), op.dimensions.get_values()))
         return ()
+
+    run_xdsl_broadcast = impl(xdsl_linalg.BroadcastOp)(run_broadcast)
+    run_memplan_broadcast = impl(linalg.BroadcastOp)(run_broadcast)
 
     @impl(linalg.ReduceOp)
     def run_reduce(
@@ -377,7 +381,9 @@ DEDICATED: frozenset[type[Operation]] = frozenset(
         linalg.FillOp,
         linalg.CopyOp,
         linalg.TransposeOp,
+        xdsl_linalg.TransposeOp,
         linalg.BroadcastOp,
+        xdsl_linalg.BroadcastOp,
         linalg.ReduceOp,
         xdsl_linalg.GenericOp,
         linalg.GenericOp,

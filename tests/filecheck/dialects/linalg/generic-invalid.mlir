@@ -1,7 +1,7 @@
 // What the body of a linalg.generic yields, verified as MLIR verifies
 // linalg.yield. xDSL 0.74 checks the generic's maps and block arguments but
-// not its yield, so memplan planned and ran loop nests MLIR rejects: the
-// messages are MLIR's.
+// not its yield (nor either for linalg.transpose and linalg.broadcast), so
+// memplan planned and ran ops MLIR rejects: the messages are MLIR's.
 
 // RUN: memplan-opt %s --split-input-file --verify-diagnostics | filecheck %s
 
@@ -55,3 +55,66 @@ func.func @yield_type(%a: memref<4xf32>, %b: memref<4xf32>, %i: i32) {
 
 // CHECK: type of yield operand 1 ('i32') doesn't match the element type of the enclosing linalg.generic op ('f32')
 
+
+// -----
+
+// linalg.transpose and linalg.broadcast: memplan computes them from their
+// attributes, but MLIR checks their bodies as a generic's.
+
+func.func @transpose_argument_count(%a: memref<2x3xf32>, %b: memref<3x2xf32>) {
+  "linalg.transpose"(%a, %b) <{permutation = array<i64: 1, 0>}> ({
+  ^bb0(%x: f32):
+    linalg.yield %x : f32
+  }) : (memref<2x3xf32>, memref<3x2xf32>) -> ()
+  func.return
+}
+
+// CHECK: expected as many non-induction variable region arguments as the number of input/output operands
+
+// -----
+
+func.func @transpose_argument_type(%a: memref<2x3xf32>, %b: memref<3x2xf32>) {
+  "linalg.transpose"(%a, %b) <{permutation = array<i64: 1, 0>}> ({
+  ^bb0(%x: f32, %o: index):
+    linalg.yield %x : f32
+  }) : (memref<2x3xf32>, memref<3x2xf32>) -> ()
+  func.return
+}
+
+// CHECK: expected type of bb argument #1 ('index') to match element or self type of the corresponding operand ('f32')
+
+// -----
+
+func.func @broadcast_yield_count(%a: memref<3xf32>, %b: memref<2x3xf32>) {
+  "linalg.broadcast"(%a, %b) <{dimensions = array<i64: 0>}> ({
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield
+  }) : (memref<3xf32>, memref<2x3xf32>) -> ()
+  func.return
+}
+
+// CHECK: expected number of yield values (0) to match the number of inits / outs operands of the enclosing LinalgOp (1)
+
+// -----
+
+func.func @broadcast_yield_type(%a: memref<3xf32>, %b: memref<2x3xf32>, %i: i32) {
+  "linalg.broadcast"(%a, %b) <{dimensions = array<i64: 0>}> ({
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %i : i32
+  }) : (memref<3xf32>, memref<2x3xf32>) -> ()
+  func.return
+}
+
+// CHECK: type of yield operand 1 ('i32') doesn't match the element type of the enclosing linalg.generic op ('f32')
+
+// -----
+
+func.func @transpose_and_broadcast_valid(%a: memref<2x3xf32>, %b: memref<3x2xf32>, %c: memref<3xf32>, %d: memref<2x3xf32>) {
+  linalg.transpose ins(%a : memref<2x3xf32>) outs(%b : memref<3x2xf32>) permutation = [1, 0]
+  linalg.broadcast ins(%c : memref<3xf32>) outs(%d : memref<2x3xf32>) dimensions = [0]
+  func.return
+}
+
+// CHECK: func.func @transpose_and_broadcast_valid
+// CHECK-NEXT: linalg.transpose ins(%a:memref<2x3xf32>) outs(%b:memref<3x2xf32>) permutation = [1, 0]
+// CHECK-NEXT: linalg.broadcast ins(%c:memref<3xf32>) outs(%d:memref<2x3xf32>) dimensions = [0]
