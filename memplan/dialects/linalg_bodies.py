@@ -14,19 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import MemRefType, TensorType
 from xdsl.dialects.linalg import ops
-from xdsl.ir import Attribute, Block, SSAValue
+from xdsl.ir import Block, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
+from memplan.dialects.linalg_base import body_arg_types, element_type
+
 __all__ = ["BroadcastOp", "GenericOp", "TransposeOp"]
-
-
-def _element(type_: Attribute) -> Attribute:
-    """The element type of a shaped operand, or the type of a scalar one."""
-    if isinstance(type_, MemRefType | TensorType):
-        return type_.get_element_type()
-    return type_
 
 
 def check_arguments(body: Block, operands: Sequence[SSAValue]) -> None:
@@ -36,8 +30,8 @@ def check_arguments(body: Block, operands: Sequence[SSAValue]) -> None:
             "expected as many non-induction variable region arguments as the "
             "number of input/output operands"
         )
-    for number, (argument, operand) in enumerate(zip(body.args, operands, strict=True)):
-        element = _element(operand.type)
+    expected = body_arg_types(operands)
+    for number, (argument, element) in enumerate(zip(body.args, expected, strict=True)):
         if argument.type != element:
             raise VerifyException(
                 f"expected type of bb argument #{number} ('{argument.type}') to "
@@ -61,7 +55,7 @@ def check_yield(body: Block, outputs: Sequence[SSAValue]) -> None:
     for number, (value, output) in enumerate(
         zip(terminator.operands, outputs, strict=True)
     ):
-        element = _element(output.type)
+        element = element_type(output.type)
         if value.type != element:
             # MLIR names linalg.generic whatever the op.
             raise VerifyException(
