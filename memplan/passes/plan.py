@@ -785,7 +785,8 @@ def _check_capacity(module: ModuleOp, target: Target) -> None:
     what the checks while planning do not see (what a callee holds at a
     call, storages held across recursion, the first fit's holes, storages
     of functions without an arena) must not make a plan the pass accepts
-    one that `memory-verify` and `memplan-run` refuse."""
+    one that `memory-verify` refuses.  The call summaries
+    are found again, on the planned module, as `memory-verify` would."""
     calls = CallAliases(module)
     functions = [
         FunctionLiveness(function, calls.forward)
