@@ -76,7 +76,7 @@ from memplan.dialects.linalg_base import (
     parse_short_form_payload,
     shape_of,
     tensor_results,
-    verify_yield_types,
+    verify_yield,
 )
 from memplan.dialects.linalg_bodies import BroadcastOp, GenericOp, TransposeOp
 from memplan.dialects.linalg_contract import (
@@ -301,7 +301,7 @@ __all__ = [
     "is_unsigned_cast",
     "mac_body",
     "parse_optional_indexing_maps",
-    "verify_yield_types",
+    "verify_yield",
 ]
 
 
@@ -537,7 +537,7 @@ class MapOp(IRDLOperation):
                 f"init, of their element types ({', '.join(map(str, expected))}), "
                 f"got ({', '.join(str(arg.type) for arg in args)})"
             )
-        verify_yield_types(self, self.mapper, (self.init,))
+        verify_yield(self, self.mapper.block, (self.init,))
 
     def print(self, printer: Printer) -> None:
         print_ins_outs(printer, self.inputs, [self.init])

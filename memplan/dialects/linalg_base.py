@@ -59,7 +59,7 @@ __all__ = [
     "parse_short_form_payload",
     "shape_of",
     "tensor_results",
-    "verify_yield_types",
+    "verify_yield",
 ]
 
 
@@ -228,24 +228,27 @@ def describe_body(block: Block, num_inputs: int, *, canonical: bool = False) -> 
     return "; ".join(parts)
 
 
-def verify_yield_types(op: Operation, body: Region, outputs: Sequence[SSAValue]):
-    """The body yields one value per output, of the output's element type."""
-    terminator = body.block.last_op
+def verify_yield(op: Operation, body: Block, outputs: Sequence[SSAValue]) -> None:
+    """The body ends in a `linalg.yield` of one value per output, of the
+    output's element type; the messages are MLIR's (`linalg::YieldOp::verify`,
+    which names `linalg.generic` and counts from 1 whatever the op)."""
+    terminator = body.last_op
     if not isinstance(terminator, YieldOp):
         raise VerifyException(f"{op.name} body must end with linalg.yield")
     if len(terminator.arguments) != len(outputs):
         raise VerifyException(
-            f"{op.name} body yields {len(terminator.arguments)} value(s), expected "
-            f"one per output ({len(outputs)})"
+            "expected number of yield values "
+            f"({len(terminator.arguments)}) to match the number of inits / outs "
+            f"operands of the enclosing LinalgOp ({len(outputs)})"
         )
-    for index, (value, output) in enumerate(
-        zip(terminator.arguments, outputs, strict=True)
+    for number, (value, output) in enumerate(
+        zip(terminator.arguments, outputs, strict=True), start=1
     ):
-        expected = element_type(output.type)
-        if value.type != expected:
+        element = element_type(output.type)
+        if value.type != element:
             raise VerifyException(
-                f"{op.name}: type of yield operand {index} ({value.type}) does not "
-                f"match the element type of output {index} ({expected})"
+                f"type of yield operand {number} ('{value.type}') doesn't match "
+                f"the element type of the enclosing linalg.generic op ('{element}')"
             )
 
 
@@ -348,7 +351,7 @@ class HiddenBodyOperation(NamedOperation, ABC):
                 f"{self.name} takes no cast attribute (MLIR ignores it on this "
                 "op): remove it"
             )
-        verify_yield_types(self, self.body, self.outputs)
+        verify_yield(self, self.body.block, self.outputs)
         num_inputs = len(self.inputs)
         arg_types = tuple(arg.type for arg in self.body.block.args)
         variant = tuple(self.properties.get(name) for name in self.BODY_PROPERTIES)

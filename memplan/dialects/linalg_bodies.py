@@ -7,7 +7,9 @@ the op's definition).  So a body with more or fewer arguments than the op
 has operands, arguments of other types than their elements, or a yield of
 another count or types than the outputs verified, and memplan planned and
 ran the op.  MLIR rejects it (`verifyStructuredOpInterface`,
-`linalg::YieldOp::verify`); so do these ops, with MLIR's messages.
+`linalg::YieldOp::verify`); so do these ops, with MLIR's messages.  The
+yield check is `linalg_base.verify_yield`, which memplan's own linalg ops
+use too.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from xdsl.dialects.linalg import ops
 from xdsl.ir import Block, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
-from memplan.dialects.linalg_base import body_arg_types, element_type
+from memplan.dialects.linalg_base import body_arg_types, verify_yield
 
 __all__ = ["BroadcastOp", "GenericOp", "TransposeOp"]
 
@@ -40,31 +42,6 @@ def check_arguments(body: Block, operands: Sequence[SSAValue]) -> None:
             )
 
 
-def check_yield(body: Block, outputs: Sequence[SSAValue]) -> None:
-    """A `linalg.yield` ending `body` with one value per output, of its
-    element type."""
-    terminator = body.last_op
-    if not isinstance(terminator, ops.YieldOp):
-        return  # xDSL refuses an empty body, or one that ends in another op
-    if len(terminator.operands) != len(outputs):
-        raise VerifyException(
-            "expected number of yield values "
-            f"({len(terminator.operands)}) to match the number of inits / outs "
-            f"operands of the enclosing LinalgOp ({len(outputs)})"
-        )
-    for number, (value, output) in enumerate(
-        zip(terminator.operands, outputs, strict=True)
-    ):
-        element = element_type(output.type)
-        if value.type != element:
-            # MLIR names linalg.generic whatever the op.
-            raise VerifyException(
-                f"type of yield operand {number + 1} ('{value.type}') doesn't "
-                "match the element type of the enclosing linalg.generic op "
-                f"('{element}')"
-            )
-
-
 class GenericOp(ops.GenericOp):
     """xDSL's `linalg.generic` with MLIR's check of its yield (xDSL checks
     its block arguments).  A subclass, so `isinstance` with xDSL's class
@@ -72,7 +49,7 @@ class GenericOp(ops.GenericOp):
 
     def verify_(self) -> None:
         super().verify_()
-        check_yield(self.body.block, self.outputs)
+        verify_yield(self, self.body.block, self.outputs)
 
 
 class TransposeOp(ops.TransposeOp):
@@ -81,7 +58,7 @@ class TransposeOp(ops.TransposeOp):
     def verify_(self) -> None:
         super().verify_()
         check_arguments(self.body.block, [*self.inputs, *self.outputs])
-        check_yield(self.body.block, self.outputs)
+        verify_yield(self, self.body.block, self.outputs)
 
 
 class BroadcastOp(ops.BroadcastOp):
@@ -90,4 +67,4 @@ class BroadcastOp(ops.BroadcastOp):
     def verify_(self) -> None:
         super().verify_()
         check_arguments(self.hidden_region.block, [self.input, self.init])
-        check_yield(self.hidden_region.block, [self.init])
+        verify_yield(self, self.hidden_region.block, [self.init])

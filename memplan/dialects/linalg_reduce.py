@@ -58,7 +58,7 @@ from memplan.dialects.linalg_base import (
     parse_short_form_payload,
     shape_of,
     tensor_results,
-    verify_yield_types,
+    verify_yield,
 )
 from memplan.dialects.syntax import print_ins_outs
 
@@ -163,7 +163,7 @@ class ReduceOp(IRDLOperation):
                 f"types ({', '.join(map(str, expected))}), got "
                 f"({', '.join(map(str, got))})"
             )
-        verify_yield_types(self, self.region, self.inits)
+        verify_yield(self, self.region.block, self.inits)
 
     def _verify_operands(self) -> None:
         """Counts, kinds and shapes of the operands, and the results."""

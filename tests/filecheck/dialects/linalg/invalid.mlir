@@ -24,7 +24,7 @@ func.func @uncast_copy(%in: memref<4xf16>, %out: memref<4xf32>) {
   func.return
 }
 
-// CHECK: linalg.copy: type of yield operand 0 (f16) does not match the element type of output 0 (f32)
+// CHECK: type of yield operand 1 ('f16') doesn't match the element type of the enclosing linalg.generic op ('f32')
 
 // -----
 
@@ -149,7 +149,7 @@ func.func @map_yield(%a: memref<2x4xf32>, %c: memref<2x4xf32>, %v: i32) {
   func.return
 }
 
-// CHECK: linalg.map: type of yield operand 0 (i32) does not match the element type of output 0 (f32)
+// CHECK: type of yield operand 1 ('i32') doesn't match the element type of the enclosing linalg.generic op ('f32')
 
 // -----
 
@@ -273,7 +273,7 @@ func.func @reduce_yield_type(%x: memref<2x3xf32>, %y: memref<2xf32>) {
   func.return
 }
 
-// CHECK: linalg.reduce: type of yield operand 0 (i32) does not match the element type of output 0 (f32)
+// CHECK: type of yield operand 1 ('i32') doesn't match the element type of the enclosing linalg.generic op ('f32')
 
 // -----
 
@@ -374,7 +374,7 @@ func.func @reduce_yield_count(%x: memref<2x3xf32>, %i: memref<2x3xi32>, %y: memr
   func.return
 }
 
-// CHECK: linalg.reduce body yields 1 value(s), expected one per output (2)
+// CHECK: expected number of yield values (1) to match the number of inits / outs operands of the enclosing LinalgOp (2)
 
 // -----
 
@@ -434,7 +434,7 @@ func.func @elementwise_yield(%a: memref<4xf16>, %c: memref<4xf32>) {
   func.return
 }
 
-// CHECK: linalg.elementwise: type of yield operand 0 (f16) does not match the element type of output 0 (f32)
+// CHECK: type of yield operand 1 ('f16') doesn't match the element type of the enclosing linalg.generic op ('f32')
 
 // -----
 
