@@ -17,9 +17,11 @@ rebuilds what it returns.
 xDSL's `affine.if` has no custom syntax (only the generic form parses) and
 no verifier: a condition given the wrong number of operands, results
 without an `else` region, or an `affine.yield` of other types than the
-op's results all verified.  MLIR rejects each; `IfOp` does too.  Not
-checked, as for `affine.for`: that each operand is a valid affine dimension
-or symbol.
+op's results all verified.  MLIR rejects each; `IfOp` does too.
+
+The operands of `affine.if`, of `affine.for`'s bounds and of the accesses'
+maps must be valid affine dimensions and symbols, as MLIR requires
+(`memplan.dialects.affine_operands`; xDSL checks none).
 
 `affine.load`, `affine.store` and their vector forms read and print their
 indices as MLIR does (`memplan/dialects/affine_access.py` says what xDSL
@@ -42,6 +44,12 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from memplan.dialects.affine_access import parse_access_map, print_access_map
+from memplan.dialects.affine_operands import (
+    affine_scope,
+    valid_dim,
+    valid_symbol,
+    verify_dims_and_symbols,
+)
 from memplan.dialects.memory import INDEX_MAX
 from memplan.dialects.syntax import (
     parse_optional_arrow_types,
@@ -52,6 +60,7 @@ from memplan.semi_affine import constant_problem
 
 __all__ = [
     "AFFINE",
+    "ApplyOp",
     "ForOp",
     "IfOp",
     "LoadOp",
@@ -67,6 +76,53 @@ _AccessT = TypeVar(
     affine.VectorLoadOp,
     affine.VectorStoreOp,
 )
+
+
+class ApplyOp(affine.ApplyOp):
+    """`%r = affine.apply #map(%dims)[%symbols] {attrs}`, with MLIR's checks
+    that the operands in parentheses are the map's dimensions ("dimension or
+    symbol index mismatch") and that no symbol is a value only a dimension
+    may be ("dimensional operand cannot be used as a symbol"); xDSL's makes
+    neither, and its custom form dropped the attribute dictionary."""
+
+    def verify_(self) -> None:
+        super().verify_()
+        scope = affine_scope(self)
+        for operand in self.mapOperands[self.map.data.num_dims :]:
+            if valid_dim(operand, scope) and not valid_symbol(operand, scope):
+                raise VerifyException("dimensional operand cannot be used as a symbol")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        at = parser.pos
+        map_ = parser.parse_attribute()
+        if not isinstance(map_, AffineMapAttr):
+            parser.raise_error(f"expected an affine map, got {map_}", at, parser.pos)
+        dims = parser.parse_comma_separated_list(
+            parser.Delimiter.PAREN, lambda: parser.parse_operand(IndexType())
+        )
+        symbols = parser.parse_optional_comma_separated_list(
+            parser.Delimiter.SQUARE, lambda: parser.parse_operand(IndexType())
+        )
+        attributes = parser.parse_optional_attr_dict()
+        inputs = [*dims, *(symbols or ())]
+        if map_.data.num_dims != len(dims) or map_.data.num_dims + (
+            map_.data.num_symbols
+        ) != len(inputs):
+            parser.raise_error(
+                f"dimension or symbol index mismatch: {map_} takes "
+                f"{map_.data.num_dims} dimension(s) and {map_.data.num_symbols} "
+                f"symbol(s), got {len(dims)} and {len(inputs) - len(dims)}",
+                at,
+                parser.pos,
+            )
+        op = cls(inputs, map_)
+        op.attributes.update(attributes)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        super().print(printer)
+        printer.print_op_attributes(self.attributes)
 
 
 class ForOp(affine.ForOp):
@@ -89,6 +145,11 @@ class ForOp(affine.ForOp):
                 raise VerifyException(
                     f"expected {which} bound map to have at least one result"
                 )
+        for bound, operands in (
+            (self.lowerBoundMap, self.lowerBoundOperands),
+            (self.upperBoundMap, self.upperBoundOperands),
+        ):
+            verify_dims_and_symbols(operands, bound.data.num_dims, self)
         yielded = self.body.block.last_op
         if isinstance(yielded, affine.YieldOp):
             if len(yielded.arguments) != len(self.res):
@@ -137,6 +198,7 @@ class IfOp(affine.IfOp):
                 f"dimension(s) and {condition.num_symbols} symbol(s), the op "
                 f"has {len(self.args)} operand(s)"
             )
+        verify_dims_and_symbols(self.args, condition.num_dims, self)
         if self.res and not self.else_region.blocks:
             raise VerifyException(
                 f"an op with results ({len(self.res)}) needs an else region: "
@@ -305,7 +367,8 @@ def _verify_map(
     op: affine.LoadOp | affine.StoreOp | affine.VectorLoadOp | affine.VectorStoreOp,
 ) -> None:
     """MLIR's check of an access map, which xDSL does not make: one result
-    per memref dimension, one input per index operand."""
+    per memref dimension, one input per index operand, dimensions and
+    symbols that are valid ones (`memplan.dialects.affine_operands`)."""
     map_ = op.map.data
     memref_type = op.memref.type
     assert isinstance(memref_type, MemRefType)
@@ -320,6 +383,7 @@ def _verify_map(
             f"expects as many subscripts as affine map inputs: {op.map} takes "
             f"{map_.num_dims + map_.num_symbols}, the op has {len(op.indices)}"
         )
+    verify_dims_and_symbols(op.indices, map_.num_dims, op)
 
 
 class LoadOp(affine.LoadOp):
@@ -395,6 +459,7 @@ class VectorStoreOp(affine.VectorStoreOp):
 
 
 _OURS: dict[type, type] = {
+    affine.ApplyOp: ApplyOp,
     affine.ForOp: ForOp,
     affine.IfOp: IfOp,
     affine.LoadOp: LoadOp,

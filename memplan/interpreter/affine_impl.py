@@ -41,7 +41,7 @@ from xdsl.ir.affine import (
 )
 from xdsl.ir.affine.affine_set import AffineConstraintKind, AffineSet
 
-from memplan.dialects.affine import ForOp, IfOp, LoadOp, StoreOp
+from memplan.dialects.affine import ApplyOp, ForOp, IfOp, LoadOp, StoreOp
 from memplan.interpreter.errors import ModelError
 from memplan.interpreter.memref_impl import check_indices, element_at
 from memplan.interpreter.regions import Compiled, CompilingFunctions
@@ -185,11 +185,13 @@ class AffineFunctions(CompilingFunctions):
             return None
         return self.compiled_map(op.map)
 
-    @impl(affine.ApplyOp)
     def run_apply(
         self, interpreter: Interpreter, op: affine.ApplyOp, args: PythonValues
     ) -> PythonValues:
         return self.apply_map(op.map, args)
+
+    run_xdsl_apply = impl(affine.ApplyOp)(run_apply)
+    run_memplan_apply = impl(ApplyOp)(run_apply)
 
     @impl(affine.MinOp)
     def run_min(

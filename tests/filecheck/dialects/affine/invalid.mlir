@@ -256,3 +256,135 @@ func.func @if_f32_operand(%x: f32) {
 
 // CHECK: operand 'args' at position 0 does not verify
 // CHECK: f32 should be of base attribute index
+
+// -----
+
+// The operands of affine ops must be valid affine dimensions and symbols, as
+// MLIR's verifier requires (isValidDim / isValidSymbol); xDSL 0.74 checks
+// none. A loop's induction variable is no symbol of the function's scope.
+
+func.func @if_symbol_is_induction_variable(%m: memref<8xf32>) {
+  affine.for %i = 0 to 8 {
+    affine.for %j = 0 to 8 {
+      affine.if affine_set<(d0)[s0] : (d0 - s0 >= 0)>(%i)[%j] {
+      }
+    }
+  }
+  func.return
+}
+
+// CHECK: operand cannot be used as a symbol
+
+// -----
+
+// A loaded value is neither a dimension nor a symbol.
+
+func.func @if_dimension_is_loaded(%m: memref<8xindex>, %n: index) {
+  affine.for %i = 0 to 8 {
+    %v = affine.load %m[%i] : memref<8xindex>
+    affine.if affine_set<(d0)[s0] : (d0 - s0 >= 0)>(%v)[%n] {
+    }
+  }
+  func.return
+}
+
+// CHECK: operand cannot be used as a dimension id
+
+// -----
+
+// An scf.for's induction variable is not an affine one, and is no symbol
+// of the function's scope either.
+
+func.func @if_symbol_is_scf_induction_variable(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %k = %c0 to %n step %c1 {
+    affine.for %i = 0 to 8 {
+      affine.if affine_set<(d0)[s0] : (d0 - s0 >= 0)>(%i)[%k] {
+      }
+    }
+  }
+  func.return
+}
+
+// CHECK: operand cannot be used as a symbol
+
+// -----
+
+func.func @for_bound_is_loaded(%m: memref<8xindex>) {
+  affine.for %i = 0 to 8 {
+    %v = affine.load %m[%i] : memref<8xindex>
+    affine.for %j = 0 to %v {
+    }
+  }
+  func.return
+}
+
+// CHECK: operand cannot be used as a symbol
+
+// -----
+
+// MLIR's arith.remui is speculatable (pure) only by a constant non-zero
+// divisor, so this one is no symbol inside the loop.
+
+func.func @for_bound_is_remainder_by_a_variable(%n: index) {
+  affine.for %i = 0 to 8 {
+    %v = arith.remui %n, %n : index
+    affine.for %j = 0 to %v {
+    }
+  }
+  func.return
+}
+
+// CHECK: operand cannot be used as a symbol
+
+// -----
+
+func.func @load_index_is_loaded(%m: memref<8xindex>) {
+  affine.for %i = 0 to 8 {
+    %v = affine.load %m[%i] : memref<8xindex>
+    %w = affine.load %m[%v] : memref<8xindex>
+  }
+  func.return
+}
+
+// CHECK: operand cannot be used as a dimension id
+
+// -----
+
+func.func @apply_symbol_is_induction_variable() {
+  affine.for %i = 0 to 8 {
+    %v = affine.apply affine_map<()[s0] -> (s0)>()[%i]
+  }
+  func.return
+}
+
+// CHECK: dimensional operand cannot be used as a symbol
+
+// -----
+
+// Valid symbols MLIR accepts inside loops: a constant, a pure op of
+// symbols (arith.addi; arith.divsi by a constant other than 0 and -1), a
+// memref.dim of a function-level alloc, an affine.apply of symbols; and an
+// affine.apply of induction variables as a dimension.
+
+func.func @valid_dimensions_and_symbols(%n: index, %m: memref<8xindex>) {
+  %a = memref.alloc(%n) : memref<?xf32>
+  affine.for %i = 0 to 8 {
+    %c = arith.constant 3 : index
+    %s = arith.addi %n, %c : index
+    %q = arith.divsi %n, %c : index
+    %c0 = arith.constant 0 : index
+    %d = memref.dim %a, %c0 : memref<?xf32>
+    %p = affine.apply affine_map<()[s0, s1] -> (s0 + s1)>()[%s, %q]
+    %x = affine.apply affine_map<(d0) -> (d0 + 1)>(%i)
+    affine.if affine_set<(d0)[s0, s1, s2, s3] : (d0 - s0 - s1 - s2 - s3 >= 0)>(%x)[%c, %d, %p, %n] {
+      %v = affine.load %m[%x + symbol(%d)] : memref<8xindex>
+    }
+  }
+  memref.dealloc %a : memref<?xf32>
+  func.return
+}
+
+// CHECK: func.func @valid_dimensions_and_symbols
+// CHECK: affine.if

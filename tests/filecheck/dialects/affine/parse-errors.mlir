@@ -107,3 +107,15 @@ func.func @yield_ends_function(%n: index) -> index {
 }
 
 // CHECK: affine.yield: only terminates affine.if/for/parallel regions, got func.func
+
+// -----
+
+// affine.apply's parenthesised operands are the map's dimensions, as MLIR's
+// parser requires (xDSL took any split of the operands).
+
+func.func @apply_symbols_as_dimensions(%i: index, %n: index) -> index {
+  %r = affine.apply affine_map<(d0)[s0] -> (d0 + s0)>(%i, %n)
+  func.return %r : index
+}
+
+// CHECK: dimension or symbol index mismatch: affine_map<(d0)[s0] -> ((d0 + s0))> takes 1 dimension(s) and 1 symbol(s), got 2 and 0

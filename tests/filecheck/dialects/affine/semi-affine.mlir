@@ -33,3 +33,14 @@ func.func @loops(%x: memref<64xf32>, %a: index, %b: index) {
 // CHECK-NEXT:      affine.if affine_set<(d0)[s0] : (((d0 * s0) + -4) >= 0)>(%i)[%a] {
 // CHECK-NEXT:        %v = affine.load %x[%i * symbol(%a)] : memref<64xf32>
 // CHECK-NEXT:        affine.store %v, %x[symbol(%a) * symbol(%b) + %i floordiv symbol(%b)] : memref<64xf32>
+
+// affine.apply keeps its attribute dictionary through the custom form, as
+// MLIR's does (xDSL's dropped it).
+
+func.func @apply_attributes(%i: index) -> index {
+  %0 = affine.apply affine_map<(d0) -> (d0 + 1)>(%i) {tag = "kept"}
+  func.return %0 : index
+}
+
+// CHECK-LABEL: func.func @apply_attributes
+// CHECK-NEXT:    %0 = affine.apply affine_map<(d0) -> ((d0 + 1))> (%i) {tag = "kept"}
