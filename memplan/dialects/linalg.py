@@ -111,6 +111,7 @@ from memplan.dialects.linalg_elementwise import (
     UnaryElementwiseOperation,
 )
 from memplan.dialects.linalg_index import IndexOp
+from memplan.dialects.linalg_matmul_maps import verify_batch_matmul_maps
 from memplan.dialects.linalg_pack import PackOp, UnPackOp
 from memplan.dialects.linalg_quantized import (
     Conv2DNchwFchwQOp,
@@ -401,6 +402,9 @@ class BatchMatmulOp(MapsContractionOperation):
         AffineMap.from_callable(lambda b, _, j, k: (b, k, j)),
         AffineMap.from_callable(lambda b, i, j, _: (b, i, j)),
     )
+
+    def verify_user_maps(self, maps: Sequence[AffineMap]) -> None:
+        verify_batch_matmul_maps(maps, self.DEFAULT_MAPS, output_rank=3)
 
 
 @irdl_op_definition

@@ -40,6 +40,10 @@ from xdsl.utils.hints import isa
 
 from memplan.dialects.arith import TruncIOp
 from memplan.dialects.linalg_attrs import TypeFn, TypeFnAttr
+from memplan.dialects.linalg_matmul_maps import (
+    verify_matmul_maps,
+    verify_projected_permutations,
+)
 
 __all__ = [
     "COMMUTATIVE_OPS",
@@ -479,18 +483,18 @@ class MapsContractionOperation(ContractionOperation, ABC):
                     f"{self.name} indexing_map #{index} must have {loops} dims, "
                     f"got {map_.data}"
                 )
-        # MLIR lets an input's map transpose or drop the default map's
-        # dimensions only (`areResultExprsSubsetOf`).
-        for index, map_ in enumerate(self.get_indexing_maps().data[:2]):
-            default = self.DEFAULT_MAPS[index]
-            for result in map_.data.results:
-                if result not in default.results:
-                    raise VerifyException(
-                        f"Unexpected dim expression in map result: {result} in "
-                        f"indexing_map #{index} ({map_.data}) is not a result of "
-                        f"the default map {default}"
-                    )
+        maps = [map_.data for map_ in self.get_indexing_maps()]
+        if len(maps) == len(self.DEFAULT_MAPS) and not self.has_default_maps():
+            self.verify_user_maps(maps)
         super().verify_()
+        verify_projected_permutations(maps)
+
+    def verify_user_maps(self, maps: Sequence[AffineMap]) -> None:
+        """MLIR's checks of maps other than the default ones: an input's
+        may transpose or drop (broadcast) the default map's dimensions only,
+        as `memplan.dialects.linalg_matmul_maps` says (matmul's rule here;
+        the batch variants override it)."""
+        verify_matmul_maps(maps, self.DEFAULT_MAPS)
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:

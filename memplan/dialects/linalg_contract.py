@@ -56,6 +56,7 @@ from memplan.dialects.linalg_elementwise import (
     SquareOp,
     TanhOp,
 )
+from memplan.dialects.linalg_matmul_maps import verify_batch_matmul_maps
 from memplan.dialects.syntax import (
     parse_optional_arrow_types,
     print_ins_outs,
@@ -88,6 +89,9 @@ class BatchReduceMatmulOp(MapsContractionOperation):
         AffineMap.from_callable(lambda b, _, j, k: (b, k, j)),
         AffineMap.from_callable(lambda _, i, j, __: (i, j)),
     )
+
+    def verify_user_maps(self, maps: Sequence[AffineMap]) -> None:
+        verify_batch_matmul_maps(maps, self.DEFAULT_MAPS, output_rank=2)
 
     @classmethod
     def build_body(

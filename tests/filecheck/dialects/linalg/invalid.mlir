@@ -1160,3 +1160,92 @@ func.func @matmul_map_dims(%a: memref<4x8xf32>, %b: memref<4x16xf32>, %c: memref
 }
 
 // CHECK: Unexpected dim expression in map result: d0 in indexing_map #1 ((d0, d1, d2) -> (d0, d1)) is not a result of the default map (d0, d1, d2) -> (d2, d1)
+
+// -----
+
+// A matmul input's map of one result broadcasts the operand over the other
+// loops, and must keep the reduction dimension (MLIR:
+// `Invalid broadcast requested, should be (d2).`).
+func.func @matmul_broadcast_without_reduction(%a: memref<3xf32>, %b: memref<5x7xf32>, %c: memref<3x7xf32>) {
+  linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : memref<3xf32>, memref<5x7xf32>) outs(%c : memref<3x7xf32>)
+  func.return
+}
+
+// CHECK: Invalid broadcast requested, should be (d2): indexing_map #0 is (d0, d1, d2) -> (d0)
+
+// -----
+
+// Every map of a contraction reads distinct dimensions (MLIR: `expected
+// indexing maps to be projected permutations`).
+func.func @matmul_map_repeats_a_dimension(%a: memref<3x3xf32>, %b: memref<3x7xf32>, %c: memref<3x7xf32>) {
+  linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : memref<3x3xf32>, memref<3x7xf32>) outs(%c : memref<3x7xf32>)
+  func.return
+}
+
+// CHECK: expected indexing maps to be projected permutations: indexing_map #0 is (d0, d1, d2) -> (d0, d0)
+
+// -----
+
+// batch_matmul: a broadcast keeps k, after the batch or m dimension on the
+// left-hand side (MLIR: `Invalid broadcast requested.`).
+func.func @batch_matmul_broadcast_order(%a: memref<5x3xf32>, %b: memref<2x5x7xf32>, %c: memref<2x3x7xf32>) {
+  linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d3, d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%a, %b : memref<5x3xf32>, memref<2x5x7xf32>) outs(%c : memref<2x3x7xf32>)
+  func.return
+}
+
+// CHECK: Invalid broadcast requested: indexing_map #0 is (d0, d1, d2, d3) -> (d3, d1)
+
+// -----
+
+// An input of three results starts with the batch dimension.
+func.func @batch_matmul_batch_dimension(%a: memref<3x2x5xf32>, %b: memref<2x5x7xf32>, %c: memref<2x3x7xf32>) {
+  linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d0, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%a, %b : memref<3x2x5xf32>, memref<2x5x7xf32>) outs(%c : memref<2x3x7xf32>)
+  func.return
+}
+
+// CHECK: Invalid batch dimension expression: indexing_map #0 ((d0, d1, d2, d3) -> (d1, d0, d3)) must start with d0
+
+// -----
+
+// The output map of batch_matmul is (batch, m, n) in order.
+func.func @batch_matmul_output_map(%a: memref<2x3x5xf32>, %b: memref<2x5x7xf32>, %c: memref<2x7x3xf32>) {
+  linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d1)>] ins(%a, %b : memref<2x3x5xf32>, memref<2x5x7xf32>) outs(%c : memref<2x7x3xf32>)
+  func.return
+}
+
+// CHECK: Invalid output map result dimension: the output's indexing_map (d0, d1, d2, d3) -> (d0, d2, d1) must be (d0, d1, d2, d3) -> (d0, d1, d2)
+
+// -----
+
+// batch_reduce_matmul's right-hand side broadcast reads (batch, k) or
+// (k, n), and its output two dimensions.
+func.func @batch_reduce_matmul_broadcast(%a: memref<2x3x5xf32>, %b: memref<7x5xf32>, %c: memref<3x7xf32>) {
+  linalg.batch_reduce_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d1, d2)>] ins(%a, %b : memref<2x3x5xf32>, memref<7x5xf32>) outs(%c : memref<3x7xf32>)
+  func.return
+}
+
+// CHECK: Invalid broadcast requested: indexing_map #1 is (d0, d1, d2, d3) -> (d2, d3)
+
+// -----
+
+func.func @batch_reduce_matmul_output_rank(%a: memref<2x3x5xf32>, %b: memref<2x5x7xf32>, %c: memref<2x3x7xf32>) {
+  linalg.batch_reduce_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%a, %b : memref<2x3x5xf32>, memref<2x5x7xf32>) outs(%c : memref<2x3x7xf32>)
+  func.return
+}
+
+// CHECK: expects 2 dims, but got (3): the output's indexing_map is (d0, d1, d2, d3) -> (d0, d1, d2)
+
+// -----
+
+// Broadcasts and transposes MLIR accepts.
+func.func @matmul_family_valid_maps(%a: memref<5xf32>, %b: memref<7x5xf32>, %c: memref<3x7xf32>, %ba: memref<3x5xf32>, %bb: memref<2x5x7xf32>, %bc: memref<2x3x7xf32>, %rb: memref<5x7xf32>, %rc: memref<3x7xf32>, %ra: memref<2x3x5xf32>) {
+  linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : memref<5xf32>, memref<7x5xf32>) outs(%c : memref<3x7xf32>)
+  linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ins(%ba, %bb : memref<3x5xf32>, memref<2x5x7xf32>) outs(%bc : memref<2x3x7xf32>)
+  linalg.batch_reduce_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d1, d2)>] ins(%ra, %rb : memref<2x3x5xf32>, memref<5x7xf32>) outs(%rc : memref<3x7xf32>)
+  func.return
+}
+
+// CHECK: func.func @matmul_family_valid_maps
+// CHECK: linalg.matmul
+// CHECK: linalg.batch_matmul
+// CHECK: linalg.batch_reduce_matmul
