@@ -228,23 +228,46 @@ def _verify_alloc_alignment(alignment: IntegerAttr | None) -> None:
         )
 
 
+def _verify_alloc_symbols(op: AllocOp | AllocaOp) -> None:
+    """MLIR's check that an alloc takes one symbol operand per symbol of its
+    layout's map (each `?` of a strided layout); xDSL checks the dynamic
+    sizes only, so an alloc of `strided<[?, 1]>` without its stride
+    verified."""
+    layout = op.memref.type.layout
+    if isinstance(layout, NoneAttr):
+        expected = 0
+    elif isinstance(layout, StridedLayoutAttr):
+        strides = layout.get_strides() or ()
+        expected = [layout.get_offset(), *strides].count(None)
+    else:
+        expected = layout.get_affine_map().num_symbols
+    if len(op.symbol_operands) != expected:
+        raise VerifyException(
+            "symbol operand count does not equal memref symbol count: expected "
+            f"{expected}, got {len(op.symbol_operands)} (layout {layout})"
+        )
+
+
 class CheckedAllocOp(AllocOp):
-    """xDSL's `memref.alloc` with MLIR's check of the alignment's type: what
-    memplan parses.  A subclass, so `isinstance(op, AllocOp)` holds for both;
-    the interpreter registers both classes."""
+    """xDSL's `memref.alloc` with MLIR's checks of the alignment's type and
+    of the symbol operands: what memplan parses.  A subclass, so
+    `isinstance(op, AllocOp)` holds for both; the interpreter registers both
+    classes."""
 
     def verify_(self) -> None:
         super().verify_()
         _verify_alloc_alignment(self.alignment)
+        _verify_alloc_symbols(self)
 
 
 class CheckedAllocaOp(AllocaOp):
-    """xDSL's `memref.alloca` with MLIR's check of the alignment's type, as
-    `CheckedAllocOp`."""
+    """xDSL's `memref.alloca` with MLIR's checks of the alignment's type and
+    of the symbol operands, as `CheckedAllocOp`."""
 
     def verify_(self) -> None:
         super().verify_()
         _verify_alloc_alignment(self.alignment)
+        _verify_alloc_symbols(self)
 
 
 @irdl_op_definition

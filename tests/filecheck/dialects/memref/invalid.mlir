@@ -689,3 +689,33 @@ func.func @alloc_alignment_i64() {
 
 // CHECK: %a = memref.alloc() {alignment = 64 : i64} : memref<4xf32>
 // CHECK-NEXT: %b = memref.alloca() {alignment = 16 : i64} : memref<4xf32>
+
+// -----
+
+// An alloc takes one symbol operand per `?` of its strided layout (MLIR's
+// verifier; xDSL 0.74 checks the dynamic sizes only).
+
+func.func @alloc_layout_symbol_missing() {
+  %a = memref.alloc() : memref<25xf32, strided<[?], offset: 1>>
+  func.return
+}
+
+// CHECK: symbol operand count does not equal memref symbol count: expected 1, got 0 (layout strided<[?], offset: 1>)
+
+// -----
+
+func.func @alloca_layout_symbol_extra(%s: index) {
+  %a = memref.alloca()[%s] : memref<25xf32, strided<[1]>>
+  func.return
+}
+
+// CHECK: symbol operand count does not equal memref symbol count: expected 0, got 1 (layout strided<[1]>)
+
+// -----
+
+func.func @alloc_layout_symbols(%s: index) {
+  %a = memref.alloc()[%s, %s] : memref<25xf32, strided<[?], offset: ?>>
+  func.return
+}
+
+// CHECK: %a = memref.alloc()[%s, %s] : memref<25xf32, strided<[?], offset: ?>>
