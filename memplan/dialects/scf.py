@@ -1,6 +1,6 @@
 """scf for memplan: xDSL 0.74's dialect with `scf.execute_region`,
 `scf.parallel` and `scf.reduce` printed and parsed as MLIR does, and
-`scf.while` and `scf.if` verified as MLIR does.
+`scf.for`, `scf.while` and `scf.if` verified as MLIR does.
 
 xDSL prints an `scf.execute_region` without results with none of its block
 terminators, so a region of several blocks lost its `cf.br`, `cf.cond_br`
@@ -39,7 +39,15 @@ from memplan.dialects.syntax import (
     print_values_with_types,
 )
 
-__all__ = ["SCF", "ExecuteRegionOp", "IfOp", "ParallelOp", "ReduceOp", "WhileOp"]
+__all__ = [
+    "SCF",
+    "ExecuteRegionOp",
+    "ForOp",
+    "IfOp",
+    "ParallelOp",
+    "ReduceOp",
+    "WhileOp",
+]
 
 
 class ExecuteRegionOp(scf.ExecuteRegionOp):
@@ -228,6 +236,32 @@ def _types(types: Sequence[Attribute]) -> str:
     return f"({', '.join(map(str, types))})"
 
 
+class ForOp(scf.ForOp):
+    """Runs its body once per induction value, handing on the loop-carried
+    values.  Verified as MLIR verifies the edge from its operands to its
+    results (a loop of no trip): one result per loop-carried value, of its
+    type; xDSL checks the block arguments and the yield against the
+    operands, not the results, so a loop whose results had other types than
+    its values verified."""
+
+    def verify_(self) -> None:
+        super().verify_()
+        carried = tuple(self.iter_args.types)
+        results = tuple(self.res.types)
+        if len(carried) != len(results):
+            raise VerifyException(
+                "mismatch in number of loop-carried values and defined values: "
+                f"{len(carried)} loop-carried, {len(results)} results"
+            )
+        for number, (source, target) in enumerate(zip(carried, results, strict=True)):
+            if source != target:
+                raise VerifyException(
+                    "along control flow edge from parent to Operation scf.for: "
+                    f"successor operand type #{number} '{source}' should match "
+                    f"successor input type #{number} '{target}'"
+                )
+
+
 class IfOp(scf.IfOp):
     """Runs its `then` region if the condition holds, else its `else` region;
     the `scf.yield` ending the region run gives the results.  Verified as
@@ -325,6 +359,7 @@ class WhileOp(scf.WhileOp):
 
 _REPLACED: dict[type[Operation], type[Operation]] = {
     scf.ExecuteRegionOp: ExecuteRegionOp,
+    scf.ForOp: ForOp,
     scf.IfOp: IfOp,
     scf.ParallelOp: ParallelOp,
     scf.ReduceOp: ReduceOp,
@@ -337,5 +372,5 @@ SCF = Dialect(
     list(scf.Scf.attributes),
 )
 """scf for memplan: xDSL's ops with `scf.execute_region`, `scf.parallel` and
-`scf.reduce` printed and parsed as MLIR does, and `scf.while` and `scf.if`
-verified as MLIR does."""
+`scf.reduce` printed and parsed as MLIR does, and `scf.for`, `scf.while` and
+`scf.if` verified as MLIR does."""

@@ -30,7 +30,14 @@ from xdsl.interpreter import (
 )
 from xdsl.ir import Operation
 
-from memplan.dialects.scf import ExecuteRegionOp, IfOp, ParallelOp, ReduceOp, WhileOp
+from memplan.dialects.scf import (
+    ExecuteRegionOp,
+    ForOp,
+    IfOp,
+    ParallelOp,
+    ReduceOp,
+    WhileOp,
+)
 from memplan.interpreter.errors import ModelError
 from memplan.interpreter.memref_impl import MemRefFunctions
 from memplan.interpreter.parallel import ParallelIterations
@@ -135,12 +142,14 @@ class ScfFunctionsExtra(CompilingFunctions):
     ) -> tuple[TerminatorValue, PythonValues]:
         return ReturnedValues(args), ()
 
-    @impl(scf.ForOp)
     def run_for(
         self, interpreter: Interpreter, op: scf.ForOp, args: PythonValues
     ) -> PythonValues:
         """As xDSL's `scf.for`."""
         return _for(partial(interpreter.run_ssacfg_region, op.body), args)
+
+    run_xdsl_for = impl(scf.ForOp)(run_for)
+    run_memplan_for = impl(ForOp)(run_for)
 
     def compile(self, interpreter: Interpreter, op: Operation) -> Compiled | None:
         """`scf.for` with its body's block looked up once, not per trip; a

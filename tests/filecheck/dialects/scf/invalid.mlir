@@ -275,3 +275,35 @@ func.func @while_three_regions(%c: i1) {
 }
 
 // CHECK: Expected 2 regions, but got 3
+
+// -----
+
+// scf.for's results are its loop-carried values: one per value, of its type,
+// as MLIR verifies the edge from the operands to the results (xDSL 0.74
+// checks the block arguments and the yield, not the results).
+
+func.func @for_result_type(%n: index, %x: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = "scf.for"(%c0, %n, %c1, %x) ({
+  ^bb0(%i: index, %a: f32):
+    "scf.yield"(%a) : (f32) -> ()
+  }) : (index, index, index, f32) -> i32
+  func.return
+}
+
+// CHECK: along control flow edge from parent to Operation scf.for: successor operand type #0 'f32' should match successor input type #0 'i32'
+
+// -----
+
+func.func @for_result_count(%n: index, %x: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r:2 = "scf.for"(%c0, %n, %c1, %x) ({
+  ^bb0(%i: index, %a: f32):
+    "scf.yield"(%a) : (f32) -> ()
+  }) : (index, index, index, f32) -> (f32, f32)
+  func.return
+}
+
+// CHECK: mismatch in number of loop-carried values and defined values: 1 loop-carried, 2 results
