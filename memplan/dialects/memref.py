@@ -1666,7 +1666,7 @@ class ReallocOp(IRDLOperation):
         for what, type_ in (("source", source), ("result", result)):
             if type_.get_num_dims() != 1:
                 raise VerifyException(f"expected a 1-D {what} memref, got {type_}")
-            if not isinstance(type_.layout, NoneAttr):
+            if not _identity_map_layout(type_):
                 raise VerifyException(
                     f"unsupported layout for {what} memref type {type_}"
                 )

@@ -719,3 +719,16 @@ func.func @alloc_layout_symbols(%s: index) {
 }
 
 // CHECK: %a = memref.alloc()[%s, %s] : memref<25xf32, strided<[?], offset: ?>>
+
+// -----
+
+// memref.realloc takes a layout whose map is the identity, as MLIR's
+// `isIdentity()` does: the rank-1 `strided<[1]>` (with offset 0) is one.
+
+func.func @realloc_identity_strided(%m: memref<4xf32, strided<[1]>>) -> memref<8xf32, strided<[1], offset: 0>> {
+  %r = memref.realloc %m : memref<4xf32, strided<[1]>> to memref<8xf32, strided<[1], offset: 0>>
+  func.return %r : memref<8xf32, strided<[1], offset: 0>>
+}
+
+// CHECK: func.func @realloc_identity_strided
+// CHECK-NEXT: memref.realloc %m : memref<4xf32, strided<[1]>> to memref<8xf32, strided<[1]>>
