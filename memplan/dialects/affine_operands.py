@@ -89,52 +89,118 @@ def verify_dims_and_symbols(
     """MLIR's `verifyDimAndSymbolIdentifiers`: the first `num_dims` operands
     of `op` must be dimensions, the others symbols, of `op`'s affine scope."""
     scope = affine_scope(op)
+    check = _Operands()
     for position, operand in enumerate(operands):
         if position < num_dims:
-            if not valid_dim(operand, scope):
+            if not check.dim(operand, scope):
                 raise VerifyException("operand cannot be used as a dimension id")
-        elif not valid_symbol(operand, scope):
+        elif not check.symbol(operand, scope):
             raise VerifyException("operand cannot be used as a symbol")
 
 
 def valid_dim(value: SSAValue, region: Region | None) -> bool:
     """MLIR's `isValidDim(value, region)`."""
-    if not isinstance(value.type, IndexType):
-        return False
-    if valid_symbol(value, region):
-        return True
-    if isinstance(value, BlockArgument):
-        return _induction_variable(value)
-    assert isinstance(value, OpResult)
-    op = value.op
-    if isinstance(op, affine.ApplyOp):
-        return all(valid_dim(operand, region) for operand in op.operands)
-    if isinstance(op, DimOp | tensor.DimOp):
-        return _top_level(op.source)
-    return False
+    return _Operands().dim(value, region)
 
 
 def valid_symbol(value: SSAValue, region: Region | None) -> bool:
     """MLIR's `isValidSymbol(value, region)`."""
-    if not isinstance(value.type, IndexType):
-        return False
-    if region is not None and _region_of(value) is region:
-        return True
-    if isinstance(value, OpResult):
+    return _Operands().symbol(value, region)
+
+
+class _Operands:
+    """MLIR's recursive rules with each value's answer kept: a chain of
+    index ops that each use the previous value twice would otherwise be
+    walked once per path, exponentially many."""
+
+    def __init__(self) -> None:
+        self._dims: dict[tuple[SSAValue, Region | None], bool] = {}
+        self._symbols: dict[tuple[SSAValue, Region | None], bool] = {}
+
+    def dim(self, value: SSAValue, region: Region | None) -> bool:
+        key = (value, region)
+        if key not in self._dims:
+            self._dims[key] = self._dim(value, region)
+        return self._dims[key]
+
+    def symbol(self, value: SSAValue, region: Region | None) -> bool:
+        key = (value, region)
+        if key not in self._symbols:
+            self._symbols[key] = self._symbol(value, region)
+        return self._symbols[key]
+
+    def _dim(self, value: SSAValue, region: Region | None) -> bool:
+        if not isinstance(value.type, IndexType):
+            return False
+        if self.symbol(value, region):
+            return True
+        if isinstance(value, BlockArgument):
+            return _induction_variable(value)
+        assert isinstance(value, OpResult)
         op = value.op
-        if op.has_trait(ConstantLike):
-            return True
-        if _pure(op) and all(valid_symbol(operand, region) for operand in op.operands):
-            return True
+        if isinstance(op, affine.ApplyOp):
+            return all(self.dim(operand, region) for operand in op.operands)
         if isinstance(op, DimOp | tensor.DimOp):
-            return _dim_valid_symbol(op, region)
-    if region is None:
+            return _top_level(op.source)
         return False
-    around = region.parent_op()
-    if around is None or around.has_trait(IsolatedFromAbove):
-        return False
-    outer = around.parent_region()
-    return outer is not None and valid_symbol(value, outer)
+
+    def _symbol(self, value: SSAValue, region: Region | None) -> bool:
+        if not isinstance(value.type, IndexType):
+            return False
+        if region is not None and _region_of(value) is region:
+            return True
+        if isinstance(value, OpResult):
+            op = value.op
+            if op.has_trait(ConstantLike):
+                return True
+            if _pure(op) and all(
+                self.symbol(operand, region) for operand in op.operands
+            ):
+                return True
+            if isinstance(op, DimOp | tensor.DimOp):
+                return self._dim_op_symbol(op, region)
+        if region is None:
+            return False
+        around = region.parent_op()
+        if around is None or around.has_trait(IsolatedFromAbove):
+            return False
+        outer = around.parent_region()
+        return outer is not None and self.symbol(value, outer)
+
+    def _dim_op_symbol(self, op: DimOp | tensor.DimOp, region: Region | None) -> bool:
+        """MLIR's `isDimOpValidSymbol`: the source is defined at a scope's top
+        level, or its size `index` is a static or symbol size of the alloc, view
+        or subview that defines it (through `memref.cast`s)."""
+        if _top_level(op.source):
+            return True
+        if isinstance(op.source, BlockArgument):
+            return False
+        index = ConstantLike.get_constant_value(op.index)
+        if not isinstance(index, IntegerAttr):
+            return False
+        assert isinstance(op.source, OpResult)
+        definer = op.source.op
+        while isinstance(definer, CastOp):
+            if isinstance(definer.source.type, UnrankedMemRefType):
+                return False
+            if not isinstance(definer.source, OpResult):
+                return False
+            definer = definer.source.op
+        if isinstance(definer, AllocOp):
+            sizes = definer.dynamic_sizes
+        elif isinstance(definer, ViewOp | SubviewOp):
+            sizes = definer.sizes
+        else:
+            return False
+        memref_type = definer.results[0].type
+        assert isinstance(memref_type, MemRefType)
+        shape = memref_type.get_shape()
+        position = index.value.data
+        if not 0 <= position < len(shape):
+            return False
+        if shape[position] != DYNAMIC_INDEX:
+            return True
+        return self.symbol(sizes[shape[:position].count(DYNAMIC_INDEX)], region)
 
 
 def _region_of(value: SSAValue) -> Region | None:
@@ -181,39 +247,3 @@ def _pure(op: Operation) -> bool:
     if isinstance(op, ConditionallySpeculatableInterface):
         return op.is_speculatable()
     return is_speculatable(op)
-
-
-def _dim_valid_symbol(op: DimOp | tensor.DimOp, region: Region | None) -> bool:
-    """MLIR's `isDimOpValidSymbol`: the source is defined at a scope's top
-    level, or its size `index` is a static or symbol size of the alloc, view
-    or subview that defines it (through `memref.cast`s)."""
-    if _top_level(op.source):
-        return True
-    if isinstance(op.source, BlockArgument):
-        return False
-    index = ConstantLike.get_constant_value(op.index)
-    if not isinstance(index, IntegerAttr):
-        return False
-    assert isinstance(op.source, OpResult)
-    definer = op.source.op
-    while isinstance(definer, CastOp):
-        if isinstance(definer.source.type, UnrankedMemRefType):
-            return False
-        if not isinstance(definer.source, OpResult):
-            return False
-        definer = definer.source.op
-    if isinstance(definer, AllocOp):
-        sizes = definer.dynamic_sizes
-    elif isinstance(definer, ViewOp | SubviewOp):
-        sizes = definer.sizes
-    else:
-        return False
-    memref_type = definer.results[0].type
-    assert isinstance(memref_type, MemRefType)
-    shape = memref_type.get_shape()
-    position = index.value.data
-    if not 0 <= position < len(shape):
-        return False
-    if shape[position] != DYNAMIC_INDEX:
-        return True
-    return valid_symbol(sizes[shape[:position].count(DYNAMIC_INDEX)], region)
