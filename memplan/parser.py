@@ -41,6 +41,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from xdsl.context import Context
+from xdsl.dialect_interfaces.op_asm import OpAsmDialectInterface
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     AnyDenseElement,
@@ -62,11 +63,12 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region
 from xdsl.ir.affine import AffineMap, AffineSet
 from xdsl.parser import AttrParser, Parser
-from xdsl.utils.exceptions import ParseError
+from xdsl.utils.exceptions import MultipleSpansParseError, ParseError
 from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken, MLIRTokenKind
 
 from memplan.branches import empty_block, mismatched_branch
+from memplan.dialects.memref import MalformedBlob
 from memplan.dominance import undominated_use
 from memplan.parse_memo import MemoizingParser
 from memplan.semi_affine import SemiAffineParser
@@ -98,6 +100,50 @@ def too_deep(name: str) -> str:
         f"(regions at most {MAX_REGION_NESTING:,} levels, some 100 when a memory "
         "limit such as ulimit -v leaves memplan no room for its stack)"
     )
+
+
+CONTEXT_WIDTH = 160
+"""Characters of a source line an error shows around its place."""
+
+
+def span_context(span: Span[str] | Span[bytes], message: str | None = None) -> str:
+    """What `span.print_with_context(message)` shows (where, each source line
+    of the span with carets under it, the message under the first), each
+    line cut to `CONTEXT_WIDTH` characters around the span, `...` marking
+    each cut: a line of a `dense_resource` blob may be megabytes long."""
+    content = span.input.content
+    if isinstance(content, bytes):  # memplan's tools parse decoded text
+        return span.print_with_context(message)
+    line_start = span.input.get_start_of_line(span.start)
+    context_end = span.input.get_end_of_line(max(span.start, span.end - 1))
+    shown = [str(span.get_location())]
+    for line in content[line_start:context_end].split("\n"):
+        text = line.removesuffix("\r")
+        first = min(max(span.start - line_start, 0), len(text))
+        last = min(max(span.end - line_start, 0), len(text))
+        cut = max(0, min(first - CONTEXT_WIDTH // 2, len(text) - CONTEXT_WIDTH))
+        left = "..." if cut else ""
+        right = "..." if cut + CONTEXT_WIDTH < len(text) else ""
+        column = len(left) + first - cut
+        width = min(last, cut + CONTEXT_WIDTH) - first
+        shown.append(left + text[cut : cut + CONTEXT_WIDTH] + right)
+        shown.append(" " * column + "^" * max(width, 1))
+        if message is not None:
+            shown.append(" " * column + message)
+            message = None
+        line_start += len(line) + 1
+    return "\n".join(shown) + "\n"
+
+
+def parse_error_text(error: ParseError) -> str:
+    """`str(error)`, its source lines cut as `span_context` cuts them."""
+    text = span_context(error.span, error.msg)
+    if isinstance(error, MultipleSpansParseError):
+        if error.ref_text is not None:
+            text += error.ref_text + "\n"
+        for span, message in error.refs:
+            text += span_context(span, message) + "\n"
+    return text
 
 
 def _byte_width(type_: AnyFloat) -> int | None:
@@ -164,6 +210,46 @@ def _with_prefix_named(error: ParseError) -> ParseError:
     )
 
 
+MAX_INTEGER_DIGITS = 4_300
+"""Decimal digits of the longest integer literal memplan reads: Python
+refuses to convert a longer number to decimal text or back
+(`sys.int_info`), which xDSL does to read one and to say it is out of its
+type's range."""
+
+MAX_HEX_DIGITS = 3_571
+"""Hex digits of the longest hex integer literal memplan reads: the most
+whose value has at most `MAX_INTEGER_DIGITS` decimal digits."""
+
+MAX_INTEGER_WIDTH = 16_777_215
+"""Bits of the widest integer type, as in MLIR (`IntegerType::kMaxWidth`)."""
+
+_INTEGER_TYPE = re.compile(r"[su]?i([0-9]+)")
+
+
+def _integer_too_long(token: MLIRToken) -> str | None:
+    """MLIR's error for an integer type wider than it allows, or memplan's
+    for an integer literal longer than it reads; None for other tokens."""
+    text = token.span.text
+    if token.kind == MLIRTokenKind.INTEGER_LIT:
+        hex_digits = text[2:] if text[:2] in ("0x", "0X") else None
+        digits = len(text if hex_digits is None else hex_digits)
+        most = MAX_INTEGER_DIGITS if hex_digits is None else MAX_HEX_DIGITS
+        if digits > most:
+            kind = "integer" if hex_digits is None else "hex integer"
+            return (
+                f"{kind} literal of {digits:,} digits: memplan reads at most {most:,}"
+            )
+    elif token.kind == MLIRTokenKind.BARE_IDENT and (
+        width := _INTEGER_TYPE.fullmatch(text)
+    ):
+        digits = width.group(1).lstrip("0")
+        if len(digits) > len(str(MAX_INTEGER_WIDTH)) or int(digits or 0) > (
+            MAX_INTEGER_WIDTH
+        ):
+            return f"integer bitwidth is limited to {MAX_INTEGER_WIDTH} bits"
+    return None
+
+
 _UNTERMINATED = "End of file reached before closing string literal."
 """xDSL's message for a string literal whose line ends before its quote."""
 
@@ -187,7 +273,7 @@ class _Lexer(MLIRLexer):
 
     def lex(self) -> MLIRToken:
         try:
-            return super().lex()
+            token = super().lex()
         except ParseError as error:
             if error.msg == _UNTERMINATED:
                 raise ParseError(
@@ -196,6 +282,10 @@ class _Lexer(MLIRLexer):
                     "the same line",
                 ) from None
             raise _with_prefix_named(error) from None
+        problem = _integer_too_long(token)
+        if problem is not None:
+            raise ParseError(token.span, problem)
+        return token
 
 
 @dataclass
@@ -418,6 +508,23 @@ class MemplanParser(MemoizingParser):
         if label.kind == MLIRTokenKind.CARET_IDENT and name in self.blocks:
             self.blocks[name] = (block, label.span)
         return block
+
+    def _parse_resource(
+        self, dialect_name: str, interface: OpAsmDialectInterface
+    ) -> None:
+        """xDSL's, with a malformed blob (`MalformedBlob`) reported at its
+        fault: xDSL reports it at the token after the blob."""
+        key = self._parse_dialect_resource_handle(dialect_name, interface)
+        self._parse_token(MLIRTokenKind.COLON, "expected `:`")
+        blob = self._current_token.span
+        value = self.parse_str_literal()
+        try:
+            interface.parse_resource(key, value)
+        except MalformedBlob as error:
+            at = min(blob.start + 1 + error.offset, blob.end - 1)
+            self.raise_error(str(error), at, at + 1)
+        except Exception as error:
+            self.raise_error(f"got an error when parsing a resource: {error}")
 
     def parse_affine_map(self) -> AffineMap:
         return SemiAffineParser(self._parser_state).parse_affine_map()

@@ -33,6 +33,7 @@ the interpreter dispatches on the exact class.
 from __future__ import annotations
 
 import math
+import re
 import weakref
 from abc import ABC, abstractmethod
 from collections import Counter
@@ -172,6 +173,7 @@ __all__ = [
     "GetGlobalOp",
     "GlobalOp",
     "LoadOp",
+    "MalformedBlob",
     "MemorySpaceCastOp",
     "PrefetchOp",
     "RankOp",
@@ -2106,6 +2108,15 @@ class BlobStore(OpAsmDialectInterface):
         self._blob_storage.setdefault(key, "")
         return key
 
+    def parse_resource(self, key: str, val: str) -> None:
+        """Keep `key`'s blob once it reads as MLIR reads one (`MalformedBlob`
+        if not)."""
+        problem = _blob_problem(val)
+        if problem is not None:
+            offset, what = problem
+            raise MalformedBlob(f"blob {key}: {what}", offset)
+        super().parse_resource(key, val)
+
     def clear(self) -> None:
         """Forget every blob: what a new input file starts from."""
         self._blob_storage.clear()
@@ -2113,6 +2124,47 @@ class BlobStore(OpAsmDialectInterface):
     def snapshot(self) -> dict[str, str]:
         """Every blob by key, as hex text (`0x`, alignment header, data)."""
         return {key: text for key, text in self._blob_storage.items() if text}
+
+
+class MalformedBlob(ValueError):
+    """A blob MLIR's parser rejects; the message names its key and says what
+    is wrong without quoting the blob, which may be megabytes long."""
+
+    def __init__(self, message: str, offset: int):
+        super().__init__(message)
+        self.offset = offset
+        """Where in the blob's text the problem is."""
+
+
+_NOT_HEX = re.compile(r"[^0-9A-Fa-f]")
+
+
+def _blob_problem(text: str) -> tuple[int, str] | None:
+    """Where and what MLIR's parser rejects in a blob: it is `0x` and an
+    even number of hex digits, whose first 4 bytes (little-endian) are the
+    data's alignment, a power of two."""
+    if not text.startswith("0x"):
+        return 0, "expected a hex string starting with 0x"
+    digits = text[2:]
+    stray = _NOT_HEX.search(digits)
+    if stray is not None:
+        return 2 + stray.start(), f"expected a hex digit, got {stray.group()!r}"
+    if len(digits) % 2:
+        return len(text), (
+            f"expected whole bytes, got an odd number of hex digits ({len(digits)})"
+        )
+    if len(digits) < 8:
+        return 2, (
+            "expected the data's alignment in its first 4 bytes, got "
+            f"{len(digits) // 2} bytes"
+        )
+    alignment = int.from_bytes(bytes.fromhex(digits[:8]), "little")
+    if not alignment or alignment & (alignment - 1):
+        return 2, (
+            "expected the data's alignment in its first 4 bytes, a power of "
+            f"two, got {alignment} (0x{digits[:8]})"
+        )
+    return None
 
 
 def builtin_dialect() -> Dialect:
@@ -2178,13 +2230,8 @@ def dense_resource_data(attr: DenseResourceAttr) -> bytes:
             f"dense_resource<{key}> has no data: the input's `{{-# dialect_resources "
             f"#-}}` section holds no blob named {key}"
         )
-    try:
-        raw = bytes.fromhex(text.removeprefix("0x"))
-    except ValueError:
-        raise BlobError(f"blob {key} is not a hex string") from None
-    if len(raw) < 4:
-        raise BlobError(f"blob {key} is shorter than its 4-byte alignment header")
-    return raw[4:]
+    # The parser checked the blob (`BlobStore.parse_resource`).
+    return bytes.fromhex(text.removeprefix("0x"))[4:]
 
 
 def element_bytes(element_type: Attribute) -> int:

@@ -47,7 +47,7 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 from memplan.context import memplan_dialects
 from memplan.dialects.memref import blob_store
 from memplan.ir_walk import walk
-from memplan.parser import MemplanParser, too_deep
+from memplan.parser import MemplanParser, parse_error_text, span_context, too_deep
 from memplan.text import not_utf8, only_comments
 from memplan.tools.entry_point import run_command
 from memplan.tools.internal_error import report_internal_error
@@ -282,7 +282,7 @@ def _with_parse_location(error: Exception, message: str) -> str:
         return message
     name = parsing["op_type"].name
     named = message if message.startswith(name) else f"{name}: {message}"
-    return parsing["op_loc"].print_with_context(named)
+    return span_context(parsing["op_loc"], named)
 
 
 def _parse_error_message(error: ParseError) -> str:
@@ -290,9 +290,9 @@ def _parse_error_message(error: ParseError) -> str:
     and a caret under the place, as MLIR prints a parse error (xDSL puts the
     message last)."""
     file, line, column = error.span.get_location()
-    shown = error.span.print_with_context(error.msg).splitlines()
+    shown = span_context(error.span, error.msg).splitlines()
     context = [f"  {text}" for text in shown[1:3]]
-    rest = str(error).splitlines()[len(shown) :]
+    rest = parse_error_text(error).splitlines()[len(shown) :]
     return "\n".join([f"{file}:{line}:{column}: {error.msg}", *context, *rest])
 
 

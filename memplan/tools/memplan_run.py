@@ -31,7 +31,7 @@ from memplan.interpreter.errors import ModelError, plain_message
 from memplan.interpreter.runner import Runner
 from memplan.interpreter.source import locate, parse_with_locations
 from memplan.ir_walk import walk
-from memplan.parser import MemplanParser, too_deep
+from memplan.parser import MemplanParser, parse_error_text, too_deep
 from memplan.targets import (
     DEFAULT_TARGET,
     TARGETS,
@@ -222,8 +222,10 @@ class MemplanRunMain(CommandLineTool):
             # The reader of stdout stopped (`memplan-run ... | head`): stop quietly.
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             return 1
-        except (InterpretationError, ParseError) as error:
+        except InterpretationError as error:
             return _report(str(error))
+        except ParseError as error:
+            return _report(parse_error_text(error))
         except RecursionError:
             # The run reports its own (InterpretationError): this is the module's.
             return _report(too_deep(self.input_name))
@@ -352,8 +354,10 @@ class MemplanRunMain(CommandLineTool):
                 )
                 or []
             )
-        except (ParseError, VerifyException) as error:
-            # VerifyException: a literal out of its type's range (`300 : i8`).
+        except ParseError as error:
+            raise InterpretationError(f"--args: {parse_error_text(error)}") from None
+        except VerifyException as error:
+            # A literal out of its type's range (`300 : i8`).
             raise InterpretationError(f"--args: {error}") from None
         except RecursionError:
             raise InterpretationError(too_deep("--args")) from None

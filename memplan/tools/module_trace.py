@@ -32,7 +32,7 @@ from memplan.dialects.memory import (
     static_byte_size,
 )
 from memplan.ir_walk import walk
-from memplan.parser import MemplanParser, too_deep
+from memplan.parser import MemplanParser, parse_error_text, too_deep
 from memplan.passes.call_aliases import CallAliases
 from memplan.passes.diagnostics import printed_names
 from memplan.passes.liveness import FunctionLiveness
@@ -65,7 +65,7 @@ def read_module(path: Path) -> ModuleOp:
         module = MemplanParser(memplan_context(), text, str(path)).parse_module()
         module.verify()
     except ParseError as error:
-        raise ModuleTraceError(str(error).strip()) from None
+        raise ModuleTraceError(parse_error_text(error).strip()) from None
     except VerifyException as error:
         raise ModuleTraceError(f"{path}: {error}") from None
     except RecursionError:

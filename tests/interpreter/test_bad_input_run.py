@@ -173,6 +173,39 @@ PROGRAMS: list[tuple[str, list[str], str]] = [
 ]
 
 
+def _with_blob(blob: str) -> str:
+    return (
+        'memref.global "private" constant @w : memref<2xf32> = dense_resource<k>\n'
+        f'{{-#\n  dialect_resources: {{\n    builtin: {{\n      k: "{blob}"\n'
+        "    }\n  }\n#-}\n" + body()
+    )
+
+
+PROGRAMS += [
+    (
+        body(f"  %c = arith.constant {'9' * 5000} : i32"),
+        [],
+        "bad.mlir:2:23",
+    ),
+    (
+        body(f"  %c = arith.constant {'9' * 5000} : i32"),
+        [],
+        "integer literal of 5,000 digits: memplan reads at most 4,300",
+    ),
+    (
+        _with_blob("0x030000000000803F0000803F"),
+        [],
+        'bad.mlir:5:13\n      k: "0x0300',
+    ),
+    (
+        _with_blob("0x030000000000803F0000803F"),
+        [],
+        "blob k: expected the data's alignment in its first 4 bytes, a power of two, "
+        "got 3 (0x03000000)",
+    ),
+]
+
+
 def _check(err: str, expected: str) -> None:
     assert expected in err
     assert err.startswith("memplan-run: error: ")
@@ -282,3 +315,15 @@ def test_missing_and_directory_inputs_name_the_path(
     _check(capsys.readouterr().err, f"cannot read {tmp_path}/none.mlir: No such file")
     assert main([str(tmp_path)]) == 1
     _check(capsys.readouterr().err, f"cannot read {tmp_path}: Is a directory")
+
+
+def test_an_error_on_a_long_line_shows_the_line_cut_around_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
+    """A blob's line may be megabytes long: the error shows a window of it."""
+    path = tmp_path / "bad.mlir"
+    path.write_text(_with_blob("0x04000000" + "00" * 50_000).replace('00"', "00", 1))
+    assert main([str(path)]) == 1
+    err = capsys.readouterr().err
+    _check(err, "unterminated string literal")
+    assert len(err) < 1_000 and "..." in err, err[:300]

@@ -305,6 +305,23 @@ IR_CASES = {
         (),
         ("in.mlir:1:1:", "property 'function_type' expected in operation 'func.func'"),
     ),
+    # integer literals and types: xDSL failed on Python's limit on converting
+    # long numbers to text, and took minutes and gigabytes for a wide type
+    "integer literal too long": Case(
+        function(f"  %c = arith.constant {'9' * 5000} : i32"),
+        (),
+        ("in.mlir:2:23: integer literal of 5,000 digits: memplan reads at most 4,300",),
+    ),
+    "hex integer literal too long": Case(
+        function(f"  %c = arith.constant 0x{'F' * 4000} : i32"),
+        (),
+        ("in.mlir:2:23: hex integer literal of 4,000 digits: memplan reads at most",),
+    ),
+    "integer type too wide": Case(
+        function("  %c = arith.constant 1 : i16777216"),
+        (),
+        ("in.mlir:2:27: integer bitwidth is limited to 16777215 bits",),
+    ),
 }
 
 ALLOC = '  %a = memref.alloc() : memref<512xi32, "global.vtcm">'
@@ -640,6 +657,67 @@ def test_an_unterminated_string_literal_is_an_error_at_once(tmp_path: Path) -> N
         f"memplan-opt: error: {source}:2:8: unterminated string literal: expected "
         "its closing '\"' on the same line\n"
     )
+
+
+def blob_global(blob: str) -> str:
+    return (
+        'memref.global "private" constant @w : memref<2xf32> = dense_resource<k>\n'
+        f'{{-#\n  dialect_resources: {{\n    builtin: {{\n      k: "{blob}"\n'
+        "    }\n  }\n#-}\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("blob", "expected"),
+    [
+        ("0x040000000000803F0000803", ":5:36: blob k: expected whole bytes, got an "),
+        ("0x04000000Z000803F0000803F", ":5:21: blob k: expected a hex digit, got 'Z'"),
+        ("0x040000", ":5:13: blob k: expected the data's alignment in its first 4"),
+        ("0x030000000000803F0000803F", ":5:13: blob k: expected the data's alignment"),
+        ("0x000000000000803F0000803F", ":5:13: blob k: expected the data's alignment"),
+        ("040000000000803F0000803F", ":5:11: blob k: expected a hex string starting"),
+    ],
+    ids=[
+        "odd length",
+        "not hex",
+        "no alignment",
+        "alignment 3",
+        "alignment 0",
+        "no 0x",
+    ],
+)
+def test_a_malformed_blob_is_an_error_at_its_fault(
+    blob: str,
+    expected: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """MLIR's parser rejects these blobs; xDSL kept them (and quoted the whole
+    blob, which may be megabytes, when it did reject one)."""
+    source = tmp_path / "in.mlir"
+    source.write_text(blob_global(blob))
+    code, err = run([str(source)], monkeypatch, capsys)
+    assert_one_clean_error(code, err, (f"{source}{expected}",))
+    assert blob not in err.splitlines()[0]
+
+
+@pytest.mark.parametrize("fault", ["Z", '"'], ids=["not hex", "unterminated"])
+def test_an_error_on_a_long_line_shows_the_line_cut_around_it(
+    fault: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A blob's line may be megabytes long: the error shows a window of it."""
+    digits = "0x04000000" + "00" * 50_000
+    blob = digits[:60_000] + fault + digits[60_001:]
+    source = tmp_path / "in.mlir"
+    source.write_text(blob_global(blob).replace(f'"{blob}"', f'"{blob}'))
+    code, err = run([str(source)], monkeypatch, capsys)
+    assert_one_clean_error(code, err, (f"{source}:5:",))
+    assert len(err) < 1_000, err[:300]
+    assert "..." in err
 
 
 def test_unknown_extension_says_how_to_read_it(
