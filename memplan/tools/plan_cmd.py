@@ -133,7 +133,9 @@ def load_trace(path: Path, args: argparse.Namespace) -> Trace:
 
 def run_planner(args: argparse.Namespace, trace: Trace, command: str) -> Plan:
     """Plan with the flags; a long `best` search shows a status line on a terminal,
-    and a wall-clock cap that cuts it is said on stderr."""
+    and a wall-clock cap that cuts it is said on stderr.  A plan higher than
+    64-bit offsets reach is a UsageError: no arena holds it, and `--output`
+    would write offsets the trace reader rejects."""
     label = f"memplan {command}: {trace.path.name}"
     observer = status_line(label) if args.algorithm == "best" else None
     try:
@@ -148,6 +150,11 @@ def run_planner(args: argparse.Namespace, trace: Trace, command: str) -> Plan:
     finally:
         if observer is not None:
             observer.clear()
+    if result.height > INT64_MAX:
+        raise UsageError(
+            f"{trace.path}: the plan is {result.height} bytes high, beyond 64-bit "
+            f"offsets (at most {INT64_MAX}); its lower bound is {result.lower_bound}"
+        )
     if result.time_limited:
         print(
             f"{label}: the --time-limit of {args.time_limit:g} s cut the search short"

@@ -230,6 +230,23 @@ def test_bad_file_exits_2_naming_the_line(
     assert "Traceback" not in err
 
 
+def test_a_plan_beyond_64_bit_offsets_exits_2_naming_the_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each size fits in 64 bits, their sum does not: the plan's offsets
+    would not either (`--output` wrote offsets `--check` then rejected)."""
+    rows = "".join(f"b{k},0,10,{2**62}\n" for k in range(3))
+    trace = write(tmp_path, "id,lower,upper,size\n" + rows)
+    output = tmp_path / "planned.csv"
+    code, out, err = run(["plan", str(trace), "--output", str(output)], capsys)
+    assert code == 2
+    assert err == (
+        f"memplan plan: error: {trace}: the plan is {3 * 2**62} bytes high, beyond "
+        f"64-bit offsets (at most {2**63 - 1}); its lower bound is {3 * 2**62}\n"
+    )
+    assert out == "" and not output.exists()
+
+
 def test_missing_file_exits_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
