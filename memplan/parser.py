@@ -22,10 +22,16 @@ outside 64 bits (`99999999999999999999 : index`), a custom-form
 `func.func` with empty braces (`func.func @f() {}`, which xDSL reads as a
 declaration), a public declaration (`func.func @f()` without a body:
 MLIR's "symbol declaration cannot have public visibility"), a branch that
-hands a block other values than its arguments (`memplan.branches`), and a
+hands a block other values than its arguments (`memplan.branches`), a
 memref type MLIR's verifier rejects (`memplan.type_checks`: strides or an
 affine map that do not match the rank, a float memory space, a tensor
-element).  A `%`, `^`, `#` or `!` followed by no name is reported with what
+element), an integer type wider than 16,777,215 bits and a malformed
+`dense_resource` blob (reported at its fault).  A dense array of zero-bit
+integers (`array<i0: 0>`, which xDSL divides by zero on) is an error at its
+type, an integer literal longer than Python converts to text (4,300
+digits) at the literal, and an error's source line is cut to
+`CONTEXT_WIDTH` characters around it (`span_context`): a blob's line may be
+megabytes long.  A `%`, `^`, `#` or `!` followed by no name is reported with what
 was expected, not xDSL's unformatted "Expected suffix identifier after
 {first_char}".
 
@@ -48,6 +54,7 @@ from xdsl.dialects.builtin import (
     AnyFloat,
     BytesAttr,
     ComplexType,
+    DenseArrayBase,
     DenseIntOrFPElementsAttr,
     FloatAttr,
     IndexType,
@@ -249,6 +256,9 @@ def _integer_too_long(token: MLIRToken) -> str | None:
             return f"integer bitwidth is limited to {MAX_INTEGER_WIDTH} bits"
     return None
 
+
+_ZERO_BIT_ARRAY = re.compile(r"<\s*([su]?i0+)\b")
+"""The start of a dense array of zero-bit integers, `array<i0: 0, 0>`."""
 
 _UNTERMINATED = "End of file reached before closing string literal."
 """xDSL's message for a string literal whose line ends before its quote."""
@@ -525,6 +535,19 @@ class MemplanParser(MemoizingParser):
             self.raise_error(str(error), at, at + 1)
         except Exception as error:
             self.raise_error(f"got an error when parsing a resource: {error}")
+
+    def _parse_builtin_densearray_attr(self) -> DenseArrayBase | None:
+        """xDSL's, refusing an element type without bits (`array<i0: 0>`),
+        whose array xDSL divided by its zero bytes while building it."""
+        zero_bits = _ZERO_BIT_ARRAY.match(self.lexer.input.content, self.pos)
+        if zero_bits is not None:
+            self.raise_error(
+                f"dense array element type {zero_bits.group(1)} has no bits: "
+                "expected an integer type of 1 bit or more, or a float type",
+                zero_bits.start(1),
+                zero_bits.end(1),
+            )
+        return super()._parse_builtin_densearray_attr()
 
     def parse_affine_map(self) -> AffineMap:
         return SemiAffineParser(self._parser_state).parse_affine_map()

@@ -317,6 +317,11 @@ IR_CASES = {
         (),
         ("in.mlir:2:23: hex integer literal of 4,000 digits: memplan reads at most",),
     ),
+    "dense array of zero-bit integers": Case(
+        function('  "test.op"() {a = array<i0: 0, 0>} : () -> ()'),
+        (),
+        ("in.mlir:2:26: dense array element type i0 has no bits",),
+    ),
     "integer type too wide": Case(
         function("  %c = arith.constant 1 : i16777216"),
         (),
