@@ -42,6 +42,7 @@ beyond is a parse error, before the recursion that follows it runs out.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -153,6 +154,12 @@ def parse_error_text(error: ParseError) -> str:
     return text
 
 
+def out_of_memory(name: str) -> str:
+    """What a tool says when reading or transforming the input `name` ran
+    memplan out of memory (a huge hex literal: xDSL holds every element)."""
+    return f"{name}: out of memory: it needs more than this machine has free"
+
+
 def _byte_width(type_: AnyFloat) -> int | None:
     """Bytes of one element of `type_`, when its bits fill whole bytes."""
     try:
@@ -226,6 +233,12 @@ type's range."""
 MAX_HEX_DIGITS = 3_571
 """Hex digits of the longest hex integer literal memplan reads: the most
 whose value has at most `MAX_INTEGER_DIGITS` decimal digits."""
+
+MAX_SPLAT_ELEMENTS = 1 << 24
+"""Elements of the largest splat (`dense<1.0> : tensor<4096x4096xf32>`)
+memplan reads: xDSL holds every element of a dense literal, built through a
+Python list, some 10 s and 0.9 GB per 10 million elements; a billion took
+minutes and gigabytes before an error."""
 
 MAX_INTEGER_WIDTH = 16_777_215
 """Bits of the widest integer type, as in MLIR (`IntegerType::kMaxWidth`)."""
@@ -597,6 +610,15 @@ class MemplanParser(MemoizingParser):
         start = self._current_token.span
         type = super()._parse_dense_literal_type()
         self._check_storable(type.get_element_type(), start)
+        elements = math.prod(type.get_shape())
+        splat = self._literal is not None and len(self._literal) == 1
+        if splat and elements > MAX_SPLAT_ELEMENTS:
+            self.raise_error(
+                f"a splat of {elements:,} elements: memplan holds every element "
+                f"of a dense literal, at most {MAX_SPLAT_ELEMENTS:,} of a splat",
+                start.start,
+                self._current_token.span.start,
+            )
         return type
 
     def _check_storable(self, element: Attribute, start: Span) -> None:

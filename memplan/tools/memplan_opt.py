@@ -47,7 +47,13 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 from memplan.context import memplan_dialects
 from memplan.dialects.memref import blob_store
 from memplan.ir_walk import walk
-from memplan.parser import MemplanParser, parse_error_text, span_context, too_deep
+from memplan.parser import (
+    MemplanParser,
+    out_of_memory,
+    parse_error_text,
+    span_context,
+    too_deep,
+)
 from memplan.text import not_utf8, only_comments
 from memplan.tools.entry_point import run_command
 from memplan.tools.internal_error import report_internal_error
@@ -216,6 +222,10 @@ def _main() -> int:
     except RecursionError:
         name = "the input" if opt is None else opt.get_input_name()
         print(f"memplan-opt: error: {too_deep(name)}", file=sys.stderr)
+        return EXIT_ERROR
+    except MemoryError:
+        name = "the input" if opt is None else opt.get_input_name()
+        print(f"memplan-opt: error: {out_of_memory(name)}", file=sys.stderr)
         return EXIT_ERROR
     except Exception as error:
         report_internal_error("memplan-opt", error)

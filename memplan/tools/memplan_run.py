@@ -31,7 +31,12 @@ from memplan.interpreter.errors import ModelError, plain_message
 from memplan.interpreter.runner import Runner
 from memplan.interpreter.source import locate, parse_with_locations
 from memplan.ir_walk import walk
-from memplan.parser import MemplanParser, parse_error_text, too_deep
+from memplan.parser import (
+    MemplanParser,
+    out_of_memory,
+    parse_error_text,
+    too_deep,
+)
 from memplan.targets import (
     DEFAULT_TARGET,
     TARGETS,
@@ -229,6 +234,9 @@ class MemplanRunMain(CommandLineTool):
         except RecursionError:
             # The run reports its own (InterpretationError): this is the module's.
             return _report(too_deep(self.input_name))
+        except MemoryError:
+            # The run reports its own (a storage too large): this is the module's.
+            return _report(out_of_memory(self.input_name))
         except Exception as error:
             return _report(plain_message(error))
         return 0

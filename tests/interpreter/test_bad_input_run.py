@@ -183,6 +183,16 @@ def _with_blob(blob: str) -> str:
 
 PROGRAMS += [
     (
+        body(f"  %e = arith.constant dense<1.0> : vector<{10**14}xf32>"),
+        [],
+        "bad.mlir:2:36",
+    ),
+    (
+        body(f'  %e = arith.constant dense<"0x0000803F"> : vector<{10**14}xf32>'),
+        [],
+        "bad.mlir: out of memory: it needs more than this machine has free",
+    ),
+    (
         body(f"  %c = arith.constant {'9' * 5000} : i32"),
         [],
         "bad.mlir:2:23",

@@ -322,6 +322,17 @@ IR_CASES = {
         (),
         ("in.mlir:2:26: dense array element type i0 has no bits",),
     ),
+    # xDSL holds every element of a splat: a billion took minutes
+    "splat too large": Case(
+        function(f"  %e = arith.constant dense<1.0> : vector<{10**14}xf32>"),
+        (),
+        ("in.mlir:2:36: a splat of 100,000,000,000,000 elements: memplan holds",),
+    ),
+    "hex splat beyond memory": Case(
+        function(f'  %e = arith.constant dense<"0x0000803F"> : vector<{10**14}xf32>'),
+        (),
+        ("in.mlir: out of memory: it needs more than this machine has free",),
+    ),
     "integer type too wide": Case(
         function("  %c = arith.constant 1 : i16777216"),
         (),
