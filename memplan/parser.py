@@ -154,6 +154,25 @@ def parse_error_text(error: ParseError) -> str:
     return text
 
 
+def at_op_being_parsed(error: Exception, message: str) -> str:
+    """`message` shown at the op being parsed when `error` was raised, as
+    `span_context` shows it: an op's own parser and type checks raise
+    without a location (`'sideways' is not a valid IteratorType`).  Just
+    `message` when `error` was not raised while parsing an op."""
+    parsing = None
+    trace = error.__traceback__
+    while trace is not None:
+        frame = trace.tb_frame
+        if frame.f_code.co_name == "parse_operation":
+            parsing = frame.f_locals
+        trace = trace.tb_next
+    if parsing is None or "op_loc" not in parsing or "op_type" not in parsing:
+        return message
+    name = parsing["op_type"].name
+    named = message if message.startswith(name) else f"{name}: {message}"
+    return span_context(parsing["op_loc"], named)
+
+
 def out_of_memory(name: str) -> str:
     """What a tool says when reading or transforming the input `name` ran
     memplan out of memory (a huge hex literal: xDSL holds every element)."""

@@ -49,6 +49,7 @@ from memplan.dialects.memref import blob_store
 from memplan.ir_walk import walk
 from memplan.parser import (
     MemplanParser,
+    at_op_being_parsed,
     out_of_memory,
     parse_error_text,
     span_context,
@@ -281,18 +282,7 @@ def _with_parse_location(error: Exception, message: str) -> str:
     its types during parsing (xDSL raises those without a location)."""
     if isinstance(error, ParseError):
         return _parse_error_message(error)
-    parsing = None
-    trace = error.__traceback__
-    while trace is not None:
-        frame = trace.tb_frame
-        if frame.f_code.co_name == "parse_operation":
-            parsing = frame.f_locals
-        trace = trace.tb_next
-    if parsing is None or "op_loc" not in parsing or "op_type" not in parsing:
-        return message
-    name = parsing["op_type"].name
-    named = message if message.startswith(name) else f"{name}: {message}"
-    return span_context(parsing["op_loc"], named)
+    return at_op_being_parsed(error, message)
 
 
 def _parse_error_message(error: ParseError) -> str:

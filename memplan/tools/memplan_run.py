@@ -33,6 +33,7 @@ from memplan.interpreter.source import locate, parse_with_locations
 from memplan.ir_walk import walk
 from memplan.parser import (
     MemplanParser,
+    at_op_being_parsed,
     out_of_memory,
     parse_error_text,
     too_deep,
@@ -282,9 +283,16 @@ class MemplanRunMain(CommandLineTool):
             raise InterpretationError(
                 f"{name} holds only comments: there is no function to run"
             )
-        module = parse_with_locations(
-            self.ctx, text, name, implicit_module=not self.args.no_implicit_module
-        )
+        try:
+            module = parse_with_locations(
+                self.ctx, text, name, implicit_module=not self.args.no_implicit_module
+            )
+        except (ParseError, RecursionError, MemoryError):
+            raise
+        except Exception as error:
+            # An op's own parser or type checks: named where it was written.
+            message = at_op_being_parsed(error, plain_message(error))
+            raise InterpretationError(message) from None
         if not self.args.disable_verify:
             _verified(module)
         return module

@@ -32,7 +32,13 @@ from memplan.dialects.memory import (
     static_byte_size,
 )
 from memplan.ir_walk import walk
-from memplan.parser import MemplanParser, parse_error_text, too_deep
+from memplan.parser import (
+    MemplanParser,
+    at_op_being_parsed,
+    out_of_memory,
+    parse_error_text,
+    too_deep,
+)
 from memplan.passes.call_aliases import CallAliases
 from memplan.passes.diagnostics import printed_names
 from memplan.passes.liveness import FunctionLiveness
@@ -70,6 +76,11 @@ def read_module(path: Path) -> ModuleOp:
         raise ModuleTraceError(f"{path}: {error}") from None
     except RecursionError:
         raise ModuleTraceError(too_deep(str(path))) from None
+    except MemoryError:
+        raise ModuleTraceError(out_of_memory(str(path))) from None
+    except ValueError as error:
+        # An op's own parser (`'sideways' is not a valid IteratorType`).
+        raise ModuleTraceError(at_op_being_parsed(error, str(error)).strip()) from None
     return module
 
 

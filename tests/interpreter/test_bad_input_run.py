@@ -183,6 +183,21 @@ def _with_blob(blob: str) -> str:
 
 PROGRAMS += [
     (
+        "#map = affine_map<(d0) -> (d0)>\n"
+        + body(
+            '  linalg.generic {indexing_maps = [#map], iterator_types = ["sideways"]}'
+            " outs(%a : memref<4xf32>) {",
+            "  ^bb0(%x: f32):",
+            "    linalg.yield %x : f32",
+            "  }",
+            args="%a: memref<4xf32>",
+        ),
+        [],
+        "bad.mlir:3:3\n  linalg.generic {indexing_maps = [#map], iterator_types = ["
+        '"sideways"]} outs(%a : memref<4xf32>) {\n  ^^^^^^^^^^^^^^\n  '
+        "linalg.generic: 'sideways' is not a valid IteratorType",
+    ),
+    (
         body(f"  %e = arith.constant dense<1.0> : vector<{10**14}xf32>"),
         [],
         "bad.mlir:2:36",

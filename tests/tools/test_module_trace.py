@@ -226,6 +226,49 @@ def test_cli_reports_a_module_that_is_not_utf8_in_one_line(
     )
 
 
+SIDEWAYS = """#map = affine_map<(d0) -> (d0)>
+func.func @f(%a: memref<4xf32>) {
+  linalg.generic {indexing_maps = [#map], iterator_types = ["sideways"]} outs(%a : memref<4xf32>) {
+  ^bb0(%x: f32):
+    linalg.yield %x : f32
+  }
+  func.return
+}
+"""
+
+HEX_SPLAT = """func.func @f() {
+  %e = arith.constant dense<"0x0000803F"> : vector<100000000000000xf32>
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            SIDEWAYS,
+            "{bad}:3:3\n  linalg.generic {{indexing_maps = [#map], iterator_types = "
+            '["sideways"]}} outs(%a : memref<4xf32>) {{\n  ^^^^^^^^^^^^^^\n  '
+            "linalg.generic: 'sideways' is not a valid IteratorType\n",
+        ),
+        (HEX_SPLAT, "{bad}: out of memory: it needs more than this machine has free\n"),
+    ],
+    ids=["op parser", "out of memory"],
+)
+def test_cli_reports_a_module_its_ops_cannot_read_as_bad_input(
+    text: str, expected: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An op's own parser raises a ValueError, a huge literal a MemoryError:
+    bad input at the op (or naming the file), not an internal error."""
+    pytest.importorskip("matplotlib")
+    bad = tmp_path / "bad.mlir"
+    bad.write_text(text)
+    assert main(["plot", str(bad), "-o", str(tmp_path / "p.png")]) == 2
+    err = capsys.readouterr().err
+    assert err == "memplan plot: error: " + expected.format(bad=bad)
+
+
 UNNAMED = """
 func.func @f(%0: index) {
   %1 = memory.alloc_storage [4096] : !memory.storage<"global.vtcm">
