@@ -36,6 +36,16 @@ STABLE_METADATA = {".png": {}, ".svg": {"Date": None}, ".pdf": {"CreationDate": 
 SVG clip ids also come from a fixed salt (`svg.hashsalt`), not at random."""
 LABELLED_BUFFERS = 40
 """Up to this many buffers, each box carries its id."""
+LABEL_CHARACTERS = 24
+"""A longer id is cut to this many characters on its box, `…` last:
+matplotlib took minutes to draw an id of 100,000 characters."""
+
+
+def _label(buffer: Buffer) -> str:
+    text = str(buffer.id)
+    if len(text) <= LABEL_CHARACTERS:
+        return text
+    return text[: LABEL_CHARACTERS - 1] + "…"
 
 
 def _load_pyplot() -> ModuleType:
@@ -79,7 +89,7 @@ def draw(
             axes.text(
                 (buffer.lower + buffer.upper) / 2,
                 offsets[buffer.id] + buffer.size / 2,
-                str(buffer.id),
+                _label(buffer),
                 ha="center",
                 va="center",
                 fontsize=8,

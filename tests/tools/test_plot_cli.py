@@ -145,3 +145,17 @@ def test_same_input_gives_the_same_image_bytes(
     assert main(["plot", str(trace), "-o", str(second)]) == 0
     assert first.read_bytes() == second.read_bytes()
     assert date not in first.read_bytes()
+
+
+def test_a_long_buffer_id_is_drawn_cut_short(tmp_path: Path) -> None:
+    """matplotlib took minutes to draw an id of 100,000 characters on its box;
+    the box shows its first 23, then `…` (matplotlib's SVG keeps each text in
+    a comment)."""
+    pytest.importorskip("matplotlib")
+    long_id = "x" * 2000
+    output = tmp_path / "plan.svg"
+    trace = write(tmp_path, f"id,lower,upper,size\n{long_id},0,3,4\nb,1,5,8\n")
+    assert main(["plot", str(trace), "-o", str(output)]) == 0
+    drawn = output.read_text()
+    assert f"<!-- {'x' * 23}… -->" in drawn
+    assert long_id not in drawn
