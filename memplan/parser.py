@@ -289,6 +289,9 @@ def _integer_too_long(token: MLIRToken) -> str | None:
     return None
 
 
+_SPLAT = re.compile(r"<\s*[^\s\[\">]")
+"""The start of a splat dense literal after `dense`: one value inside `<>`."""
+
 _ZERO_BIT_ARRAY = re.compile(r"<\s*([su]?i0+)\b")
 """The start of a dense array of zero-bit integers, `array<i0: 0, 0>`."""
 
@@ -629,16 +632,21 @@ class MemplanParser(MemoizingParser):
         start = self._current_token.span
         type = super()._parse_dense_literal_type()
         self._check_storable(type.get_element_type(), start)
+        if self._literal is not None and len(self._literal) == 1:
+            self._check_splat_size(type, start.start)
+        return type
+
+    def _check_splat_size(self, type: RankedStructure[Attribute], start: int) -> None:
+        """Fail, from `start` to here, on a splat of `type` with more than
+        `MAX_SPLAT_ELEMENTS` elements."""
         elements = math.prod(type.get_shape())
-        splat = self._literal is not None and len(self._literal) == 1
-        if splat and elements > MAX_SPLAT_ELEMENTS:
+        if elements > MAX_SPLAT_ELEMENTS:
             self.raise_error(
                 f"a splat of {elements:,} elements: memplan holds every element "
                 f"of a dense literal, at most {MAX_SPLAT_ELEMENTS:,} of a splat",
-                start.start,
+                start,
                 self._current_token.span.start,
             )
-        return type
 
     def _check_storable(self, element: Attribute, start: Span) -> None:
         """Fail, from `start` to here, on a value of a float type that xDSL
@@ -659,6 +667,10 @@ class MemplanParser(MemoizingParser):
     ) -> DenseIntOrFPElementsAttr:
         if type is not None:
             self._check_storable(type.get_element_type(), self._current_token.span)
+            # The type came first (`memref.global ... = dense<0.0>`): a
+            # splat's literal is one value, neither a list nor a string.
+            if _SPLAT.match(self.lexer.input.content, self.pos) is not None:
+                self._check_splat_size(type, self.pos)
         outer, self._literal = self._literal, []
         try:
             attr = super().parse_dense_int_or_fp_elements_attr(type)

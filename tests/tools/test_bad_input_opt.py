@@ -328,6 +328,12 @@ IR_CASES = {
         (),
         ("in.mlir:2:36: a splat of 100,000,000,000,000 elements: memplan holds",),
     ),
+    "splat of a global too large": Case(
+        'memref.global "private" constant @g : memref<100000000000000xf32>'
+        " = dense<0.0>\n",
+        (),
+        ("in.mlir:1:74: a splat of 100,000,000,000,000 elements: memplan holds",),
+    ),
     "hex splat beyond memory": Case(
         function(f'  %e = arith.constant dense<"0x0000803F"> : vector<{10**14}xf32>'),
         (),
