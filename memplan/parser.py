@@ -289,8 +289,10 @@ def _integer_too_long(token: MLIRToken) -> str | None:
     return None
 
 
-_SPLAT = re.compile(r"<\s*[^\s\[\">]")
-"""The start of a splat dense literal after `dense`: one value inside `<>`."""
+_SPLAT = re.compile(r'<\s*(?:[^\s\[">]|"0x(?:[0-9A-Fa-f]{2}){1,16}")')
+"""The start of a splat dense literal after `dense`: one value, or a hex
+string of at most 16 bytes (a complex f64), which fills no more elements
+unless it is a splat."""
 
 _ZERO_BIT_ARRAY = re.compile(r"<\s*([su]?i0+)\b")
 """The start of a dense array of zero-bit integers, `array<i0: 0, 0>`."""
@@ -419,6 +421,10 @@ class MemplanParser(MemoizingParser):
 
     _literal: list[_Element] | None = None
     """The elements of the dense literal being parsed, in order."""
+
+    _splat: bool = False
+    """Whether the dense literal being parsed is a splat: one value, or a
+    hex string short enough to be one element (`dense<"0x0000803F">`)."""
 
     op_spans: dict[Operation, Span]
     """The first token of each parsed op."""
@@ -632,7 +638,7 @@ class MemplanParser(MemoizingParser):
         start = self._current_token.span
         type = super()._parse_dense_literal_type()
         self._check_storable(type.get_element_type(), start)
-        if self._literal is not None and len(self._literal) == 1:
+        if self._splat:
             self._check_splat_size(type, start.start)
         return type
 
@@ -665,18 +671,19 @@ class MemplanParser(MemoizingParser):
     def parse_dense_int_or_fp_elements_attr(
         self, type: RankedStructure[AnyDenseElement] | None
     ) -> DenseIntOrFPElementsAttr:
+        splat = _SPLAT.match(self.lexer.input.content, self.pos) is not None
         if type is not None:
             self._check_storable(type.get_element_type(), self._current_token.span)
-            # The type came first (`memref.global ... = dense<0.0>`): a
-            # splat's literal is one value, neither a list nor a string.
-            if _SPLAT.match(self.lexer.input.content, self.pos) is not None:
+            if splat:  # the type came first: `memref.global ... = dense<0.0>`
                 self._check_splat_size(type, self.pos)
         outer, self._literal = self._literal, []
+        outer_splat, self._splat = self._splat, splat
         try:
             attr = super().parse_dense_int_or_fp_elements_attr(type)
             elements = self._literal
         finally:
             self._literal = outer
+            self._splat = outer_splat
         element_type = attr.get_element_type()
         if not isinstance(element_type, AnyFloat):
             return attr

@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from memplan.parser import MemplanParser
 from memplan.tools.memplan_run import main
 
 SCALAR = "func.func @main(%a: i32) -> i32 {\n  func.return %a : i32\n}\n"
@@ -205,7 +206,7 @@ PROGRAMS += [
     (
         body(f'  %e = arith.constant dense<"0x0000803F"> : vector<{10**14}xf32>'),
         [],
-        "bad.mlir: out of memory: it needs more than this machine has free",
+        "bad.mlir:2:45",
     ),
     (
         body(f"  %c = arith.constant {'9' * 5000} : i32"),
@@ -352,3 +353,20 @@ def test_an_error_on_a_long_line_shows_the_line_cut_around_it(
     err = capsys.readouterr().err
     _check(err, "unterminated string literal")
     assert len(err) < 1_000 and "..." in err, err[:300]
+
+
+def _out_of_memory(*args: object) -> None:
+    raise MemoryError
+
+
+def test_running_out_of_memory_is_one_error_naming_the_input(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+):
+    path = tmp_path / "bad.mlir"
+    path.write_text(SCALAR)
+    monkeypatch.setattr(MemplanParser, "parse_module", _out_of_memory)
+    assert main([str(path), "--args", "1 : i32"]) == 1
+    _check(
+        capsys.readouterr().err,
+        f"{path}: out of memory: it needs more than this machine has free",
+    )

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from memplan.dialects.scf import WhileOp
+from memplan.parser import MemplanParser
 from memplan.passes.verify import MemoryVerifyPass
 from memplan.tools.internal_error import TRACEBACK_VARIABLE
 from memplan.tools.memplan_opt import main
@@ -334,10 +335,10 @@ IR_CASES = {
         (),
         ("in.mlir:1:74: a splat of 100,000,000,000,000 elements: memplan holds",),
     ),
-    "hex splat beyond memory": Case(
+    "hex splat too large": Case(
         function(f'  %e = arith.constant dense<"0x0000803F"> : vector<{10**14}xf32>'),
         (),
-        ("in.mlir: out of memory: it needs more than this machine has free",),
+        ("in.mlir:2:45: a splat of 100,000,000,000,000 elements: memplan",),
     ),
     "integer type too wide": Case(
         function("  %c = arith.constant 1 : i16777216"),
@@ -773,6 +774,22 @@ def test_bad_flag_is_a_usage_error_naming_it(
     assert code == 2, err
     assert f"memplan-opt: error: {expected}" in err
     assert "Traceback" not in err
+
+
+def _out_of_memory(*args: object) -> None:
+    raise MemoryError
+
+
+def test_running_out_of_memory_is_one_error_naming_the_input(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "in.mlir"
+    source.write_text(function())
+    monkeypatch.setattr(MemplanParser, "parse_module", _out_of_memory)
+    code, err = run([str(source)], monkeypatch, capsys)
+    assert_one_clean_error(
+        code, err, (f"{source}: out of memory: it needs more than this machine",)
+    )
 
 
 def _broken_verify(self: MemoryVerifyPass, ctx: object, op: object) -> None:
