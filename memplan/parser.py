@@ -174,8 +174,8 @@ def at_op_being_parsed(error: Exception, message: str) -> str:
 
 
 def out_of_memory(name: str) -> str:
-    """What a tool says when reading or transforming the input `name` ran
-    memplan out of memory (a huge hex literal: xDSL holds every element)."""
+    """What a tool says when reading, transforming or running the input
+    `name` ran memplan out of memory."""
     return f"{name}: out of memory: it needs more than this machine has free"
 
 
