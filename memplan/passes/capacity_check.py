@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
+from memplan.ir_walk import walk
+from memplan.passes.call_aliases import CallAliases
 from memplan.passes.held_vtcm import HeldVtcm, module_callers
 from memplan.passes.liveness import FunctionLiveness
 from memplan.passes.scope_usage import Holding, ModuleUsage, function_usage
@@ -40,6 +42,19 @@ def capacity_problems(
             usage.capacity_problems(name, _held(held, function, callers[name], target))
         )
     return problems
+
+
+def planned_capacity_problems(module: ModuleOp, target: Target) -> dict[str, list[str]]:
+    """`capacity_problems` of every function of a planned `module`, whose call
+    summaries are found again, on the planned module, as `memory-verify`
+    would."""
+    calls = CallAliases(module)
+    functions = [
+        FunctionLiveness(function, calls.forward)
+        for function in walk(module)
+        if isinstance(function, func.FuncOp) and function.body.blocks
+    ]
+    return capacity_problems(module, functions, target)
 
 
 def _held(

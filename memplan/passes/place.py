@@ -24,6 +24,7 @@ from memplan.dialects.memory import AllocStorageOp, static_byte_size
 from memplan.interpreter.cost import CostModelError, program_scopes, with_cost_file
 from memplan.ir_walk import walk
 from memplan.passes.call_aliases import CallAliases
+from memplan.passes.capacity_check import planned_capacity_problems
 from memplan.passes.diagnostics import named_op
 from memplan.passes.held_vtcm import (
     Held,
@@ -46,6 +47,7 @@ from memplan.passes.place_model import (
     written_globals,
 )
 from memplan.passes.place_rewrite import move_entity, move_group
+from memplan.passes.plan import MemoryPlanPass
 from memplan.passes.retype import ALLOCATING_OPS, ScopeGroups, global_name
 from memplan.passes.surely_held import SurelyHeld, surely_held
 from memplan.planning.buffers import align_up
@@ -124,9 +126,53 @@ class MemoryPlacePass(MemplanPass):
         check_count(self.name, "budget", self.budget)
         check_power_of_two(self.name, "tensor-alignment", self.tensor_alignment)
         target = self._target(module)
+        refused: dict[str, int] = {}
+        placer = self._placer(module, target, refused)
+        if target.capacity(VTCM_SCOPE) is None or not placer.pins_vtcm():
+            return placer.run()
+        # Only pinned memory leaves holes: placed again from the module as
+        # it was while memory-plan refuses a function with some in VTCM.
+        pristine = module.clone()
+        while True:
+            report = placer.run()
+            if not placer.beside_pinned:
+                return report
+            again = placer.beside_pinned & self._refused_by_plan(module, target)
+            if not again:
+                return report
+            for name in again:
+                refused[name] = refused.get(name, 0) + 1
+            module.body.erase_block(0, safe_erase=False)
+            pristine.clone().body.move_blocks(module.body)
+            placer = self._placer(module, target, refused)
+
+    def _placer(
+        self, module: ModuleOp, target: Target, refused: dict[str, int]
+    ) -> _Placer:
         return _Placer(
-            module, target, self.algorithm, self.budget, self.tensor_alignment
-        ).run()
+            module,
+            target,
+            self.algorithm,
+            self.budget,
+            self.tensor_alignment,
+            refused,
+        )
+
+    def _refused_by_plan(self, module: ModuleOp, target: Target) -> set[str]:
+        """The functions `memory-plan` with the same target and
+        `tensor-alignment` refuses in `module`, planned on a clone as it would
+        plan it: an arena over the room it finds, or a function over a
+        capacity in its final check (the holes first fit leaves around
+        pinned memory, which the live bytes of the placement model miss)."""
+        planned = module.clone()
+        plan = MemoryPlanPass(tensor_alignment=self.tensor_alignment)
+        refused = {
+            function.sym_name.data
+            for function, failure in plan.plan_functions(planned, target)
+            if failure is not None
+        }
+        problems = planned_capacity_problems(planned, target)
+        return refused | {name for name, found in problems.items() if found}
 
     def _target(self, module: ModuleOp) -> Target:
         target = resolve_target(self.name, self.target, self.capacity)
@@ -155,7 +201,16 @@ class _Placer:
     algorithm: str
     budget: int | None
     tensor_alignment: int | None
+    refused: dict[str, int]
+    """Per function, how many of the placements that fit the model
+    `memory-plan` was found to refuse (`within_capacity` skips as many)."""
     report: PlaceReport = field(default_factory=PlaceReport)
+    beside_pinned: set[str] = field(default_factory=set[str])
+    """The functions placed with some of their movable data in VTCM beside
+    memory `memory-plan` leaves alone (pinned, held all through them, the
+    peak of a callee at a call), whose frees may leave holes in first fit's
+    window that live bytes do not show.  Elsewhere arenas are freed in the
+    reverse order of their allocation, and leave none."""
     peaks: dict[str, int] = field(default_factory=dict[str, int])
     held: dict[str, list[Held]] = field(default_factory=dict[str, list[Held]])
     """Per function, the VTCM `HeldVtcm.of` takes from its capacity."""
@@ -164,9 +219,24 @@ class _Placer:
     """What the module's functions return, found before any is placed
     (placing one never makes it return an argument it did not)."""
 
-    def run(self) -> PlaceReport:
+    def __post_init__(self) -> None:
         self.groups = ScopeGroups(self.module)
         self.calls = CallAliases(self.module)
+
+    def pins_vtcm(self) -> bool:
+        """Some VTCM memory stays where it is, whatever the placement: a
+        fixed group in VTCM, or VTCM held all through a function."""
+        if any(g.fixed is not None and VTCM_SCOPE in g.scopes() for g in self.groups):
+            return True
+        held = HeldVtcm(self.module)
+        alignment = self.target.alignment(VTCM_SCOPE)
+        return any(
+            held.of(f, self.groups.callers.get(f.sym_name.data, []), alignment)
+            for f in walk(self.module)
+            if isinstance(f, func.FuncOp) and not f.is_declaration
+        )
+
+    def run(self) -> PlaceReport:
         functions = [f for f in walk(self.module) if isinstance(f, func.FuncOp)]
         order, cyclic = _callees_first(functions, self.groups)
         weights = _weights(order, self.groups)
@@ -227,10 +297,12 @@ class _Placer:
             raise PassFailedException(_pinned_message(model, low, self.held[name]))
         try:
             placement: Placement = PLACEMENT_ALGORITHMS[self.algorithm](
-                problem, self.budget
+                problem, self.budget, self.refused.get(name, 0)
             )
         except SolverMissing as error:
             raise PassFailedException(f"memory-place: {error}") from None
+        if placement.states != baseline and (problem.reserved or self.held[name]):
+            self.beside_pinned.add(name)
         for group in model.demoted:
             move_group(self.groups, group, GLOBAL_SCOPE, self.target)
         copies = 0

@@ -68,7 +68,7 @@ from memplan.passes.arena import (
     pack_arena,
 )
 from memplan.passes.call_aliases import CallAliases
-from memplan.passes.capacity_check import capacity_problems
+from memplan.passes.capacity_check import planned_capacity_problems
 from memplan.passes.diagnostics import check_storage_bytes, describe
 from memplan.passes.dynamic_arenas import (
     Unit,
@@ -301,20 +301,37 @@ class MemoryPlanPass(MemplanPass):
                     remark_dynamic_held(
                         self.name, function, callers[function.sym_name.data]
                     )
-        held = HeldVtcm(op)
-        calls = CallAliases(op)
-        for function in functions:
-            if len(function.body.blocks) == 1:
-                self._plan_function(
-                    held,
-                    FunctionLiveness(function, calls.forward),
-                    callers[function.sym_name.data],
-                    target,
-                )
-            else:
+        for function, failure in self.plan_functions(op, target):
+            if failure is not None:
+                raise failure
+            if len(function.body.blocks) != 1:
                 _remark_several_blocks(function)
         _remark_unmanifested(op)
         _check_capacity(op, target)
+
+    def plan_functions(
+        self, op: ModuleOp, target: Target
+    ) -> Iterator[tuple[func.FuncOp, PassFailedException | None]]:
+        """Plan each function of `op` whose body is one block, in place, with
+        the options checked and `target` resolved; yield every function with
+        what failed in it (a function that fails is left as it was).  Says
+        nothing on stderr, and does not make the final capacity check."""
+        held = HeldVtcm(op)
+        calls = CallAliases(op)
+        callers = module_callers(op)
+        for function in [f for f in walk(op) if isinstance(f, func.FuncOp)]:
+            failure = None
+            if len(function.body.blocks) == 1:
+                try:
+                    self._plan_function(
+                        held,
+                        FunctionLiveness(function, calls.forward),
+                        callers[function.sym_name.data],
+                        target,
+                    )
+                except PassFailedException as error:
+                    failure = error
+            yield function, failure
 
     def _check_options(self) -> None:
         if self.algorithm not in ALGORITHMS:
@@ -785,17 +802,10 @@ def _check_capacity(module: ModuleOp, target: Target) -> None:
     what the checks while planning do not see (what a callee holds at a
     call, storages held across recursion, the first fit's holes, storages
     of functions without an arena) must not make a plan the pass accepts
-    one that `memory-verify` refuses.  The call summaries
-    are found again, on the planned module, as `memory-verify` would."""
-    calls = CallAliases(module)
-    functions = [
-        FunctionLiveness(function, calls.forward)
-        for function in walk(module)
-        if isinstance(function, func.FuncOp) and function.body.blocks
-    ]
+    one that `memory-verify` refuses."""
     problems = [
         f"memory-plan: in @{name}, after planning, {problem}"
-        for name, found in capacity_problems(module, functions, target).items()
+        for name, found in planned_capacity_problems(module, target).items()
         for problem in found
     ]
     if problems:

@@ -892,33 +892,47 @@ def finish(
 
 
 def within_capacity(
-    problem: PlacementProblem, solve: Callable[[int | None], Placement]
+    problem: PlacementProblem,
+    solve: Callable[[int | None], Placement],
+    refused: int = 0,
 ) -> Placement:
     """Run `solve(limit)` with the capacity as the live-bytes limit; while the
     packed arenas exceed the capacity, again with the limit lowered by the
     excess, twice as far when the peak did not drop (`MAX_CAPACITY_ROUNDS`
-    tries in all).  All-DDR when no try fits."""
+    tries in all).  All-DDR when no try fits.
+
+    The first `refused` placements that fit are refused too, each as over by
+    one arena alignment (its limit lowered from its peak): the caller found
+    that `memory-plan` refuses them, for holes between arenas and pinned
+    memory that live bytes do not show."""
     capacity = problem.capacity
-    placement = solve(capacity)
-    if capacity is None or placement.peak <= capacity:
-        return placement
-    step = placement.peak - capacity
-    limit = capacity - step
-    previous = placement.peak
-    for _ in range(MAX_CAPACITY_ROUNDS - 1):
+    if capacity is None:
+        return solve(None)
+    limit = capacity
+    step = 0
+    previous: int | None = None
+    for _ in range(MAX_CAPACITY_ROUNDS):
         if limit < 0:
             break
         placement = solve(limit)
         if placement.peak <= capacity:
-            return placement
+            if not refused:
+                return placement
+            refused -= 1
+            excess = problem.arena_alignment
+            limit = min(limit, placement.peak)
+        else:
+            excess = placement.peak - capacity
         # Lower by the excess; twice as far each time the peak did not drop.
-        step = placement.peak - capacity if placement.peak < previous else 2 * step
+        step = excess if previous is None or placement.peak < previous else 2 * step
         previous = placement.peak
         limit -= step
     return finish(problem, all_ddr(problem), "all-ddr")
 
 
-def place_heuristic(problem: PlacementProblem, budget: int | None = None) -> Placement:
+def place_heuristic(
+    problem: PlacementProblem, budget: int | None = None, refused: int = 0
+) -> Placement:
     """The default algorithm: entities in order of cycles saved per VTCM
     byte-point, each given its cheapest locations (a shortest path over its
     positions) among those that fit what earlier ones left; joint moves of
@@ -940,7 +954,7 @@ def place_heuristic(problem: PlacementProblem, budget: int | None = None) -> Pla
         ]
         return min(fits or found, key=lambda p: p.cycles)
 
-    return within_capacity(problem, solve)
+    return within_capacity(problem, solve, refused)
 
 
 def _capacity_binds(problem: PlacementProblem, search: _Search) -> bool:

@@ -280,11 +280,13 @@ def _solve(
     return states, status == highspy.HighsModelStatus.kOptimal, spent
 
 
-def place_exact(problem: PlacementProblem, budget: int | None = None) -> Placement:
+def place_exact(
+    problem: PlacementProblem, budget: int | None = None, refused: int = 0
+) -> Placement:
     """Optimal placement for the live-bytes limit (within `budget` nodes),
     started from the heuristic's placement."""
     nodes = DEFAULT_NODES if budget is None else budget
-    heuristic = place_heuristic(problem)
+    heuristic = place_heuristic(problem, refused=refused)
     if not problem.entities:
         return finish(problem, heuristic.states, "exact", optimal=True)
 
@@ -295,11 +297,13 @@ def place_exact(problem: PlacementProblem, budget: int | None = None) -> Placeme
         states, optimal, spent = _solve(problem, limit, start, nodes)
         return finish(problem, states, "exact", optimal, spent)
 
-    placement = within_capacity(problem, solve)
+    placement = within_capacity(problem, solve, refused)
     return placement if placement.cycles <= heuristic.cycles else heuristic
 
 
-PLACEMENT_ALGORITHMS: dict[str, Callable[[PlacementProblem, int | None], Placement]] = {
+PLACEMENT_ALGORITHMS: dict[
+    str, Callable[[PlacementProblem, int | None, int], Placement]
+] = {
     "heuristic": place_heuristic,
     "exact": place_exact,
 }

@@ -34,6 +34,8 @@
 // RUN: memplan-opt %S/inputs/place-branching-region.mlir -p 'memory-manifest,memory-place{capacity=2048}' | filecheck %s --check-prefix=BRANCHING
 // RUN: memplan-opt %S/inputs/place-branching-region.mlir -p 'memory-manifest,memory-place{capacity=2048},memory-plan{capacity=2048},memory-verify{capacity=2048}' | memplan-run - --vtcm-size 2048 2>&1 | filecheck %s --check-prefix=BRANCHING-RESULT
 // RUN: memplan-opt %examples/seed_discontiguous.mlir -p 'memory-manifest,memory-place{target=hexagon-v65}' | filecheck %s --check-prefix=DISC
+// RUN: memplan-opt %S/inputs/place-pinned-holes.mlir -p 'memory-place{capacity=8192},memory-plan{capacity=8192},memory-verify{capacity=8192}' | filecheck %s --check-prefix=HOLES
+// RUN: memplan-opt %S/inputs/place-pinned-holes.mlir -p 'memory-place{capacity=12288},memory-plan{capacity=12288},memory-verify{capacity=12288}' | filecheck %s --check-prefix=HOLES-ROOMY
 
 // ALGO: memory-place: unknown algorithm 'nope', expected one of: heuristic, exact
 // BADCAP: memory-place: capacity must be >= 0 bytes, got -5
@@ -649,3 +651,17 @@ func.func @affine_carried(%x: memref<1024xf32>, %out: memref<1024xf32>) {
 // DISC:          %vtcm = memory.alloc_storage [4096] : !memory.storage<"global">
 // DISC-NEXT:     %tables = memory.alloc_storage [64] : !memory.storage<"global">
 // DISC-NEXT:     %a = memory.alloc_discontiguous_tensor table %tables[0], blocks %vtcm[768, 256, 2304, 3072] : !memory.storage<"global">, !memory.storage<"global"> to memref<4x64xi32, #memory.discontiguous>
+
+// The live bytes fit where first fit finds no room (inputs/place-pinned-holes.mlir):
+// in 8 KiB, %a beside the pinned 4 KiB %s2 takes 8 KiB, but freeing the
+// pinned %s1 and %s3 before it leaves two 2 KiB holes around %s2.
+// memory-place plans a clone of its placement as memory-plan will, finds
+// memory-plan's final check refusing it, and places again with a lower
+// limit: %a stays in DDR, and memory-plan accepts the module.  In 12 KiB,
+// first fit finds room for %a after %s2, and %a moves to VTCM.
+// HOLES-LABEL:       func.func @holes(
+// HOLES:               %arena = memory.alloc_storage [4096] : !memory.storage<"global">
+// HOLES-NEXT:          %a = memory.alloc_tensor %arena[0] : !memory.storage<"global"> to memref<1024xf32>
+// HOLES-ROOMY-LABEL: func.func @holes(
+// HOLES-ROOMY:         %arena = memory.alloc_storage [4096] align 2048 : !memory.storage<"global.vtcm">
+// HOLES-ROOMY-NEXT:    %a = memory.alloc_tensor %arena[0] : !memory.storage<"global.vtcm"> to memref<1024xf32, "global.vtcm">
