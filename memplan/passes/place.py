@@ -135,9 +135,9 @@ class MemoryPlacePass(MemplanPass):
         pristine = module.clone()
         while True:
             report = placer.run()
-            if not placer.beside_pinned:
+            if not placer.in_vtcm:
                 return report
-            again = placer.beside_pinned & self._refused_by_plan(module, target)
+            again = placer.to_place_again(self._refused_by_plan(module, target))
             if not again:
                 return report
             for name in again:
@@ -205,15 +205,11 @@ class _Placer:
     """Per function, how many of the placements that fit the model
     `memory-plan` was found to refuse (`within_capacity` skips as many)."""
     report: PlaceReport = field(default_factory=PlaceReport)
-    beside_pinned: set[str] = field(default_factory=set[str])
-    """The functions placed with some of their movable data in VTCM beside
-    memory `memory-plan` leaves alone (pinned, held all through them, the
-    peak of a callee at a call), whose frees may leave holes in first fit's
-    window that live bytes do not show.  Elsewhere arenas are freed in the
-    reverse order of their allocation, and leave none."""
     peaks: dict[str, int] = field(default_factory=dict[str, int])
     held: dict[str, list[Held]] = field(default_factory=dict[str, list[Held]])
     """Per function, the VTCM `HeldVtcm.of` takes from its capacity."""
+    in_vtcm: set[str] = field(default_factory=set[str])
+    """The functions placed with some of their movable data in VTCM."""
     groups: ScopeGroups = field(init=False)
     calls: CallAliases = field(init=False)
     """What the module's functions return, found before any is placed
@@ -235,6 +231,20 @@ class _Placer:
             for f in walk(self.module)
             if isinstance(f, func.FuncOp) and not f.is_declaration
         )
+
+    def to_place_again(self, refused: set[str]) -> set[str]:
+        """The functions with data in VTCM among those `memory-plan` refused
+        and the functions they call, directly or not (what a callee holds at
+        a call may be what finds no room)."""
+        callees = _callees(self.groups)
+        found: set[str] = set()
+        pending = list(refused)
+        while pending:
+            name = pending.pop()
+            if name not in found:
+                found.add(name)
+                pending += callees.get(name, [])
+        return found & self.in_vtcm
 
     def run(self) -> PlaceReport:
         functions = [f for f in walk(self.module) if isinstance(f, func.FuncOp)]
@@ -301,8 +311,8 @@ class _Placer:
             )
         except SolverMissing as error:
             raise PassFailedException(f"memory-place: {error}") from None
-        if placement.states != baseline and (problem.reserved or self.held[name]):
-            self.beside_pinned.add(name)
+        if placement.states != baseline:
+            self.in_vtcm.add(name)
         for group in model.demoted:
             move_group(self.groups, group, GLOBAL_SCOPE, self.target)
         copies = 0
@@ -425,14 +435,7 @@ def _callees_first(
     """Functions with every callee before its callers (module order otherwise),
     and the names of those in call cycles."""
     by_name = {f.sym_name.data: f for f in functions}
-    callees: dict[str, list[str]] = {name: [] for name in by_name}
-    for callee, calls in groups.callers.items():
-        for call in calls:
-            parent = call.parent_op()
-            while parent is not None and not isinstance(parent, func.FuncOp):
-                parent = parent.parent_op()
-            if parent is not None:
-                callees[parent.sym_name.data].append(callee)
+    callees = _callees(groups)
     order: list[func.FuncOp] = []
     state: dict[str, int] = {}
     cyclic: set[str] = set()
@@ -452,6 +455,19 @@ def _callees_first(
     for name in by_name:
         visit(name, [name])
     return order, cyclic
+
+
+def _callees(groups: ScopeGroups) -> dict[str, list[str]]:
+    """The functions each function of the module calls, once per call."""
+    callees: dict[str, list[str]] = {name: [] for name in groups.callers}
+    for callee, calls in groups.callers.items():
+        for call in calls:
+            parent = call.parent_op()
+            while parent is not None and not isinstance(parent, func.FuncOp):
+                parent = parent.parent_op()
+            if parent is not None:
+                callees[parent.sym_name.data].append(callee)
+    return callees
 
 
 def _weights(order: list[func.FuncOp], groups: ScopeGroups) -> dict[str, float]:

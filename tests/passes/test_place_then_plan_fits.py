@@ -15,6 +15,7 @@ them refused by memory-place for their pinned memory alone) placed at 4 to
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from stable_strategies import one_of_values
@@ -37,20 +38,39 @@ def _kill(storage: str, tensor: str, memref: str, scope: str) -> list[str]:
     ]
 
 
+def _work(elements: int) -> list[str]:
+    """A private function whose DDR tensor memory-place may move to VTCM."""
+    memref = f"memref<{elements}xf32>"
+    return [
+        f"func.func private @work{elements}() {{",
+        "  %one = arith.constant 1.0 : f32",
+        f'  %s = memory.alloc_storage [{4 * elements}] : !memory.storage<"global">',
+        f'  %t = memory.alloc_tensor %s[0] : !memory.storage<"global"> to {memref}',
+        f"  linalg.fill ins(%one : f32) outs(%t : {memref})",
+        f"  linalg.add ins(%t, %t : {memref}, {memref}) outs(%t : {memref})",
+        *_kill("%s", "%t", memref, '"global"'),
+        "  func.return",
+        "}",
+    ]
+
+
 @st.composite
 def pinned_programs(draw: st.DrawFn) -> str:
     """A `@main` of straight-line code: VTCM storages of 2 or 4 KiB handed
-    to `@use` (pinned) and freed at random points, and DDR or VTCM tensors
-    of 2 or 4 KiB, filled, updated and freed at random points."""
+    to `@use` (pinned) and freed at random points; DDR or VTCM tensors of 2
+    or 4 KiB, filled, updated and freed at random points; calls of
+    functions with a tensor of 2 or 4 KiB of their own."""
     lines = [
         f"func.func private @use(!memory.storage<{VTCM}>)",
+        *_work(512),
+        *_work(1024),
         "func.func @main() {",
         "  %one = arith.constant 1.0 : f32",
     ]
     pinned: list[str] = []
     live: list[tuple[str, str, str, str]] = []
     for count in range(draw(st.integers(3, 12))):
-        what = draw(st.integers(0, 4))
+        what = draw(st.integers(0, 5))
         if what == 0:
             name = f"%p{count}"
             size = draw(one_of_values([2048, 4096]))
@@ -76,6 +96,10 @@ def pinned_programs(draw: st.DrawFn) -> str:
                 f"  linalg.fill ins(%one : f32) outs({tensor} : {memref})",
             ]
             live.append((storage, tensor, memref, scope))
+        elif what == 5:
+            lines.append(
+                f"  func.call @work{draw(one_of_values([512, 1024]))}() : () -> ()"
+            )
         elif what == 3:
             _, tensor, memref, _ = live[draw(st.integers(0, len(live) - 1))]
             lines.append(
@@ -90,6 +114,16 @@ def pinned_programs(draw: st.DrawFn) -> str:
     return "\n".join([*lines, "  func.return", "}"])
 
 
+def _all_ddr(text: str) -> str:
+    """`text` with every tensor in DDR: VTCM stays pinned only."""
+    return "\n".join(
+        line
+        if "%p" in line or "@use" in line
+        else line.replace(f", {VTCM}", "").replace(f"<{VTCM}>", '<"global">')
+        for line in text.splitlines()
+    )
+
+
 @settings(
     max_examples=300,
     deadline=None,
@@ -101,7 +135,7 @@ def pinned_programs(draw: st.DrawFn) -> str:
     capacity=one_of_values([4096, 8192, 12288, 16384]),
     tensor_alignment=one_of_values([None, 1024]),
 )
-def test_placement_memory_place_keeps_in_vtcm_is_planned_by_memory_plan(
+def test_memory_plan_accepts_what_memory_place_keeps_in_vtcm(
     text: str, capacity: int, tensor_alignment: int | None
 ) -> None:
     module = Parser(CONTEXT, text).parse_module()
@@ -115,4 +149,10 @@ def test_placement_memory_place_keeps_in_vtcm_is_planned_by_memory_plan(
     plan = MemoryPlanPass(
         target=TARGET, capacity=capacity, tensor_alignment=tensor_alignment
     )
-    plan.apply(CONTEXT, module)
+    try:
+        plan.apply(CONTEXT, module)
+    except PassFailedException:
+        # Only when first fit finds no room for the pinned memory alone.
+        all_ddr = Parser(CONTEXT, _all_ddr(text)).parse_module()
+        with pytest.raises(PassFailedException):
+            plan.apply(CONTEXT, all_ddr)

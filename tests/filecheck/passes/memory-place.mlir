@@ -657,11 +657,18 @@ func.func @affine_carried(%x: memref<1024xf32>, %out: memref<1024xf32>) {
 // pinned %s1 and %s3 before it leaves two 2 KiB holes around %s2.
 // memory-place plans a clone of its placement as memory-plan will, finds
 // memory-plan's final check refusing it, and places again with a lower
-// limit: %a stays in DDR, and memory-plan accepts the module.  In 12 KiB,
-// first fit finds room for %a after %s2, and %a moves to VTCM.
+// limit: %a stays in DDR, and memory-plan accepts the module.  The same for
+// %w of @work, which @holes_at_call calls in such holes.  In 12 KiB, first
+// fit finds room after %s2, and both move to VTCM.
 // HOLES-LABEL:       func.func @holes(
 // HOLES:               %arena = memory.alloc_storage [4096] : !memory.storage<"global">
 // HOLES-NEXT:          %a = memory.alloc_tensor %arena[0] : !memory.storage<"global"> to memref<1024xf32>
+// HOLES-LABEL:       func.func private @work(
+// HOLES:               %arena = memory.alloc_storage [4096] : !memory.storage<"global">
+// HOLES-NEXT:          %w = memory.alloc_tensor %arena[0] : !memory.storage<"global"> to memref<1024xf32>
 // HOLES-ROOMY-LABEL: func.func @holes(
 // HOLES-ROOMY:         %arena = memory.alloc_storage [4096] align 2048 : !memory.storage<"global.vtcm">
 // HOLES-ROOMY-NEXT:    %a = memory.alloc_tensor %arena[0] : !memory.storage<"global.vtcm"> to memref<1024xf32, "global.vtcm">
+// HOLES-ROOMY-LABEL: func.func private @work(
+// HOLES-ROOMY:         %arena = memory.alloc_storage [4096] align 2048 : !memory.storage<"global.vtcm">
+// HOLES-ROOMY-NEXT:    %w = memory.alloc_tensor %arena[0] : !memory.storage<"global.vtcm"> to memref<1024xf32, "global.vtcm">
