@@ -7,6 +7,11 @@ DDR data that may be prefetched, memory pinned to VTCM.  An algorithm of
 cycles while the VTCM arenas `memory-plan` will make fit the capacity, and
 `place_rewrite` carries them out: scope groups are retyped, and where data
 moves, new tensors, `memory.copy` ops and kills are inserted.
+
+Where VTCM is pinned, frees in any order leave holes in first fit's window
+that the model's live bytes miss: the placed module is planned on a clone
+as `memory-plan` would plan it, and placed again, from the module as it
+was, with lower limits for the functions that plan refuses.
 """
 
 from __future__ import annotations

@@ -166,6 +166,22 @@ def test_the_packed_arenas_not_the_live_bytes_must_fit() -> None:
     assert sum(VTCM in row for row in placed.states) == 1
 
 
+def test_a_refused_placement_that_fits_is_placed_again_under_a_lower_limit() -> None:
+    # Three 1500-byte tensors live at once fit 8192 in a 6144-byte arena;
+    # memory-place found memory-plan refusing that: that placement is
+    # refused, the next fits an arena alignment lower (two tensors in 4096
+    # bytes), and refusing every try leaves all-DDR.
+    entities = [_tensor(1500, [1, 2], 0) for _ in range(3)]
+    ops = [_saves(e, s) for e in range(3) for s in range(2)]
+    problem = _problem(entities, ops, 8192)
+    first = place_heuristic(problem)
+    assert (sum(VTCM in row for row in first.states), first.peak) == (3, 6144)
+    again = place_heuristic(problem, refused=1)
+    assert (sum(VTCM in row for row in again.states), again.peak) == (2, 4096)
+    assert place_heuristic(problem, refused=12).states == all_ddr(problem)
+    assert place_exact(problem, refused=12).states == all_ddr(problem)
+
+
 def test_the_same_problem_gives_the_same_placement() -> None:
     entities = [_tensor(700 + 100 * i, [i, i + 3, i + 9], i) for i in range(6)]
     ops = [_saves(e, s) for e in range(6) for s in range(3)]
