@@ -314,8 +314,8 @@ class MemoryPlanPass(MemplanPass):
     ) -> Iterator[tuple[func.FuncOp, PassFailedException | None]]:
         """Plan each function of `op` whose body is one block, in place, with
         the options checked and `target` resolved; yield every function with
-        what failed in it (a function that fails is left as it was).  Says
-        nothing on stderr, and does not make the final capacity check."""
+        what failed in it (one whose arenas do not fit is left as it was).
+        Says nothing on stderr, and does not make the final capacity check."""
         held = HeldVtcm(op)
         calls = CallAliases(op)
         callers = module_callers(op)
