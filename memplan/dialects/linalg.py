@@ -38,7 +38,6 @@ from xdsl.dialects.builtin import (
     ShapedType,
     TensorType,
 )
-from xdsl.dialects.linalg.abstract_ops import ElementwiseOperation
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import (
     YieldOp,
@@ -64,6 +63,7 @@ from memplan.dialects.linalg_base import (
     ContractionOperation,
     HiddenBodyOperation,
     MapsContractionOperation,
+    PointwiseOperation,
     binary_scalar,
     body_arg_types,
     cast_scalar,
@@ -310,7 +310,7 @@ __all__ = [
 
 
 @irdl_op_definition
-class CopyOp(HiddenBodyOperation, ElementwiseOperation):
+class CopyOp(HiddenBodyOperation, PointwiseOperation):
     """out = cast(in): xDSL's copy does not cast to the output element type."""
 
     name = "linalg.copy"

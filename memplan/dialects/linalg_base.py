@@ -27,7 +27,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     VectorType,
 )
-from xdsl.dialects.linalg.abstract_ops import NamedOperation
+from xdsl.dialects.linalg.abstract_ops import ElementwiseOperation, NamedOperation
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import YieldOp
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
@@ -50,6 +50,7 @@ __all__ = [
     "ContractionOperation",
     "HiddenBodyOperation",
     "MapsContractionOperation",
+    "PointwiseOperation",
     "binary_scalar",
     "body_arg_types",
     "cast_scalar",
@@ -439,6 +440,25 @@ class ContractionOperation(HiddenBodyOperation, ABC):
         loops = self.DEFAULT_MAPS[0].num_dims
         return ArrayAttr(
             [IteratorTypeAttr.parallel()] * (loops - 1) + [IteratorTypeAttr.reduction()]
+        )
+
+
+class PointwiseOperation(ElementwiseOperation, ABC):
+    """A named op MLIR defines over any rank (`O[None] = f(I[None], ...)`:
+    the unary and binary elementwise ops, `select`, `powf`, `copy`).  Its
+    loops are the output's dimensions; an operand of rank 0 is a scalar read
+    at every point (`linalg.add ins(%a, %s : memref<4xf32>, memref<f32>)`
+    adds `%s` to each element), each other operand is read through the
+    identity, as MLIR's generated `getIndexingMaps` has it.  xDSL takes the
+    rank of the first operand for all, so refused such ops."""
+
+    def get_default_indexing_maps(self) -> Sequence[AffineMap]:
+        rank = len(shape_of(self.outputs[0].type))
+        scalar = AffineMap(rank, 0, ())
+        identity = AffineMap.identity(rank)
+        return tuple(
+            scalar if not shape_of(operand.type) else identity
+            for operand in self.operands
         )
 
 

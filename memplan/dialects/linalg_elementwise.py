@@ -14,7 +14,6 @@ from typing import ClassVar
 from xdsl.builder import Builder
 from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import AnyFloat, FloatAttr
-from xdsl.dialects.linalg.abstract_ops import ElementwiseOperation
 from xdsl.dialects.linalg.ops import YieldOp
 from xdsl.ir import BlockArgument, Region, SSAValue
 from xdsl.irdl import irdl_op_definition
@@ -22,6 +21,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from memplan.dialects.linalg_base import (
     HiddenBodyOperation,
+    PointwiseOperation,
     binary_scalar,
     body_arg_types,
 )
@@ -54,7 +54,7 @@ __all__ = [
 ]
 
 
-class BinaryElementwiseOperation(HiddenBodyOperation, ElementwiseOperation, ABC):
+class BinaryElementwiseOperation(HiddenBodyOperation, PointwiseOperation, ABC):
     """out = KIND(in0, in1), MLIR's BinaryFn on the input elements (no casts:
     inputs and output share one element type)."""
 
@@ -126,7 +126,7 @@ class DivUnsignedOp(BinaryElementwiseOperation):
 
 
 @irdl_op_definition
-class SelectOp(HiddenBodyOperation, ElementwiseOperation):
+class SelectOp(HiddenBodyOperation, PointwiseOperation):
     """out = in0 ? in1 : in2."""
 
     name = "linalg.select"
@@ -147,7 +147,7 @@ class SelectOp(HiddenBodyOperation, ElementwiseOperation):
 
 
 @irdl_op_definition
-class PowFOp(HiddenBodyOperation, ElementwiseOperation):
+class PowFOp(HiddenBodyOperation, PointwiseOperation):
     """out = in0 ** in1 (math.powf)."""
 
     name = "linalg.powf"
@@ -167,7 +167,7 @@ class PowFOp(HiddenBodyOperation, ElementwiseOperation):
         return body
 
 
-class UnaryElementwiseOperation(HiddenBodyOperation, ElementwiseOperation, ABC):
+class UnaryElementwiseOperation(HiddenBodyOperation, PointwiseOperation, ABC):
     """out = payload(in): one op on the input element."""
 
     @classmethod

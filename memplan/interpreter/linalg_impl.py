@@ -197,12 +197,15 @@ class LinalgFunctions(InterpreterFunctions):
         assert isinstance(source_type, MemRefType) and isinstance(
             target_type, MemRefType
         )
-        if source_type.element_type == target_type.element_type:
+        if (
+            source_type.element_type == target_type.element_type
+            and source_type.get_num_dims() == target_type.get_num_dims()
+        ):
             copy_tensor(self.model, source_type, target_type, args[0], args[1])
             return ()
         # A copy between element types is its body's cast (`extsi` of an i1
         # true is -1, `trunci` to i1 keeps the low bit), which numpy's
-        # conversion is not.
+        # conversion is not; a copy of a rank-0 source fills the target.
         self.run_structured(interpreter, op, args)
         count_copy(self.model, source_type, target_type, args[0])
         return ()

@@ -537,6 +537,30 @@ def _fused_and_powers_arrays() -> list[np.ndarray]:
     ]  # fmt: skip
 
 
+POINTWISE_RANK_0 = """
+func.func @main(%a: memref<4xf32>, %s: memref<f32>, %c: memref<i8>,
+    %o1: memref<4xf32>, %o2: memref<4xf32>, %o3: memref<4xf16>,
+    %o4: memref<4xf32>, %o5: memref<4xf32>, %o6: memref<f32>) attributes {llvm.emit_c_interface} {
+  %zero = arith.constant 0 : i8
+  %b = memref.alloc() : memref<i1>
+  linalg.map ins(%c : memref<i8>) outs(%b : memref<i1>) (%v: i8, %init: i1) {
+    %t = arith.cmpi ne, %v, %zero : i8
+    linalg.yield %t : i1
+  }
+  linalg.add ins(%a, %s : memref<4xf32>, memref<f32>) outs(%o1 : memref<4xf32>)
+  linalg.exp ins(%s : memref<f32>) outs(%o2 : memref<4xf32>)
+  linalg.copy ins(%s : memref<f32>) outs(%o3 : memref<4xf16>)
+  linalg.select ins(%b, %s, %a : memref<i1>, memref<f32>, memref<4xf32>) outs(%o4 : memref<4xf32>)
+  linalg.powf ins(%a, %s : memref<4xf32>, memref<f32>) outs(%o5 : memref<4xf32>)
+  linalg.mul ins(%s, %s : memref<f32>, memref<f32>) outs(%o6 : memref<f32>)
+  memref.dealloc %b : memref<i1>
+  func.return
+}
+"""
+"""MLIR's rank-polymorphic named ops with rank-0 operands: each is a scalar
+read at every point of the output."""
+
+
 FLOATS = np.linspace(-1.5, 2.5, 12, dtype=np.float32)
 _INTS = np.random.default_rng(0)
 CASES = {
@@ -591,6 +615,19 @@ CASES = {
     "fill-rng-2d": (
         FILL_RNG_2D,
         [np.zeros((5, 7), np.float32), np.zeros((3, 4)), np.zeros((4, 6), np.int32)],
+        "none",
+    ),
+    "pointwise-rank-0": (
+        POINTWISE_RANK_0,
+        [
+            np.array([0.5, 1.0, 1.5, 2.0], np.float32),
+            np.array(1.25, np.float32),
+            np.array(1, np.int8),
+            *(np.zeros(4, np.float32) for _ in range(2)),
+            np.zeros(4, np.float16),
+            *(np.zeros(4, np.float32) for _ in range(2)),
+            np.array(0.0, np.float32),
+        ],
         "none",
     ),
     "parallel-reduce-order": (PARALLEL_ORDER, [np.zeros(1, np.int64)], "i64"),

@@ -1249,3 +1249,15 @@ func.func @matmul_family_valid_maps(%a: memref<5xf32>, %b: memref<7x5xf32>, %c: 
 // CHECK: linalg.matmul
 // CHECK: linalg.batch_matmul
 // CHECK: linalg.batch_reduce_matmul
+
+// -----
+
+// A rank-0 output makes no loops: a rank-1 input has no place in them
+// (MLIR: "expected operand #0 rank (1) to match the result rank of
+// indexing_map (0)").
+func.func @pointwise_into_rank_0(%a: memref<4xf32>, %s: memref<f32>) {
+  linalg.add ins(%a, %a : memref<4xf32>, memref<4xf32>) outs(%s : memref<f32>)
+  func.return
+}
+
+// CHECK: expected operand #0 of rank 1 to match the result count of indexing_map #0, 0

@@ -78,6 +78,22 @@ func.func @elementwise(%x: memref<4xf16>, %y: memref<4xf32>, %z: memref<4xf32>, 
 // GENERIC-NEXT:   %[[EXT:[a-z0-9_]+]] = "arith.extf"(%[[IN]]) : (f16) -> f32
 // GENERIC-NEXT:   "linalg.yield"(%[[EXT]])
 
+// MLIR's pointwise named ops take any rank: an operand of rank 0 is a
+// scalar read at every point of the output.
+func.func @pointwise_rank_0(%a: memref<4xf32>, %s: memref<f32>, %b: memref<i1>, %h: memref<4xf16>) {
+  linalg.add ins(%a, %s : memref<4xf32>, memref<f32>) outs(%a : memref<4xf32>)
+  linalg.exp ins(%s : memref<f32>) outs(%a : memref<4xf32>)
+  linalg.copy ins(%s : memref<f32>) outs(%h : memref<4xf16>)
+  linalg.select ins(%b, %s, %a : memref<i1>, memref<f32>, memref<4xf32>) outs(%a : memref<4xf32>)
+  func.return
+}
+
+// CHECK-LABEL: func.func @pointwise_rank_0
+// CHECK-NEXT:    linalg.add ins(%a, %s : memref<4xf32>, memref<f32>) outs(%a : memref<4xf32>)
+// CHECK-NEXT:    linalg.exp ins(%s : memref<f32>) outs(%a : memref<4xf32>)
+// CHECK-NEXT:    linalg.copy ins(%s : memref<f32>) outs(%h : memref<4xf16>)
+// CHECK-NEXT:    linalg.select ins(%b, %s, %a : memref<i1>, memref<f32>, memref<4xf32>) outs(%a : memref<4xf32>)
+
 func.func @map(%a: memref<2x4xf32>, %b: memref<2x4xf32>, %c: memref<2x4xf32>, %v: f32) {
   linalg.map ins(%a, %b : memref<2x4xf32>, memref<2x4xf32>) outs(%c : memref<2x4xf32>) (%x: f32, %y: f32, %z: f32) {
     %r = arith.subf %y, %x : f32
