@@ -29,6 +29,12 @@ With `discontiguous=auto|always`, an arena of a scope with a capacity may
 cut some of its tensors into blocks reached through pointer tables
 (`memplan.passes.plan_blocks`), so fragmentation no longer costs bytes.
 
+Functions are planned callees first, so a caller knows what each callee
+holds at its peak: where a run's arena, held across a call, would leave the
+callee too little room in a scope with a capacity, the run is split so that
+only its tensors live across the call are held there
+(`MemoryPlanPass._split_at_calls`).
+
 Last, the planned module goes through `memory-verify`'s capacity check
 (`memplan.passes.capacity_check`), in every function: what the arena
 checks do not see (what a callee holds at a call, storages held across
@@ -103,9 +109,10 @@ from memplan.passes.plan_blocks import (
     table_read_cycles,
 )
 from memplan.passes.rounding import tensor_footprint, unit_footprint
-from memplan.passes.scope_usage import Holding, function_usage
+from memplan.passes.scope_usage import CallSite, Holding, ModuleUsage, function_usage
 from memplan.planning import ALGORITHMS
 from memplan.planning.buffers import align_up
+from memplan.planning.call_graph import callees_first
 from memplan.targets import DEFAULT_TARGET, GLOBAL_SCOPE, VTCM_SCOPE, Target
 
 
@@ -301,11 +308,19 @@ class MemoryPlanPass(MemplanPass):
                     remark_dynamic_held(
                         self.name, function, callers[function.sym_name.data]
                     )
-        for function, failure in self.plan_functions(op, target):
-            if failure is not None:
-                raise failure
+        for function in functions:
             if len(function.body.blocks) != 1:
                 _remark_several_blocks(function)
+        # Of the functions that fail, the first in module order is reported,
+        # as when the pass planned in that order.
+        position = {function: index for index, function in enumerate(functions)}
+        failures = sorted(
+            (position[function], failure)
+            for function, failure in self.plan_functions(op, target)
+            if failure is not None
+        )
+        if failures:
+            raise failures[0][1]
         _remark_unmanifested(op)
         _check_capacity(op, target)
 
@@ -315,23 +330,37 @@ class MemoryPlanPass(MemplanPass):
         """Plan each function of `op` whose body is one block, in place, with
         the options checked and `target` resolved; yield every function with
         what failed in it (one whose arenas do not fit is left as it was).
-        Says nothing on stderr, and does not make the final capacity check."""
+        Callees come first: a caller's arenas see what each callee holds at
+        its peak once planned (`_split_at_calls`).  Says nothing on stderr,
+        and does not make the final capacity check."""
+        functions = [f for f in walk(op) if isinstance(f, func.FuncOp)]
         held = HeldVtcm(op)
         calls = CallAliases(op)
         callers = module_callers(op)
-        for function in [f for f in walk(op) if isinstance(f, func.FuncOp)]:
-            failure = None
-            if len(function.body.blocks) == 1:
-                try:
-                    self._plan_function(
-                        held,
-                        FunctionLiveness(function, calls.forward),
-                        callers[function.sym_name.data],
-                        target,
-                    )
-                except PassFailedException as error:
-                    failure = error
-            yield function, failure
+        planned = ModuleUsage([], target)
+        bounded = any(target.capacity(scope) is not None for scope in target.scopes)
+        for component in _callees_first(functions):
+            for function in component:
+                failure = None
+                if len(function.body.blocks) == 1:
+                    try:
+                        self._plan_function(
+                            held,
+                            FunctionLiveness(function, calls.forward),
+                            callers[function.sym_name.data],
+                            target,
+                            planned,
+                        )
+                    except PassFailedException as error:
+                        failure = error
+                yield function, failure
+            if bounded and any(callers[f.sym_name.data] for f in component):
+                planned.add(
+                    [
+                        function_usage(FunctionLiveness(function, calls.forward))
+                        for function in component
+                    ]
+                )
 
     def _check_options(self) -> None:
         if self.algorithm not in ALGORITHMS:
@@ -383,6 +412,7 @@ class MemoryPlanPass(MemplanPass):
         liveness: FunctionLiveness,
         callers: list[func.CallOp],
         target: Target,
+        callees: ModuleUsage,
     ) -> None:
         function = liveness.function
         storages = list(_plannable_storages(liveness))
@@ -419,11 +449,12 @@ class MemoryPlanPass(MemplanPass):
             for planned in storages
             if planned.kept
         }
+        usage = function_usage(liveness)
         unplanned = [
             replace(holding, size=kept[holding.origin].size)
             if holding.origin in kept
             else holding
-            for holding in function_usage(liveness).storages
+            for holding in usage.storages
             if holding.origin not in emptied
         ]
         why_held: dict[Operation | str, str] = {
@@ -432,32 +463,53 @@ class MemoryPlanPass(MemplanPass):
             if isinstance(holding.origin, AllocStorageOp)
             and (why := _why_held(holding.origin, liveness)) is not None
         }
-        depths = {arena: _depth(arena.block) for arena in arenas}
+        storage_of = {
+            tensor: planned.storage
+            for planned in storages
+            for tensor, _ in planned.tensors
+        }
+        calls = _Calls(usage.calls, callees)
         by_depth: dict[int, list[UnitArena]] = {}
-        for arena in sorted(arenas, key=depths.__getitem__):
-            by_depth.setdefault(depths[arena], []).append(arena)
-        for arena in sorted(arenas, key=depths.__getitem__):
-            if arena.host is not None or target.capacity(arena.scope) is None:
-                continue
+        for arena in sorted(arenas, key=lambda a: _depth(a.block)):
+            by_depth.setdefault(_depth(arena.block), []).append(arena)
+        around = _Around(liveness, unplanned, why_held, held, target)
+        for depth, group in by_depth.items():
             shallower = [
-                other
-                for depth, group in by_depth.items()
-                if depth < depths[arena]
-                for other in group
+                other for d, found in by_depth.items() if d < depth for other in found
             ]
-            room = _room_around(
-                liveness,
-                arena,
-                shallower,
-                unplanned,
-                why_held,
-                _room(arena.scope, target, held),
-                target,
-            )
-            free = room.free
-            assert free is not None
-            if arena.size > free:
-                self._repack(function, liveness, arena, room, target)
+            pending = list(reversed(group))
+            group.clear()
+            while pending:
+                arena = pending.pop()
+                if arena.host is None and target.capacity(arena.scope) is not None:
+                    room = around.room(_span(liveness, arena), arena.scope, shallower)
+                    pieces = (
+                        []
+                        if self.arenas == "function"
+                        else self._split_at_calls(
+                            function,
+                            liveness,
+                            arena,
+                            room,
+                            shallower,
+                            around,
+                            calls,
+                            storage_of,
+                            in_branches,
+                        )
+                    )
+                    if pieces:
+                        pending += reversed(pieces)
+                        continue
+                    free = room.free
+                    assert free is not None
+                    if arena.size > free:
+                        self._repack(function, liveness, arena, room, target)
+                group.append(arena)
+        arenas = sorted(
+            (arena for group in by_depth.values() for arena in group),
+            key=lambda arena: liveness.index[arena.first],
+        )
         all_planned = [*storages, *unit_planned]
         for kill in dict.fromkeys(
             k for planned in all_planned for k in _kills(planned)
@@ -665,6 +717,83 @@ class MemoryPlanPass(MemplanPass):
             arena.nested.append((inner, arena.packed.offsets[inner]))
             arena.storages.extend(inner.storages)
 
+    def _split_at_calls(
+        self,
+        function: func.FuncOp,
+        liveness: FunctionLiveness,
+        arena: UnitArena,
+        room: Room,
+        shallower: list[UnitArena],
+        around: _Around,
+        calls: _Calls,
+        storage_of: Mapping[AllocTensorOp, AllocStorageOp],
+        in_branches: BranchArenas,
+    ) -> list[UnitArena]:
+        """The arenas `arena` splits into, packed, so that only its tensors
+        live across a call where it leaves the callee too little room
+        (`_Calls.pressed`: with `room` left over its span, the arenas of
+        enclosing blocks in `shallower`, what the function holds beside its
+        arenas) are held there: those tensors form runs of their own, and
+        so do the others, which the calls then cut.  The branch arenas
+        nested in `arena` may nest in the new ones.
+        Empty, and `arena` as it was, when no call is pressed, when every
+        tensor is live across such a call, or when the new arenas leave the
+        callee too little room at each such call all the same."""
+        pressed = sorted(calls.pressed(liveness, arena, room, around, shallower))
+        across: list[tuple[AllocTensorOp, LiveRange, AllocStorageOp]] = []
+        others: list[tuple[AllocTensorOp, LiveRange, AllocStorageOp]] = []
+        for tensor, live in arena.tensors.items():
+            first = liveness.op_at(arena.block, live.start)
+            last = liveness.op_at(arena.block, live.end)
+            assert first is not None and last is not None
+            position = bisect_left(pressed, liveness.index[first])
+            spans = (
+                position < len(pressed) and pressed[position] <= liveness.index[last]
+            )
+            (across if spans else others).append((tensor, live, storage_of[tensor]))
+        if not across or not others:
+            return []
+        for inner, _ in arena.nested:
+            inner.host = None
+        pieces = [
+            piece
+            for items in (across, others)
+            for piece in _runs(
+                liveness,
+                arena.block,
+                arena.scope,
+                arena.device,
+                items,
+                per_function=False,
+            )
+        ]
+        pieces.sort(key=lambda piece: liveness.index[piece.first])
+        for piece in pieces:
+            self._pack(
+                function,
+                liveness,
+                piece,
+                in_branches,
+                _room(arena.scope, around.target, around.held),
+                around.target,
+            )
+        still = {
+            point
+            for piece in pieces
+            for point in calls.pressed(
+                liveness,
+                piece,
+                around.room(_span(liveness, piece), piece.scope, shallower),
+                around,
+                shallower,
+            )
+        }
+        if still.issuperset(pressed):
+            for inner, _ in arena.nested:
+                inner.host = arena
+            return []
+        return pieces
+
     def _repack(
         self,
         function: func.FuncOp,
@@ -740,47 +869,108 @@ def _room(scope: str, target: Target, held: list[Held]) -> Room:
     return room
 
 
-def _room_around(
-    liveness: FunctionLiveness,
-    arena: UnitArena,
-    shallower: list[UnitArena],
-    unplanned: list[Holding],
-    why_held: Mapping[Operation | str, str],
-    room: Room,
-    target: Target,
-) -> Room:
-    """`room` less what is held in the arena's scope while it is live: the
-    arenas of enclosing blocks (of `shallower`, the arenas of blocks less
-    deeply nested; not nested in one) and the storages left unplanned, each
-    from an address of its alignment, as the window has them."""
-    span = (liveness.index[arena.first], liveness.end[arena.last])
-    alignment = target.alignment(arena.scope)
-    for other in shallower:
-        other_span = (liveness.index[other.first], liveness.end[other.last])
-        if (
-            other.host is None
-            and other.scope == arena.scope
-            and other_span[0] <= span[1]
-            and span[0] <= other_span[1]
-        ):
-            size = align_up(other.size, alignment)
-            room = room.holding(size, f"an enclosing arena of {size} bytes")
-    for storage in unplanned:
-        if (
-            storage.scope == arena.scope
-            and storage.start <= span[1]
-            and span[0] <= storage.end
-        ):
-            size = align_up(storage.size, max(alignment, storage.alignment))
-            why = why_held.get(storage.origin)
-            room = room.holding(
-                size * storage.copies,
-                f"{storage.at} ({storage.listed_bytes}, {size * storage.copies} "
-                "with its alignment padding"
-                + (f"; memory-plan leaves it: {why}" if why else "")
-                + ")",
-            )
-    return room
+def _span(liveness: FunctionLiveness, arena: UnitArena) -> tuple[int, int]:
+    """The program points from the arena's allocation to its kill."""
+    return liveness.index[arena.first], liveness.end[arena.last]
+
+
+@dataclass(frozen=True)
+class _Around:
+    """What a function holds in each scope beside an arena: the memory
+    `HeldVtcm.of` finds all through it and the storages left unplanned."""
+
+    liveness: FunctionLiveness
+    unplanned: list[Holding]
+    why_held: Mapping[Operation | str, str]
+    held: list[Held]
+    target: Target
+
+    def room(
+        self, span: tuple[int, int], scope: str, shallower: list[UnitArena]
+    ) -> Room:
+        """The room of `scope` less what is held there over the points of
+        `span` (an arena's, or a call's): the arenas of enclosing blocks (of
+        `shallower`, the arenas of blocks less deeply nested; not nested in
+        one) and the storages left unplanned, each from an address of its
+        alignment, as the window has them."""
+        room = _room(scope, self.target, self.held)
+        alignment = self.target.alignment(scope)
+        for other in shallower:
+            other_span = _span(self.liveness, other)
+            if (
+                other.host is None
+                and other.scope == scope
+                and other_span[0] <= span[1]
+                and span[0] <= other_span[1]
+            ):
+                size = align_up(other.size, alignment)
+                room = room.holding(size, f"an enclosing arena of {size} bytes")
+        for storage in self.unplanned:
+            if (
+                storage.scope == scope
+                and storage.start <= span[1]
+                and span[0] <= storage.end
+            ):
+                size = align_up(storage.size, max(alignment, storage.alignment))
+                why = self.why_held.get(storage.origin)
+                room = room.holding(
+                    size * storage.copies,
+                    f"{storage.at} ({storage.listed_bytes}, {size * storage.copies} "
+                    "with its alignment padding"
+                    + (f"; memory-plan leaves it: {why}" if why else "")
+                    + ")",
+                )
+        return room
+
+
+class _Calls:
+    """The calls of a function to callees already planned, with what each
+    callee holds at its peak, found by program point."""
+
+    def __init__(self, calls: list[CallSite], callees: ModuleUsage):
+        self.callees = callees
+        self.calls = [call for call in calls if call.callee in callees.peaks]
+        self.points = [call.point for call in self.calls]
+
+    def pressed(
+        self,
+        liveness: FunctionLiveness,
+        arena: UnitArena,
+        room: Room,
+        around: _Around,
+        shallower: list[UnitArena],
+    ) -> list[int]:
+        """The points of the ops of the arena's block that make calls where
+        the arena, what else is held there (`around`, `shallower`) and the
+        bytes the callee's peak needs in the arena's scope exceed the
+        scope's capacity.  `room` is what is left over the arena's whole
+        span: a call within it is looked at closer only when it does not
+        fit there."""
+        first, last = _span(liveness, arena)
+        size = align_up(arena.size, around.target.alignment(arena.scope))
+        pressed: list[int] = []
+        start = bisect_left(self.points, first)
+        stop = bisect_right(self.points, last)
+        for call in self.calls[start:stop]:
+            peak = self.callees.peaks[call.callee].get(arena.scope)
+            if not peak:
+                continue
+            needed = size + self.callees.needed(peak)
+            if needed <= _free(room):
+                continue
+            at_call = around.room((call.point, call.point), arena.scope, shallower)
+            if needed <= _free(at_call):
+                continue
+            anchor = liveness.op_at(arena.block, call.point)
+            assert anchor is not None
+            pressed.append(liveness.index[anchor])
+        return pressed
+
+
+def _free(room: Room) -> int:
+    free = room.free
+    assert free is not None
+    return free
 
 
 def _nested_slot(
@@ -810,6 +1000,20 @@ def _check_capacity(module: ModuleOp, target: Target) -> None:
     ]
     if problems:
         raise PassFailedException("\n".join(problems))
+
+
+def _callees_first(functions: list[func.FuncOp]) -> list[list[func.FuncOp]]:
+    """The functions with a body, callees before callers, those calling
+    each other in a cycle together in module order
+    (`memplan.planning.call_graph`)."""
+    by_name = {f.sym_name.data: f for f in functions if f.body.blocks}
+    calls = {
+        name: [
+            op.callee.string_value() for op in walk(f) if isinstance(op, func.CallOp)
+        ]
+        for name, f in by_name.items()
+    }
+    return [[by_name[name] for name in found] for found in callees_first(calls)]
 
 
 def _remark_several_blocks(function: func.FuncOp) -> None:
@@ -866,28 +1070,46 @@ def _unit_arenas(
             unit = entry if per_function else liveness.unit_of(tensor)
             key = (unit, *planned.group)
             groups.setdefault(key, []).append((tensor, live, planned.storage))
-    arenas: list[UnitArena] = []
-    for (block, scope, device), items in groups.items():
-        current: UnitArena | None = None
-        for tensor, live, storage in sorted(
-            items, key=lambda item: liveness.index[item[0]]
-        ):
-            first = (
-                entry.first_op if per_function else liveness.op_at(block, live.start)
-            )
-            last = liveness.op_at(block, live.end)
-            assert first is not None and last is not None
-            if current is None or (
-                not per_function
-                and liveness.index[first] > liveness.index[current.last]
-            ):
-                current = UnitArena(block, scope, device, first, last)
-                arenas.append(current)
-            elif liveness.index[last] > liveness.index[current.last]:
-                current.last = last
-            current.tensors[tensor] = live
-            current.storages.append(storage)
+    arenas = [
+        arena
+        for (block, scope, device), items in groups.items()
+        for arena in _runs(
+            liveness, block, scope, device, items, per_function=per_function
+        )
+    ]
     arenas.sort(key=lambda arena: liveness.index[arena.first])
+    return arenas
+
+
+def _runs(
+    liveness: FunctionLiveness,
+    block: Block,
+    scope: str,
+    device: int,
+    items: list[tuple[AllocTensorOp, LiveRange, AllocStorageOp]],
+    *,
+    per_function: bool,
+) -> list[UnitArena]:
+    """The arenas of tensors of one unit `block`, scope and device: one per
+    run of chained live ranges (one in all with `per_function`)."""
+    entry = liveness.function.body.block
+    arenas: list[UnitArena] = []
+    current: UnitArena | None = None
+    for tensor, live, storage in sorted(
+        items, key=lambda item: liveness.index[item[0]]
+    ):
+        first = entry.first_op if per_function else liveness.op_at(block, live.start)
+        last = liveness.op_at(block, live.end)
+        assert first is not None and last is not None
+        if current is None or (
+            not per_function and liveness.index[first] > liveness.index[current.last]
+        ):
+            current = UnitArena(block, scope, device, first, last)
+            arenas.append(current)
+        elif liveness.index[last] > liveness.index[current.last]:
+            current.last = last
+        current.tensors[tensor] = live
+        current.storages.append(storage)
     return arenas
 
 

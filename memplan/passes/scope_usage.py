@@ -55,6 +55,7 @@ from memplan.passes.ownership import (
     held_copies,
 )
 from memplan.planning.buffers import Buffer, lower_bound
+from memplan.planning.call_graph import callees_first
 from memplan.targets import Target
 
 
@@ -235,29 +236,37 @@ class ModuleUsage:
 
     def __init__(self, usages: list[FunctionUsage], target: Target):
         self.target = target
-        self.usages = {usage.name: usage for usage in usages}
-        self._closure = {name: self._reachable(name) for name in self.usages}
+        self.usages: dict[str, FunctionUsage] = {}
+        self._component: dict[str, int] = {}
+        """The component of the call graph of each function."""
+        self._components = 0
         self.peaks: dict[str, dict[str, list[Holding]]] = {}
         """Per function, the storages of each scope held at its peak (the
         moment they need the most bytes of the window)."""
-        # A callee's closure is a strict subset of its caller's unless the
-        # two are in one cycle, so this order sees every callee outside the
-        # caller's cycle first; a cycle shares the greatest of its peaks.
-        cycles: defaultdict[frozenset[str], list[str]] = defaultdict(list)
-        for name in self.usages:
-            cycles[self._closure[name]].append(name)
-        for closure in sorted(cycles, key=len):
-            members = cycles[closure]
-            shared: dict[str, list[Holding]] = {}
-            for name in members:
-                for scope, holdings in _by_scope(self.holdings(name)).items():
-                    if target.capacity(scope) is None:
-                        continue
-                    peak = self.peak_of(holdings)
-                    if self._weight(peak) > self._weight(shared.get(scope, [])):
-                        shared[scope] = peak
-            for name in members:
-                self.peaks[name] = shared
+        by_name = {usage.name: usage for usage in usages}
+        calls = {usage.name: [call.callee for call in usage.calls] for usage in usages}
+        for component in callees_first(calls):
+            self.add([by_name[name] for name in component])
+
+    def add(self, members: Sequence[FunctionUsage]) -> None:
+        """Add functions that call each other in a cycle (or one function)
+        once the functions they call outside the cycle are added: their
+        peaks count the callees' peaks, and a cycle shares the greatest of
+        its members' peaks.  A callee not added has no body."""
+        self._components += 1
+        for usage in members:
+            self.usages[usage.name] = usage
+            self._component[usage.name] = self._components
+        shared: dict[str, list[Holding]] = {}
+        for usage in members:
+            for scope, holdings in _by_scope(self.holdings(usage.name)).items():
+                if self.target.capacity(scope) is None:
+                    continue
+                peak = self.peak_of(holdings)
+                if self._weight(peak) > self._weight(shared.get(scope, [])):
+                    shared[scope] = peak
+        for usage in members:
+            self.peaks[usage.name] = shared
 
     def _weight(self, live: Sequence[Holding]) -> tuple[int, int]:
         return self.needed(live), sum(h.bytes for h in live)
@@ -312,19 +321,11 @@ class ModuleUsage:
             ]
         )
 
-    def _reachable(self, name: str) -> frozenset[str]:
-        """`name` and the functions with a body it calls, directly or not."""
-        seen = {name}
-        stack = [name]
-        while stack:
-            for call in self.usages[stack.pop()].calls:
-                if call.callee in self.usages and call.callee not in seen:
-                    seen.add(call.callee)
-                    stack.append(call.callee)
-        return frozenset(seen)
-
     def in_cycle(self, caller: str, callee: str) -> bool:
-        return caller in self._closure.get(callee, frozenset())
+        """Whether `callee` (called by `caller`) calls `caller` back, directly
+        or not: both are in one component of the call graph."""
+        component = self._component.get(callee)
+        return component is not None and component == self._component.get(caller)
 
     def holdings(self, name: str) -> list[Holding]:
         """The function's storages and, at each call out of its cycle, the
