@@ -338,8 +338,8 @@ class MemoryPlanPass(MemplanPass):
         calls = CallAliases(op)
         callers = module_callers(op)
         planned = ModuleUsage([], target)
-        bounded = any(target.capacity(scope) is not None for scope in target.scopes)
-        for component in _callees_first(functions):
+        order, wanted = _callees_first(functions, callers, target)
+        for component in order:
             for function in component:
                 failure = None
                 if len(function.body.blocks) == 1:
@@ -354,7 +354,7 @@ class MemoryPlanPass(MemplanPass):
                     except PassFailedException as error:
                         failure = error
                 yield function, failure
-            if bounded and any(callers[f.sym_name.data] for f in component):
+            if any(function in wanted for function in component):
                 planned.add(
                     [
                         function_usage(FunctionLiveness(function, calls.forward))
@@ -740,6 +740,8 @@ class MemoryPlanPass(MemplanPass):
         tensor is live across such a call, or when the new arenas leave the
         callee too little room at each such call all the same."""
         pressed = sorted(calls.pressed(liveness, arena, room, around, shallower))
+        if not pressed:
+            return []
         across: list[tuple[AllocTensorOp, LiveRange, AllocStorageOp]] = []
         others: list[tuple[AllocTensorOp, LiveRange, AllocStorageOp]] = []
         for tensor, live in arena.tensors.items():
@@ -1002,18 +1004,51 @@ def _check_capacity(module: ModuleOp, target: Target) -> None:
         raise PassFailedException("\n".join(problems))
 
 
-def _callees_first(functions: list[func.FuncOp]) -> list[list[func.FuncOp]]:
+def _callees_first(
+    functions: list[func.FuncOp],
+    callers: Mapping[str, list[func.CallOp]],
+    target: Target,
+) -> tuple[list[list[func.FuncOp]], set[func.FuncOp]]:
     """The functions with a body, callees before callers, those calling
     each other in a cycle together in module order
-    (`memplan.planning.call_graph`)."""
+    (`memplan.planning.call_graph`); and those whose peaks a caller may
+    need: called, directly or not, by a function holding a storage of a
+    scope with a capacity."""
     by_name = {f.sym_name.data: f for f in functions if f.body.blocks}
-    calls = {
-        name: [
-            op.callee.string_value() for op in walk(f) if isinstance(op, func.CallOp)
-        ]
-        for name, f in by_name.items()
-    }
-    return [[by_name[name] for name in found] for found in callees_first(calls)]
+    calls: dict[str, list[str]] = {name: [] for name in by_name}
+    for callee, sites in callers.items():
+        for call in sites:
+            caller = call.parent_op()
+            while caller is not None and not isinstance(caller, func.FuncOp):
+                caller = caller.parent_op()
+            if caller is not None and caller.sym_name.data in calls:
+                calls[caller.sym_name.data].append(callee)
+    order = callees_first(calls)
+    wanted: set[str] = set()
+    for component in reversed(order):
+        if any(
+            name in wanted or _holds_bounded(by_name[name], target)
+            for name in component
+            if calls[name]
+        ):
+            wanted.update(
+                callee
+                for name in component
+                for callee in calls[name]
+                if callee in by_name
+            )
+    return (
+        [[by_name[name] for name in component] for component in order],
+        {by_name[name] for name in wanted},
+    )
+
+
+def _holds_bounded(function: func.FuncOp, target: Target) -> bool:
+    """Whether `function` allocates a storage of a scope with a capacity."""
+    return any(
+        isinstance(op, AllocStorageOp) and target.capacity(op.scope) is not None
+        for op in walk(function)
+    )
 
 
 def _remark_several_blocks(function: func.FuncOp) -> None:
