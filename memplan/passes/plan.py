@@ -441,8 +441,9 @@ class MemoryPlanPass(MemplanPass):
             room = _room(arena.scope, target, held)
             self._pack(function, liveness, arena, in_branches, room, target)
         # Then, outermost first, an arena takes what is left of the window
-        # while it is live: packed again (in blocks, with `discontiguous`)
-        # when that is less than it took.
+        # while it is live: split where it leaves a callee too little room
+        # at a call (`_split_at_calls`), else packed again (in blocks, with
+        # `discontiguous`) when that is less than it took.
         emptied = {planned.storage for planned in storages if not planned.kept}
         kept: dict[Operation | str, KeptLayout] = {
             planned.storage: kept_layout(planned.storage, planned.kept)
@@ -469,9 +470,10 @@ class MemoryPlanPass(MemplanPass):
             for tensor, _ in planned.tensors
         }
         calls = _Calls(usage.calls, callees)
+        depths = {arena: _depth(arena.block) for arena in arenas}
         by_depth: dict[int, list[UnitArena]] = {}
-        for arena in sorted(arenas, key=lambda a: _depth(a.block)):
-            by_depth.setdefault(_depth(arena.block), []).append(arena)
+        for arena in sorted(arenas, key=depths.__getitem__):
+            by_depth.setdefault(depths[arena], []).append(arena)
         around = _Around(liveness, unplanned, why_held, held, target)
         for depth, group in by_depth.items():
             shallower = [
