@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from itertools import chain
 
 from xdsl.dialects import func
@@ -87,6 +87,21 @@ def module_callers(module: ModuleOp) -> defaultdict[str, list[func.CallOp]]:
         if isinstance(op, func.CallOp):
             callers[op.callee.string_value()].append(op)
     return callers
+
+
+def module_callees(callers: Mapping[str, list[func.CallOp]]) -> dict[str, list[str]]:
+    """The functions each function calls, once per call, by caller name
+    (`callers` as `module_callers` gives them); a function that calls
+    nothing has no entry."""
+    callees: defaultdict[str, list[str]] = defaultdict(list)
+    for callee, calls in callers.items():
+        for call in calls:
+            parent = call.parent_op()
+            while parent is not None and not isinstance(parent, func.FuncOp):
+                parent = parent.parent_op()
+            if parent is not None:
+                callees[parent.sym_name.data].append(callee)
+    return callees
 
 
 def _held_arguments(

@@ -35,6 +35,7 @@ from memplan.passes.held_vtcm import (
     Held,
     HeldVtcm,
     held_list,
+    module_callees,
     remark_dynamic_held,
 )
 from memplan.passes.options import (
@@ -241,7 +242,7 @@ class _Placer:
         """The functions with data in VTCM among those `memory-plan` refused
         and the functions they call, directly or not (what a callee holds at
         a call may be what finds no room)."""
-        callees = _callees(self.groups)
+        callees = module_callees(self.groups.callers)
         found: set[str] = set()
         pending = list(refused)
         while pending:
@@ -440,7 +441,7 @@ def _callees_first(
     """Functions with every callee before its callers (module order otherwise),
     and the names of those in call cycles."""
     by_name = {f.sym_name.data: f for f in functions}
-    callees = _callees(groups)
+    callees = module_callees(groups.callers)
     order: list[func.FuncOp] = []
     state: dict[str, int] = {}
     cyclic: set[str] = set()
@@ -460,19 +461,6 @@ def _callees_first(
     for name in by_name:
         visit(name, [name])
     return order, cyclic
-
-
-def _callees(groups: ScopeGroups) -> dict[str, list[str]]:
-    """The functions each function of the module calls, once per call."""
-    callees: dict[str, list[str]] = {name: [] for name in groups.callers}
-    for callee, calls in groups.callers.items():
-        for call in calls:
-            parent = call.parent_op()
-            while parent is not None and not isinstance(parent, func.FuncOp):
-                parent = parent.parent_op()
-            if parent is not None:
-                callees[parent.sym_name.data].append(callee)
-    return callees
 
 
 def _weights(order: list[func.FuncOp], groups: ScopeGroups) -> dict[str, float]:

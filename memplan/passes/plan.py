@@ -89,6 +89,7 @@ from memplan.passes.held_vtcm import (
     Held,
     HeldVtcm,
     held_list,
+    module_callees,
     module_callers,
     remark_dynamic_held,
 )
@@ -1017,14 +1018,8 @@ def _callees_first(
     need: called, directly or not, by a function holding a storage of a
     scope with a capacity."""
     by_name = {f.sym_name.data: f for f in functions if f.body.blocks}
-    calls: dict[str, list[str]] = {name: [] for name in by_name}
-    for callee, sites in callers.items():
-        for call in sites:
-            caller = call.parent_op()
-            while caller is not None and not isinstance(caller, func.FuncOp):
-                caller = caller.parent_op()
-            if caller is not None and caller.sym_name.data in calls:
-                calls[caller.sym_name.data].append(callee)
+    callees = module_callees(callers)
+    calls = {name: callees.get(name, []) for name in by_name}
     order = callees_first(calls)
     wanted: set[str] = set()
     for component in reversed(order):
