@@ -24,6 +24,8 @@ is an error, not a crash.
 
 from __future__ import annotations
 
+import ast
+import difflib
 import itertools
 import re
 import sys
@@ -35,6 +37,7 @@ from typing import IO
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
+from xdsl.universe import Universe
 from xdsl.utils.exceptions import (
     ArgSpecParseError,
     DiagnosticException,
@@ -244,6 +247,8 @@ def _one_message(error: Exception, opt: MemplanOptMain | None) -> str:
     message = str(error).strip()
     if message.startswith("Unrecognized file extension"):
         return f"{message} of the input: expected a .mlir file, or -f mlir"
+    if message.startswith("Unrecognized passes:"):
+        return _unknown_passes(message)
     op_text = _failing_op_text(error)
     if op_text is None:
         # xDSL raises its structural checks (terminators, successors) without
@@ -260,6 +265,19 @@ def _one_message(error: Exception, opt: MemplanOptMain | None) -> str:
     if where is not None:
         prefix = f"{where}: {prefix}"
     return f"{prefix}{message}\n  in: {op_text.strip()}"
+
+
+def _unknown_passes(message: str) -> str:
+    """xDSL's "Unrecognized passes: ['nope']" as a sentence, with the
+    closest registered names for each."""
+    known = list(Universe.get_multiverse().all_passes)
+    unknown = ast.literal_eval(message.removeprefix("Unrecognized passes:").strip())
+    found: list[str] = []
+    for name in unknown:
+        close = difflib.get_close_matches(name, known, n=3)
+        hint = f" (did you mean {', '.join(close)}?)" if close else ""
+        found.append(f"unknown pass '{name}'{hint}")
+    return f"-p: {'; '.join(found)}: `memplan-opt --help` lists the passes"
 
 
 def _failing_op(error: Exception) -> Operation | None:

@@ -482,7 +482,11 @@ OPTION_CASES = {
     "memory-plan}": ("bad pass pipeline given to -p", "Expected a comma"),
     "memory-manifest,,memory-plan": ("bad pass pipeline given to -p", "pass name"),
     "memory-plan{algorithm=}": ("bad pass pipeline given to -p",),
-    "no-such-pass": ("no-such-pass",),
+    "no-such-pass": ("-p: unknown pass 'no-such-pass'", "--help` lists the passes"),
+    "memory-plna,nope": (
+        "unknown pass 'memory-plna' (did you mean memory-plan",
+        "; unknown pass 'nope':",
+    ),
 }
 
 

@@ -38,7 +38,7 @@ func.func @f() {
 // TYPE: memplan-opt: error: memory-plan: option time-limit=soon: expected a number
 // NOOPTIONS: memplan-opt: error: convert-memory-to-memref: unknown option 'x', it takes no options
 // UNKNOWN-NOT: Traceback
-// UNKNOWN: memplan-opt: error: Unrecognized passes: ['no-such-pass']
+// UNKNOWN: memplan-opt: error: -p: unknown pass 'no-such-pass': `memplan-opt --help` lists the passes
 // CAPACITY-NOT: Traceback
 // CAPACITY: memplan-opt: error: memory-plan: in @f, the "global.vtcm" arena needs 2048 bytes
 // CAPACITY-SAME: over the scope capacity of 1024 bytes
