@@ -88,8 +88,6 @@ from memplan.passes.dynamic_kills import dynamic_storages, kill_after_last_use
 from memplan.passes.held_vtcm import (
     Held,
     HeldVtcm,
-    held_list,
-    module_callees,
     module_callers,
     remark_dynamic_held,
 )
@@ -109,11 +107,18 @@ from memplan.passes.plan_blocks import (
     table_offsets,
     table_read_cycles,
 )
+from memplan.passes.plan_calls import (
+    Around,
+    CallPressure,
+    arena_room,
+    arena_span,
+    free_bytes,
+    plan_order,
+)
 from memplan.passes.rounding import tensor_footprint, unit_footprint
-from memplan.passes.scope_usage import CallSite, Holding, ModuleUsage, function_usage
+from memplan.passes.scope_usage import ModuleUsage, function_usage
 from memplan.planning import ALGORITHMS
 from memplan.planning.buffers import align_up
-from memplan.planning.call_graph import callees_first
 from memplan.targets import DEFAULT_TARGET, GLOBAL_SCOPE, VTCM_SCOPE, Target
 
 
@@ -339,7 +344,7 @@ class MemoryPlanPass(MemplanPass):
         calls = CallAliases(op)
         callers = module_callers(op)
         planned = ModuleUsage([], target)
-        order, wanted = _callees_first(functions, callers, target)
+        order, wanted = plan_order(functions, callers, target)
         for component in order:
             for function in component:
                 failure = None
@@ -439,7 +444,7 @@ class MemoryPlanPass(MemplanPass):
         # enclosing arena looks for room to nest them.
         in_branches = BranchArenas(liveness, arenas)
         for arena in sorted(arenas, key=lambda a: _depth(a.block), reverse=True):
-            room = _room(arena.scope, target, held)
+            room = arena_room(arena.scope, target, held)
             self._pack(function, liveness, arena, in_branches, room, target)
         # Then, outermost first, an arena takes what is left of the window
         # while it is live: split where it leaves a callee too little room
@@ -470,12 +475,12 @@ class MemoryPlanPass(MemplanPass):
             for planned in storages
             for tensor, _ in planned.tensors
         }
-        calls = _Calls(usage.calls, callees)
+        calls = CallPressure(usage.calls, callees)
         depths = {arena: _depth(arena.block) for arena in arenas}
         by_depth: dict[int, list[UnitArena]] = {}
         for arena in sorted(arenas, key=depths.__getitem__):
             by_depth.setdefault(depths[arena], []).append(arena)
-        around = _Around(liveness, unplanned, why_held, held, target)
+        around = Around(liveness, unplanned, why_held, held, target)
         for depth, group in by_depth.items():
             shallower = [
                 other for d, found in by_depth.items() if d < depth for other in found
@@ -485,7 +490,9 @@ class MemoryPlanPass(MemplanPass):
             while pending:
                 arena = pending.pop()
                 if arena.host is None and target.capacity(arena.scope) is not None:
-                    room = around.room(_span(liveness, arena), arena.scope, shallower)
+                    room = around.room(
+                        arena_span(liveness, arena), arena.scope, shallower
+                    )
                     pieces = (
                         []
                         if self.arenas == "function"
@@ -504,9 +511,7 @@ class MemoryPlanPass(MemplanPass):
                     if pieces:
                         pending += reversed(pieces)
                         continue
-                    free = room.free
-                    assert free is not None
-                    if arena.size > free:
+                    if arena.size > free_bytes(room):
                         self._repack(function, liveness, arena, room, target)
                 group.append(arena)
         arenas = sorted(
@@ -727,14 +732,14 @@ class MemoryPlanPass(MemplanPass):
         arena: UnitArena,
         room: Room,
         shallower: list[UnitArena],
-        around: _Around,
-        calls: _Calls,
+        around: Around,
+        calls: CallPressure,
         storage_of: Mapping[AllocTensorOp, AllocStorageOp],
         in_branches: BranchArenas,
     ) -> list[UnitArena]:
         """The arenas `arena` splits into, packed, so that only its tensors
         live across a call where it leaves the callee too little room
-        (`_Calls.pressed`: with `room` left over its span, the arenas of
+        (`CallPressure.pressed`: with `room` left over its span, the arenas of
         enclosing blocks in `shallower`, what the function holds beside its
         arenas) are held there: those tensors form runs of their own, and
         so do the others, which the calls then cut.  The branch arenas
@@ -779,7 +784,7 @@ class MemoryPlanPass(MemplanPass):
                 liveness,
                 piece,
                 in_branches,
-                _room(arena.scope, around.target, around.held),
+                arena_room(arena.scope, around.target, around.held),
                 around.target,
             )
         still = {
@@ -788,7 +793,7 @@ class MemoryPlanPass(MemplanPass):
             for point in calls.pressed(
                 liveness,
                 piece,
-                around.room(_span(liveness, piece), piece.scope, shallower),
+                around.room(arena_span(liveness, piece), piece.scope, shallower),
                 around,
                 shallower,
             )
@@ -864,120 +869,6 @@ class MemoryPlanPass(MemplanPass):
         return ArenaTensor(tensor, live.start, live.upper, size, alignment)
 
 
-def _room(scope: str, target: Target, held: list[Held]) -> Room:
-    """The room of an arena of `scope`: VTCM `held` all through the function
-    takes its bytes from the capacity."""
-    room = Room(target.capacity(scope))
-    if scope == VTCM_SCOPE:
-        for (_, size, _), holder in zip(held, held_list(held), strict=True):
-            room = room.holding(size, holder)
-    return room
-
-
-def _span(liveness: FunctionLiveness, arena: UnitArena) -> tuple[int, int]:
-    """The program points from the arena's allocation to its kill."""
-    return liveness.index[arena.first], liveness.end[arena.last]
-
-
-@dataclass(frozen=True)
-class _Around:
-    """What a function holds in each scope beside an arena: the memory
-    `HeldVtcm.of` finds all through it and the storages left unplanned."""
-
-    liveness: FunctionLiveness
-    unplanned: list[Holding]
-    why_held: Mapping[Operation | str, str]
-    held: list[Held]
-    target: Target
-
-    def room(
-        self, span: tuple[int, int], scope: str, shallower: list[UnitArena]
-    ) -> Room:
-        """The room of `scope` less what is held there over the points of
-        `span` (an arena's, or a call's): the arenas of enclosing blocks (of
-        `shallower`, the arenas of blocks less deeply nested; not nested in
-        one) and the storages left unplanned, each from an address of its
-        alignment, as the window has them."""
-        room = _room(scope, self.target, self.held)
-        alignment = self.target.alignment(scope)
-        for other in shallower:
-            other_span = _span(self.liveness, other)
-            if (
-                other.host is None
-                and other.scope == scope
-                and other_span[0] <= span[1]
-                and span[0] <= other_span[1]
-            ):
-                size = align_up(other.size, alignment)
-                room = room.holding(size, f"an enclosing arena of {size} bytes")
-        for storage in self.unplanned:
-            if (
-                storage.scope == scope
-                and storage.start <= span[1]
-                and span[0] <= storage.end
-            ):
-                size = align_up(storage.size, max(alignment, storage.alignment))
-                why = self.why_held.get(storage.origin)
-                room = room.holding(
-                    size * storage.copies,
-                    f"{storage.at} ({storage.listed_bytes}, {size * storage.copies} "
-                    "with its alignment padding"
-                    + (f"; memory-plan leaves it: {why}" if why else "")
-                    + ")",
-                )
-        return room
-
-
-class _Calls:
-    """The calls of a function to callees already planned, with what each
-    callee holds at its peak, found by program point."""
-
-    def __init__(self, calls: list[CallSite], callees: ModuleUsage):
-        self.callees = callees
-        self.calls = [call for call in calls if call.callee in callees.peaks]
-        self.points = [call.point for call in self.calls]
-
-    def pressed(
-        self,
-        liveness: FunctionLiveness,
-        arena: UnitArena,
-        room: Room,
-        around: _Around,
-        shallower: list[UnitArena],
-    ) -> list[int]:
-        """The points of the ops of the arena's block that make calls where
-        the arena, what else is held there (`around`, `shallower`) and the
-        bytes the callee's peak needs in the arena's scope exceed the
-        scope's capacity.  `room` is what is left over the arena's whole
-        span: a call within it is looked at closer only when it does not
-        fit there."""
-        first, last = _span(liveness, arena)
-        size = align_up(arena.size, around.target.alignment(arena.scope))
-        pressed: list[int] = []
-        start = bisect_left(self.points, first)
-        stop = bisect_right(self.points, last)
-        for call in self.calls[start:stop]:
-            peak = self.callees.peaks[call.callee].get(arena.scope)
-            if not peak:
-                continue
-            needed = size + self.callees.needed(peak)
-            if needed <= _free(room):
-                continue
-            at_call = around.room((call.point, call.point), arena.scope, shallower)
-            if needed <= _free(at_call):
-                continue
-            anchor = liveness.op_at(arena.block, call.point)
-            assert anchor is not None
-            pressed.append(liveness.index[anchor])
-        return pressed
-
-
-def _free(room: Room) -> int:
-    free = room.free
-    assert free is not None
-    return free
-
-
 def _nested_slot(
     liveness: FunctionLiveness, inner: UnitArena, alignment: int
 ) -> ArenaTensor:
@@ -1005,47 +896,6 @@ def _check_capacity(module: ModuleOp, target: Target) -> None:
     ]
     if problems:
         raise PassFailedException("\n".join(problems))
-
-
-def _callees_first(
-    functions: list[func.FuncOp],
-    callers: Mapping[str, list[func.CallOp]],
-    target: Target,
-) -> tuple[list[list[func.FuncOp]], set[func.FuncOp]]:
-    """The functions with a body, callees before callers, those calling
-    each other in a cycle together in module order
-    (`memplan.planning.call_graph`); and those whose peaks a caller may
-    need: called, directly or not, by a function holding a storage of a
-    scope with a capacity."""
-    by_name = {f.sym_name.data: f for f in functions if f.body.blocks}
-    callees = module_callees(callers)
-    calls = {name: callees.get(name, []) for name in by_name}
-    order = callees_first(calls)
-    wanted: set[str] = set()
-    for component in reversed(order):
-        if any(
-            name in wanted or _holds_bounded(by_name[name], target)
-            for name in component
-            if calls[name]
-        ):
-            wanted.update(
-                callee
-                for name in component
-                for callee in calls[name]
-                if callee in by_name
-            )
-    return (
-        [[by_name[name] for name in component] for component in order],
-        {by_name[name] for name in wanted},
-    )
-
-
-def _holds_bounded(function: func.FuncOp, target: Target) -> bool:
-    """Whether `function` allocates a storage of a scope with a capacity."""
-    return any(
-        isinstance(op, AllocStorageOp) and target.capacity(op.scope) is not None
-        for op in walk(function)
-    )
 
 
 def _remark_several_blocks(function: func.FuncOp) -> None:

@@ -1,0 +1,198 @@
+"""`memory-plan` around calls: which functions to plan first, and where a
+run's one arena would leave a callee too little room.
+
+Functions are planned callees first (`plan_order`), so a caller knows what
+each callee holds at its peak.  An arena held across a call where the
+arena, what else is held there (`Around`) and the callee's peak exceed the
+scope's capacity is *pressed* at that call (`CallPressure`); `memory-plan`
+then splits its run so that only the tensors live across the call are
+held there.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from xdsl.dialects import func
+from xdsl.ir import Operation
+
+from memplan.dialects.memory import AllocStorageOp
+from memplan.ir_walk import walk
+from memplan.passes.arena import Room
+from memplan.passes.held_vtcm import Held, held_list, module_callees
+from memplan.passes.liveness import FunctionLiveness
+from memplan.passes.scope_usage import CallSite, Holding, ModuleUsage
+from memplan.planning.buffers import align_up
+from memplan.planning.call_graph import callees_first
+from memplan.targets import VTCM_SCOPE, Target
+
+if TYPE_CHECKING:
+    from memplan.passes.plan import UnitArena
+
+__all__ = [
+    "Around",
+    "CallPressure",
+    "arena_room",
+    "arena_span",
+    "free_bytes",
+    "holds_bounded",
+    "plan_order",
+]
+
+
+def arena_room(scope: str, target: Target, held: list[Held]) -> Room:
+    """The room of an arena of `scope`: VTCM `held` all through the function
+    takes its bytes from the capacity."""
+    room = Room(target.capacity(scope))
+    if scope == VTCM_SCOPE:
+        for (_, size, _), holder in zip(held, held_list(held), strict=True):
+            room = room.holding(size, holder)
+    return room
+
+
+def arena_span(liveness: FunctionLiveness, arena: UnitArena) -> tuple[int, int]:
+    """The program points from the arena's allocation to its kill."""
+    return liveness.index[arena.first], liveness.end[arena.last]
+
+
+@dataclass(frozen=True)
+class Around:
+    """What a function holds in each scope beside an arena: the memory
+    `HeldVtcm.of` finds all through it and the storages left unplanned."""
+
+    liveness: FunctionLiveness
+    unplanned: list[Holding]
+    why_held: Mapping[Operation | str, str]
+    held: list[Held]
+    target: Target
+
+    def room(
+        self, span: tuple[int, int], scope: str, shallower: list[UnitArena]
+    ) -> Room:
+        """The room of `scope` less what is held there over the points of
+        `span` (an arena's, or a call's): the arenas of enclosing blocks (of
+        `shallower`, the arenas of blocks less deeply nested; not nested in
+        one) and the storages left unplanned, each from an address of its
+        alignment, as the window has them."""
+        room = arena_room(scope, self.target, self.held)
+        alignment = self.target.alignment(scope)
+        for other in shallower:
+            other_span = arena_span(self.liveness, other)
+            if (
+                other.host is None
+                and other.scope == scope
+                and other_span[0] <= span[1]
+                and span[0] <= other_span[1]
+            ):
+                size = align_up(other.size, alignment)
+                room = room.holding(size, f"an enclosing arena of {size} bytes")
+        for storage in self.unplanned:
+            if (
+                storage.scope == scope
+                and storage.start <= span[1]
+                and span[0] <= storage.end
+            ):
+                size = align_up(storage.size, max(alignment, storage.alignment))
+                why = self.why_held.get(storage.origin)
+                room = room.holding(
+                    size * storage.copies,
+                    f"{storage.at} ({storage.listed_bytes}, {size * storage.copies} "
+                    "with its alignment padding"
+                    + (f"; memory-plan leaves it: {why}" if why else "")
+                    + ")",
+                )
+        return room
+
+
+class CallPressure:
+    """The calls of a function to callees already planned, with what each
+    callee holds at its peak, found by program point."""
+
+    def __init__(self, calls: list[CallSite], callees: ModuleUsage):
+        self.callees = callees
+        self.calls = [call for call in calls if call.callee in callees.peaks]
+        self.points = [call.point for call in self.calls]
+
+    def pressed(
+        self,
+        liveness: FunctionLiveness,
+        arena: UnitArena,
+        room: Room,
+        around: Around,
+        shallower: list[UnitArena],
+    ) -> list[int]:
+        """The points of the ops of the arena's block that make calls where
+        the arena, what else is held there (`around`, `shallower`) and the
+        bytes the callee's peak needs in the arena's scope exceed the
+        scope's capacity.  `room` is what is left over the arena's whole
+        span: a call within it is looked at closer only when it does not
+        fit there."""
+        first, last = arena_span(liveness, arena)
+        size = align_up(arena.size, around.target.alignment(arena.scope))
+        pressed: list[int] = []
+        start = bisect_left(self.points, first)
+        stop = bisect_right(self.points, last)
+        for call in self.calls[start:stop]:
+            peak = self.callees.peaks[call.callee].get(arena.scope)
+            if not peak:
+                continue
+            needed = size + self.callees.needed(peak)
+            if needed <= free_bytes(room):
+                continue
+            at_call = around.room((call.point, call.point), arena.scope, shallower)
+            if needed <= free_bytes(at_call):
+                continue
+            anchor = liveness.op_at(arena.block, call.point)
+            assert anchor is not None
+            pressed.append(liveness.index[anchor])
+        return pressed
+
+
+def free_bytes(room: Room) -> int:
+    free = room.free
+    assert free is not None
+    return free
+
+
+def plan_order(
+    functions: list[func.FuncOp],
+    callers: Mapping[str, list[func.CallOp]],
+    target: Target,
+) -> tuple[list[list[func.FuncOp]], set[func.FuncOp]]:
+    """The functions with a body, callees before callers, those calling
+    each other in a cycle together in module order
+    (`memplan.planning.call_graph`); and those whose peaks a caller may
+    need: called, directly or not, by a function holding a storage of a
+    scope with a capacity."""
+    by_name = {f.sym_name.data: f for f in functions if f.body.blocks}
+    callees = module_callees(callers)
+    calls = {name: callees.get(name, []) for name in by_name}
+    order = callees_first(calls)
+    wanted: set[str] = set()
+    for component in reversed(order):
+        if any(
+            name in wanted or holds_bounded(by_name[name], target)
+            for name in component
+            if calls[name]
+        ):
+            wanted.update(
+                callee
+                for name in component
+                for callee in calls[name]
+                if callee in by_name
+            )
+    return (
+        [[by_name[name] for name in component] for component in order],
+        {by_name[name] for name in wanted},
+    )
+
+
+def holds_bounded(function: func.FuncOp, target: Target) -> bool:
+    """Whether `function` allocates a storage of a scope with a capacity."""
+    return any(
+        isinstance(op, AllocStorageOp) and target.capacity(op.scope) is not None
+        for op in walk(function)
+    )
