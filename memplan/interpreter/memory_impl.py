@@ -94,7 +94,8 @@ class MemoryFunctions(InterpreterFunctions):
     ) -> PythonValues:
         (size,) = merge_static(op.static_size.get_values(), args)
         alignment = op.alignment.value.data
-        return (self.model.allocate_storage(op, op.scope, size, alignment),)
+        device = op.device.value.data
+        return (self.model.allocate_storage(op, op.scope, size, alignment, device),)
 
     @impl(memory.AllocTensorOp)
     def run_alloc_tensor(

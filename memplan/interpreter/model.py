@@ -1,7 +1,7 @@
 """The memory model: storages as byte buffers, tensors as views, live tracking.
 
 Every storage is one numpy uint8 buffer with a fake but realistic base
-address taken from a per-scope address space.  A tensor is a zero-copy view
+address taken from an address space per scope and device.  A tensor is a zero-copy view
 into its storage, so a plan that places two live tensors on the same bytes
 really corrupts data; the model also remembers who owns which bytes so that
 such a plan fails loudly, naming both allocations, instead of silently.
@@ -40,7 +40,8 @@ UNBOUNDED_WINDOW = 1 << 62
 
 
 class AddressSpace:
-    """One scope's address window `[base, base + capacity)`, served first fit.
+    """The address window `[base, base + capacity)` of one scope of one
+    device, served first fit.
 
     Free bytes are kept as disjoint ranges in address order; an allocation
     takes the lowest address that is aligned as asked and starts a free range
@@ -112,6 +113,8 @@ class Storage:
     size: int
     address: int
     buffer: np.ndarray
+    device: int = 0
+    """The device whose window of the scope holds it."""
     killed_by: str | None = None
     written: np.ndarray | None = None
     """Which bytes were written since their tensor was placed (a bool per
@@ -264,33 +267,43 @@ class MemoryModel:
         self.target = target
         self.stats = stats
         self.check_uninitialized = check_uninitialized
-        self._spaces: dict[str, AddressSpace] = {}
-        self._in_use: dict[str, int] = {}
+        self._spaces: dict[tuple[str, int], AddressSpace] = {}
+        """(scope, device) -> its window: each device has its own."""
+        self._in_use: dict[tuple[str, int], int] = {}
         self._owners: dict[int, tuple[weakref.ref[np.ndarray], TensorRecord]] = {}
         """id(view) -> (the view, its tensor); an entry dies with its view."""
         self._spare: dict[int, list[np.ndarray]] = {}
         self._spare_bytes = 0
         self.iterations = ParallelIterations()
 
-    def _space(self, scope: str) -> AddressSpace:
-        if scope not in self._spaces:
-            others = sum(1 for s in self._spaces if s not in SCOPE_BASE_ADDRESSES)
-            self._spaces[scope] = address_space(scope, self.target, others)
-        return self._spaces[scope]
+    def _space(self, scope: str, device: int) -> AddressSpace:
+        """The window of `scope` on `device`; the windows of one scope on
+        different devices start at the same base address."""
+        key = (scope, device)
+        if key not in self._spaces:
+            others = list(
+                dict.fromkeys(
+                    s for s, _ in self._spaces if s not in SCOPE_BASE_ADDRESSES
+                )
+            )
+            index = others.index(scope) if scope in others else len(others)
+            self._spaces[key] = address_space(scope, self.target, index)
+        return self._spaces[key]
 
     def allocate_storage(
-        self, op: Operation, scope: str, size: int, alignment: int
+        self, op: Operation, scope: str, size: int, alignment: int, device: int = 0
     ) -> Storage:
         if size < 0:
             raise ModelError(f"storage size must be non-negative, got {size}")
         if alignment <= 0 or alignment & (alignment - 1):
             raise ModelError(f"alignment {alignment} is not a positive power of two")
         alignment = max(alignment, self.target.alignment(scope))
-        space = self._space(scope)
+        space = self._space(scope, device)
         address = space.allocate(size, alignment)
+        where = f'"{scope}"' + (f" of device {device}" if device else "")
         if address is None:
             raise ModelError(
-                f'cannot allocate {size} bytes in "{scope}": no free range of its '
+                f"cannot allocate {size} bytes in {where}: no free range of its "
                 f"{space.window}-byte window holds them at a {alignment}-byte "
                 f"aligned address ({space.free_bytes} bytes free in total, the "
                 f"largest free range has {space.largest_free_range()} bytes)"
@@ -299,13 +312,15 @@ class MemoryModel:
             buffer = self._zeroed_buffer(size)
         except MemoryError:
             raise ModelError(
-                f'cannot allocate {size} bytes in "{scope}": the interpreter keeps '
+                f"cannot allocate {size} bytes in {where}: the interpreter keeps "
                 "every storage in host memory, and the host has not that much free"
             ) from None
-        self._in_use[scope] = self._in_use.get(scope, 0) + size
-        self.stats.record_allocation(scope, self._in_use[scope], space.extent)
+        in_use = self._in_use[scope, device] = (
+            self._in_use.get((scope, device), 0) + size
+        )
+        self.stats.record_allocation(scope, device, in_use, space.extent)
         storage = Storage(
-            op, scope, size, address, buffer, serial=self.iterations.stamp()
+            op, scope, size, address, buffer, device, serial=self.iterations.stamp()
         )
         if self.check_uninitialized:
             storage.written = np.zeros(size, dtype=np.bool_)
@@ -327,8 +342,8 @@ class MemoryModel:
             if record.live:
                 record.killed_by = f"{killer}, which killed its storage"
                 _forget(record)
-        self._space(storage.scope).free(storage.address)
-        self._in_use[storage.scope] -= storage.size
+        self._space(storage.scope, storage.device).free(storage.address)
+        self._in_use[storage.scope, storage.device] -= storage.size
         if storage.size >= SPARE_MIN_BYTES and self._spare_bytes < SPARE_MAX_BYTES:
             self._spare.setdefault(storage.size, []).append(storage.buffer)
             self._spare_bytes += storage.size
