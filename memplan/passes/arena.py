@@ -105,19 +105,20 @@ def pack_arena(
     budget: int | None,
     time_limit: float | None = None,
     blocks: BlockOptions | None = None,
+    device: int = 0,
 ) -> Arena:
-    """Offsets for `tensors` in one arena, lowest first; fail past `room`.
+    """Offsets for `tensors` in one arena of `scope` on `device`, lowest
+    first; fail past `room`.
 
     `budget` (search nodes, default DEFAULT_BUDGET) bounds the `best` search;
     `time_limit` is an opt-in wall-clock cap on top of it (the block planner
     takes the budget only).  With `blocks`, tensors may be cut into blocks."""
+    name = f'the "{scope}" arena' + (f" of device {device}" if device else "")
     buffers = [tensor.buffer(index) for index, tensor in enumerate(tensors)]
     nodes = DEFAULT_BUDGET if budget is None else budget
     capacity = room.free
     if blocks is not None and blocks.mode == "always":
-        return _pack_with_blocks(
-            scope, tensors, buffers, room, algorithm, nodes, blocks
-        )
+        return _pack_with_blocks(name, tensors, buffers, room, algorithm, nodes, blocks)
     packed = plan(buffers, None, algorithm, time_limit, nodes)
     if capacity is not None and packed.height > capacity and algorithm == "best":
         packed = plan(buffers, capacity, algorithm, time_limit, nodes)
@@ -125,9 +126,9 @@ def pack_arena(
         if blocks is not None:
             # `auto`: blocks only when no contiguous plan was found to fit.
             return _pack_with_blocks(
-                scope, tensors, buffers, room, algorithm, nodes, blocks
+                name, tensors, buffers, room, algorithm, nodes, blocks
             )
-        raise ArenaTooLarge(_over_capacity_message(scope, buffers, packed, room))
+        raise ArenaTooLarge(_over_capacity_message(name, buffers, packed, room))
     offsets = {
         tensor.key: packed.offsets[index] for index, tensor in enumerate(tensors)
     }
@@ -135,7 +136,7 @@ def pack_arena(
 
 
 def _pack_with_blocks(
-    scope: str,
+    name: str,
     tensors: Sequence[ArenaTensor],
     buffers: Sequence[Buffer],
     room: Room,
@@ -163,10 +164,10 @@ def _pack_with_blocks(
         )
     except TooManyBlocks as error:
         raise ArenaTooLarge(
-            f'the "{scope}" arena cannot take blocks: {error} (option block-size)'
+            f"{name} cannot take blocks: {error} (option block-size)"
         ) from None
     if not packed.fits:
-        raise ArenaTooLarge(_blocks_over_capacity_message(scope, buffers, packed, room))
+        raise ArenaTooLarge(_blocks_over_capacity_message(name, buffers, packed, room))
     keys: dict[BufferId, Hashable] = {
         index: tensor.key for index, tensor in enumerate(tensors)
     }
@@ -187,21 +188,21 @@ def _pack_with_blocks(
 
 
 def _blocks_over_capacity_message(
-    scope: str, buffers: Sequence[Buffer], packed: BlockPlan, room: Room
+    name: str, buffers: Sequence[Buffer], packed: BlockPlan, room: Room
 ) -> str:
     split = len(packed.blocks)
     return (
-        f'the "{scope}" arena needs {packed.height} bytes with {split} of its '
+        f"{name} needs {packed.height} bytes with {split} of its "
         f"{len(buffers)} tensors in blocks of {packed.block_size} bytes (at least "
         f"{live_peak(buffers)} bytes are live at once), over {room.describe()}"
     )
 
 
 def _over_capacity_message(
-    scope: str, buffers: Sequence[Buffer], packed: Plan, room: Room
+    name: str, buffers: Sequence[Buffer], packed: Plan, room: Room
 ) -> str:
     return (
-        f'the "{scope}" arena needs {packed.height} bytes with the {packed.algorithm} '
+        f"{name} needs {packed.height} bytes with the {packed.algorithm} "
         f"plan of {len(buffers)} tensors (at least {live_peak(buffers)} bytes are "
         f"live at once), over {room.describe()}"
     )

@@ -3,7 +3,8 @@ the module it planned: a plan `memory-plan` accepts, `memory-verify` accepts
 on the same target and capacity.
 
 Per function with a body, each bounded scope must fit its address window
-with what the function holds (`memplan.passes.scope_usage`: alignment
+on each device (`memory.alloc_storage ... device N` in device N's, all else
+in device 0's) with what the function holds (`memplan.passes.scope_usage`: alignment
 padding, the first fit the run replays, what a callee holds at its peak at
 each `func.call`, storages held across a recursive call) on top of the VTCM
 held all through the function (`memplan.passes.held_vtcm`: VTCM globals,
@@ -60,7 +61,7 @@ def planned_capacity_problems(module: ModuleOp, target: Target) -> dict[str, lis
 def _held(
     held: HeldVtcm, function: func.FuncOp, callers: list[func.CallOp], target: Target
 ) -> list[Holding]:
-    """The VTCM `held` finds, held all through `function`."""
+    """The VTCM `held` finds, held all through `function`, in device 0's window."""
     alignment = target.alignment(VTCM_SCOPE)
     return [
         Holding(VTCM_SCOPE, -1, sys.maxsize, size, alignment, what)

@@ -2,9 +2,10 @@
 VTCM (for the whole program) and the VTCM arguments of a function called from
 outside the module (its caller holds them over the call).  memory-place and
 memory-plan cannot move either, so both count against the capacity of every
-placement and arena they overlap, as `memplan-run` counts them in the VTCM
-window.  An argument of a dynamic size cannot be counted before the run: the
-passes say so in a remark and check the rest."""
+placement and every device-0 arena they overlap: they are device 0's memory,
+and `memplan-run` counts them in device 0's VTCM window.  An argument of a
+dynamic size cannot be counted before the run: the passes say so in a remark
+and check the rest."""
 
 from __future__ import annotations
 

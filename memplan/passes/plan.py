@@ -444,7 +444,7 @@ class MemoryPlanPass(MemplanPass):
         # enclosing arena looks for room to nest them.
         in_branches = BranchArenas(liveness, arenas)
         for arena in sorted(arenas, key=lambda a: _depth(a.block), reverse=True):
-            room = arena_room(arena.scope, target, held)
+            room = arena_room((arena.scope, arena.device), target, held)
             self._pack(function, liveness, arena, in_branches, room, target)
         # Then, outermost first, an arena takes what is left of the window
         # while it is live: split where it leaves a callee too little room
@@ -491,7 +491,9 @@ class MemoryPlanPass(MemplanPass):
                 arena = pending.pop()
                 if arena.host is None and target.capacity(arena.scope) is not None:
                     room = around.room(
-                        arena_span(liveness, arena), arena.scope, shallower
+                        arena_span(liveness, arena),
+                        (arena.scope, arena.device),
+                        shallower,
                     )
                     pieces = (
                         []
@@ -684,6 +686,7 @@ class MemoryPlanPass(MemplanPass):
                 self.budget,
                 self.time_limit,
                 blocks,
+                arena.device,
             )
         except ArenaTooLarge as error:
             raise PassFailedException(
@@ -710,6 +713,7 @@ class MemoryPlanPass(MemplanPass):
                     self.budget,
                     self.time_limit,
                     blocks,
+                    arena.device,
                 )
             except ArenaTooLarge:
                 continue
@@ -784,7 +788,7 @@ class MemoryPlanPass(MemplanPass):
                 liveness,
                 piece,
                 in_branches,
-                arena_room(arena.scope, around.target, around.held),
+                arena_room((arena.scope, arena.device), around.target, around.held),
                 around.target,
             )
         still = {
@@ -793,7 +797,9 @@ class MemoryPlanPass(MemplanPass):
             for point in calls.pressed(
                 liveness,
                 piece,
-                around.room(arena_span(liveness, piece), piece.scope, shallower),
+                around.room(
+                    arena_span(liveness, piece), (piece.scope, piece.device), shallower
+                ),
                 around,
                 shallower,
             )
@@ -829,6 +835,7 @@ class MemoryPlanPass(MemplanPass):
                 self.budget,
                 self.time_limit,
                 self._block_options(arena, target),
+                arena.device,
             )
         except ArenaTooLarge as error:
             raise PassFailedException(

@@ -24,7 +24,7 @@ from memplan.ir_walk import walk
 from memplan.passes.arena import Room
 from memplan.passes.held_vtcm import Held, held_list, module_callees
 from memplan.passes.liveness import FunctionLiveness
-from memplan.passes.scope_usage import CallSite, Holding, ModuleUsage
+from memplan.passes.scope_usage import CallSite, Holding, ModuleUsage, Window
 from memplan.planning.buffers import align_up
 from memplan.planning.call_graph import callees_first
 from memplan.targets import VTCM_SCOPE, Target
@@ -43,11 +43,12 @@ __all__ = [
 ]
 
 
-def arena_room(scope: str, target: Target, held: list[Held]) -> Room:
-    """The room of an arena of `scope`: VTCM `held` all through the function
-    takes its bytes from the capacity."""
-    room = Room(target.capacity(scope))
-    if scope == VTCM_SCOPE:
+def arena_room(window: Window, target: Target, held: list[Held]) -> Room:
+    """The room of an arena of a scope on a device (`window`): VTCM `held`
+    all through the function, which is device 0's, takes its bytes from the
+    capacity of device 0's VTCM."""
+    room = Room(target.capacity(window[0]))
+    if window == (VTCM_SCOPE, 0):
         for (_, size, _), holder in zip(held, held_list(held), strict=True):
             room = room.holding(size, holder)
     return room
@@ -70,20 +71,20 @@ class Around:
     target: Target
 
     def room(
-        self, span: tuple[int, int], scope: str, shallower: list[UnitArena]
+        self, span: tuple[int, int], window: Window, shallower: list[UnitArena]
     ) -> Room:
-        """The room of `scope` less what is held there over the points of
-        `span` (an arena's, or a call's): the arenas of enclosing blocks (of
-        `shallower`, the arenas of blocks less deeply nested; not nested in
-        one) and the storages left unplanned, each from an address of its
-        alignment, as the window has them."""
-        room = arena_room(scope, self.target, self.held)
-        alignment = self.target.alignment(scope)
+        """The room of a scope on a device (`window`) less what is held there
+        over the points of `span` (an arena's, or a call's): the arenas of
+        enclosing blocks (of `shallower`, the arenas of blocks less deeply
+        nested; not nested in one) and the storages left unplanned, each from
+        an address of its alignment, as the window has them."""
+        room = arena_room(window, self.target, self.held)
+        alignment = self.target.alignment(window[0])
         for other in shallower:
             other_span = arena_span(self.liveness, other)
             if (
                 other.host is None
-                and other.scope == scope
+                and (other.scope, other.device) == window
                 and other_span[0] <= span[1]
                 and span[0] <= other_span[1]
             ):
@@ -91,7 +92,7 @@ class Around:
                 room = room.holding(size, f"an enclosing arena of {size} bytes")
         for storage in self.unplanned:
             if (
-                storage.scope == scope
+                storage.window == window
                 and storage.start <= span[1]
                 and span[0] <= storage.end
             ):
@@ -126,23 +127,24 @@ class CallPressure:
     ) -> list[int]:
         """The points of the ops of the arena's block that make calls where
         the arena, what else is held there (`around`, `shallower`) and the
-        bytes the callee's peak needs in the arena's scope exceed the
+        bytes the callee's peak needs in the arena's window exceed the
         scope's capacity.  `room` is what is left over the arena's whole
         span: a call within it is looked at closer only when it does not
         fit there."""
         first, last = arena_span(liveness, arena)
+        window = arena.scope, arena.device
         size = align_up(arena.size, around.target.alignment(arena.scope))
         pressed: list[int] = []
         start = bisect_left(self.points, first)
         stop = bisect_right(self.points, last)
         for call in self.calls[start:stop]:
-            peak = self.callees.peaks[call.callee].get(arena.scope)
+            peak = self.callees.peaks[call.callee].get(window)
             if not peak:
                 continue
             needed = size + self.callees.needed(peak)
             if needed <= free_bytes(room):
                 continue
-            at_call = around.room((call.point, call.point), arena.scope, shallower)
+            at_call = around.room((call.point, call.point), window, shallower)
             if needed <= free_bytes(at_call):
                 continue
             anchor = liveness.op_at(arena.block, call.point)

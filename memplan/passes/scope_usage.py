@@ -1,6 +1,10 @@
 """How many bytes of each scope a function holds at once, callees included,
 and whether they fit the scope's address window.
 
+Each device has its own window of a scope, as in `memplan-run`: a storage
+counts in the window of its `device` (`memref` allocations, and the memory
+held all through a function, in device 0's), against the scope's capacity.
+
 A storage (`memory.alloc_storage`, or a `memref.alloc`, `memref.alloca`,
 `bufferization.clone` or the new buffer of a `memref.realloc`, which
 `memplan-run` allocates in the same window) is held from its allocation to
@@ -58,6 +62,10 @@ from memplan.planning.buffers import Buffer, lower_bound
 from memplan.planning.call_graph import callees_first
 from memplan.targets import Target
 
+Window = tuple[str, int]
+"""A scope and a device: the window storages of that scope on that device
+share."""
+
 
 @dataclass(frozen=True, eq=False)
 class Holding:
@@ -78,6 +86,12 @@ class Holding:
     """How many buffers of `size` bytes it holds at once: a `memref.alloca`,
     or a storage or heap buffer its loop does not free, holds one per
     iteration of the loops around it (`ownership.held_copies`)."""
+    device: int = 0
+    """The device whose window of `scope` holds it."""
+
+    @property
+    def window(self) -> Window:
+        return self.scope, self.device
 
     @property
     def bytes(self) -> int:
@@ -136,8 +150,8 @@ class FunctionUsage:
     )
     """(point, ALLOC or FREE, storage index) or (point, CALL, call index) of
     the entry block, in program order: what a run of it allocates."""
-    inexact: set[str] = field(default_factory=set[str])
-    """Scopes whose allocations the steps miss (nested, dynamic, heap buffers)."""
+    inexact: set[Window] = field(default_factory=set[Window])
+    """Windows whose allocations the steps miss (nested, dynamic, heap buffers)."""
     unbounded: list[tuple[Holding, Operation]] = field(
         default_factory=list[tuple[Holding, Operation]]
     )
@@ -166,13 +180,13 @@ def function_usage(liveness: FunctionLiveness) -> FunctionUsage:
         held = _allocated(op)
         if held is None:
             continue
-        scope, size, alignment = held
+        scope, size, alignment, device = held
         elsewhere = any(f.parent_block() is not op.parent_block() for f in frees_of(op))
         # A heap buffer may be freed through an alias `frees_of` does not
         # follow (the base buffer of a view, an scf.if result, a caller's
-        # result): its scope is bounded, not replayed.
+        # result): its window is bounded, not replayed.
         if size is None or nested or elsewhere or op.name in HEAP_ALLOCATIONS:
-            usage.inexact.add(scope)
+            usage.inexact.add((scope, device))
         if size is None:
             continue
         copies, unknown = held_copies(op)
@@ -183,7 +197,9 @@ def function_usage(liveness: FunctionLiveness) -> FunctionUsage:
         if freed is not None:
             usage.steps.append((freed, FREE, len(usage.storages)))
         end = liveness.last_point if freed is None else freed
-        holding = Holding(scope, point, end, size, alignment, op, copies=copies)
+        holding = Holding(
+            scope, point, end, size, alignment, op, copies=copies, device=device
+        )
         usage.storages.append(holding)
         if unknown is not None:
             usage.unbounded.append((holding, unknown))
@@ -193,15 +209,20 @@ def function_usage(liveness: FunctionLiveness) -> FunctionUsage:
     return usage
 
 
-def _allocated(op: Operation) -> tuple[str, int | None, int] | None:
-    """The scope, static size (None: dynamic) and alignment of the memory a
-    `memory.alloc_storage`, `memref.alloc`, `memref.alloca`,
+def _allocated(op: Operation) -> tuple[str, int | None, int, int] | None:
+    """The scope, static size (None: dynamic), alignment and device of the
+    memory a `memory.alloc_storage`, `memref.alloc`, `memref.alloca`,
     `memref.realloc` (its new buffer) or `bufferization.clone` (a buffer of
-    its result's shape) allocates, as `memplan-run` allocates each in its
-    scope's window; None for any other op (and an unranked clone, which
+    its result's shape, on device 0) allocates, as `memplan-run` allocates
+    each in its window; None for any other op (and an unranked clone, which
     `memplan-run` does not run)."""
     if isinstance(op, AllocStorageOp):
-        return op.scope, op.static_size_bytes(), op.alignment.value.data
+        return (
+            op.scope,
+            op.static_size_bytes(),
+            op.alignment.value.data,
+            op.device.value.data,
+        )
     if op.name not in (*HEAP_ALLOCATIONS, "memref.alloca"):
         return None
     type_ = op.results[0].type
@@ -212,6 +233,7 @@ def _allocated(op: Operation) -> tuple[str, int | None, int] | None:
         scope_of(type_),
         static_byte_size(type_),
         alignment.value.data if isinstance(alignment, IntegerAttr) else 1,
+        0,
     )
 
 
@@ -223,15 +245,22 @@ def _sweep(holdings: Iterable[Holding]) -> Iterator[tuple[Holding, list[Holding]
         yield holding, live
 
 
-def _by_scope(holdings: Iterable[Holding]) -> dict[str, list[Holding]]:
-    by_scope: defaultdict[str, list[Holding]] = defaultdict(list)
+def _by_window(holdings: Iterable[Holding]) -> dict[Window, list[Holding]]:
+    by_window: defaultdict[Window, list[Holding]] = defaultdict(list)
     for holding in holdings:
-        by_scope[holding.scope].append(holding)
-    return by_scope
+        by_window[holding.window].append(holding)
+    return by_window
+
+
+def scope_text(window: Window) -> str:
+    """How a diagnostic names a window: 'scope "global.vtcm"' on device 0,
+    'scope "global.vtcm" of device 1' on another."""
+    scope, device = window
+    return f'scope "{scope}"' + (f" of device {device}" if device else "")
 
 
 class ModuleUsage:
-    """Per-scope peaks of every function of a module, callees included, and
+    """Per-window peaks of every function of a module, callees included, and
     the capacity check of each function on `target`."""
 
     def __init__(self, usages: list[FunctionUsage], target: Target):
@@ -240,8 +269,8 @@ class ModuleUsage:
         self._component: dict[str, int] = {}
         """The component of the call graph of each function."""
         self._components = 0
-        self.peaks: dict[str, dict[str, list[Holding]]] = {}
-        """Per function, the storages of each scope held at its peak (the
+        self.peaks: dict[str, dict[Window, list[Holding]]] = {}
+        """Per function, the storages of each window held at its peak (the
         moment they need the most bytes of the window)."""
         by_name = {usage.name: usage for usage in usages}
         calls = {usage.name: [call.callee for call in usage.calls] for usage in usages}
@@ -257,14 +286,14 @@ class ModuleUsage:
         for usage in members:
             self.usages[usage.name] = usage
             self._component[usage.name] = self._components
-        shared: dict[str, list[Holding]] = {}
+        shared: dict[Window, list[Holding]] = {}
         for usage in members:
-            for scope, holdings in _by_scope(self.holdings(usage.name)).items():
-                if self.target.capacity(scope) is None:
+            for window, holdings in _by_window(self.holdings(usage.name)).items():
+                if self.target.capacity(window[0]) is None:
                     continue
                 peak = self.peak_of(holdings)
-                if self._weight(peak) > self._weight(shared.get(scope, [])):
-                    shared[scope] = peak
+                if self._weight(peak) > self._weight(shared.get(window, [])):
+                    shared[window] = peak
         for usage in members:
             self.peaks[usage.name] = shared
 
@@ -347,31 +376,32 @@ class ModuleUsage:
                         call.call,
                         total,
                         h.copies,
+                        h.device,
                     )
                     for h in peak
                     if total
                 )
         return held
 
-    def _replayable(self, name: str, scope: str) -> bool:
-        """Whether `_replay` sees every allocation of `scope` a run of `name` makes."""
+    def _replayable(self, name: str, window: Window) -> bool:
+        """Whether `_replay` sees every allocation in `window` a run of `name` makes."""
         usage = self.usages[name]
-        if scope in usage.inexact:
+        if window in usage.inexact:
             return False
         for call in usage.calls:
-            if call.callee not in self.usages or scope not in self.peaks[call.callee]:
+            if call.callee not in self.usages or window not in self.peaks[call.callee]:
                 continue
             if call.nested or self.in_cycle(name, call.callee):
                 return False
-            if not self._replayable(call.callee, scope):
+            if not self._replayable(call.callee, window):
                 return False
         return True
 
     def _replay(
-        self, name: str, scope: str, window: AddressSpace, live: list[Holding]
+        self, name: str, window: Window, space: AddressSpace, live: list[Holding]
     ) -> Holding | None:
-        """Allocate and free the `scope` storages of a run of `name` in
-        `window` as the run does, callees included (what a callee does not
+        """Allocate and free the storages in `window` of a run of `name` in
+        `space` as the run does, callees included (what a callee does not
         kill stays, as in the run), adding them to `live`; the storage first
         fit cannot place, or None."""
         usage = self.usages[name]
@@ -380,7 +410,7 @@ class ModuleUsage:
             if step == CALL:
                 callee = usage.calls[index].callee
                 failed = (
-                    self._replay(callee, scope, window, live)
+                    self._replay(callee, window, space, live)
                     if callee in self.usages
                     else None
                 )
@@ -388,14 +418,14 @@ class ModuleUsage:
                     return failed
                 continue
             holding = usage.storages[index]
-            if holding.scope != scope:
+            if holding.window != window:
                 continue
             if step == FREE:
-                window.free(addresses.pop(index))
+                space.free(addresses.pop(index))
                 live.remove(holding)
                 continue
             live.append(holding)
-            address = window.allocate(holding.size, self._storage_alignment(holding))
+            address = space.allocate(holding.size, self._storage_alignment(holding))
             if address is None:
                 return holding
             addresses[index] = address
@@ -407,8 +437,8 @@ class ModuleUsage:
     def capacity_problems(
         self, name: str, held: Sequence[Holding] = ()
     ) -> Iterator[str]:
-        """The first point where each bounded scope holds more than its
-        window takes, counting `held` (memory there all through the
+        """The first point where each window of a bounded scope holds more
+        than it takes, counting `held` (memory there all through the
         function), and storages held across a call that recurses."""
         for holding, loop in self.usages[name].unbounded:
             if self.target.capacity(holding.scope) is not None:
@@ -422,9 +452,9 @@ class ModuleUsage:
                     else "memref.dealloc"
                 )
                 yield (
-                    f"{holding.at} allocates {holding.size} bytes of scope "
-                    f'"{holding.scope}" in each iteration of an {loop.name}, whose '
-                    "trip count is not known"
+                    f"{holding.at} allocates {holding.size} bytes of "
+                    f"{scope_text(holding.window)} in each iteration of an "
+                    f"{loop.name}, whose trip count is not known"
                     + ("" if alloca else ", and the loop does not free it")
                     + ": the scope's use cannot be bounded; expected "
                     + (
@@ -434,88 +464,90 @@ class ModuleUsage:
                         else f"a {free} of it in the loop body"
                     )
                 )
-        held_by_scope = _by_scope(held)
-        for scope, holdings in _by_scope(self.holdings(name)).items():
-            if self.target.capacity(scope) is None:
+        held_by_window = _by_window(held)
+        for window, holdings in _by_window(self.holdings(name)).items():
+            if self.target.capacity(window[0]) is None:
                 continue
-            before = held_by_scope.pop(scope, [])
-            problem = self._held_problem(scope, before)
+            before = held_by_window.pop(window, [])
+            problem = self._held_problem(window, before)
             if problem is None:
                 problem = (
-                    self._replay_problem(name, scope, before)
-                    if self._replayable(name, scope)
-                    else self._bound_problem(scope, [*before, *holdings])
+                    self._replay_problem(name, window, before)
+                    if self._replayable(name, window)
+                    else self._bound_problem(window, [*before, *holdings])
                 )
             if problem is not None:
                 yield problem
-            yield from self._recursion_problems(name, scope, holdings)
-        for scope, holdings in held_by_scope.items():
-            if self.target.capacity(scope) is not None:
-                problem = self._held_problem(scope, holdings)
+            yield from self._recursion_problems(name, window, holdings)
+        for window, holdings in held_by_window.items():
+            if self.target.capacity(window[0]) is not None:
+                problem = self._held_problem(window, holdings)
                 if problem is not None:
                     yield problem
 
-    def _held_problem(self, scope: str, held: list[Holding]) -> str | None:
-        return self._over(scope, held, "before the function runs")
+    def _held_problem(self, window: Window, held: list[Holding]) -> str | None:
+        return self._over(window, held, "before the function runs")
 
-    def _bound_problem(self, scope: str, holdings: list[Holding]) -> str | None:
+    def _bound_problem(self, window: Window, holdings: list[Holding]) -> str | None:
         for holding, live in _sweep(holdings):
-            problem = self._over(scope, live, f"at {holding.at}")
+            problem = self._over(window, live, f"at {holding.at}")
             if problem is not None:
                 return problem
         return None
 
     def _over(
-        self, scope: str, live: list[Holding], when: str, name: str = ""
+        self, window: Window, live: list[Holding], when: str, name: str = ""
     ) -> str | None:
         """Why storages held at once cannot fit, or None."""
-        capacity = self.target.capacity(scope)
+        capacity = self.target.capacity(window[0])
         assert capacity is not None
         total = sum(h.bytes for h in live)
         if total > capacity:
             return (
-                f'scope "{scope}" holds {total} bytes {when} (held: '
+                f"{scope_text(window)} holds {total} bytes {when} (held: "
                 f"{_held_list(live, name)}), over its capacity of {capacity} bytes"
             )
         needed = self.needed(live)
         if needed > capacity:
             return (
-                f'scope "{scope}" needs at least {needed} bytes of its window '
+                f"{scope_text(window)} needs at least {needed} bytes of its window "
                 f"{when} (held: {_held_list(live)}): {total} bytes, each "
                 "starting at an address of its alignment, over its capacity of "
                 f"{capacity} bytes"
             )
         return None
 
-    def _replay_problem(self, name: str, scope: str, held: list[Holding]) -> str | None:
-        window = address_space(scope, self.target)
+    def _replay_problem(
+        self, name: str, window: Window, held: list[Holding]
+    ) -> str | None:
+        space = address_space(window[0], self.target)
         live: list[Holding] = []
         failed = None
         for holding in held:
             live.append(holding)
-            if window.allocate(holding.size, self._storage_alignment(holding)) is None:
+            if space.allocate(holding.size, self._storage_alignment(holding)) is None:
                 failed = holding
                 break
         if failed is None:
-            failed = self._replay(name, scope, window, live)
+            failed = self._replay(name, window, space, live)
         if failed is None:
             return None
         at = failed.at + _elsewhere(failed, name)
-        if sum(h.bytes for h in live) > window.window:
-            return self._over(scope, live, f"at {at}", name)
+        if sum(h.bytes for h in live) > space.window:
+            return self._over(window, live, f"at {at}", name)
         alignment = self._storage_alignment(failed)
         return (
-            f'scope "{scope}" has no room for the {failed.size} bytes of {at} '
-            f"(held: {_held_list(live, name)}): first fit in its {window.window}-byte "
+            f"{scope_text(window)} has no room for the {failed.size} bytes of {at} "
+            f"(held: {_held_list(live, name)}): first fit in its {space.window}-byte "
             f"window finds no free range that holds them at a {alignment}-byte "
-            f"aligned address ({window.free_bytes} bytes free in total, the "
-            f"largest free range has {window.largest_free_range()} bytes), as "
+            f"aligned address ({space.free_bytes} bytes free in total, the "
+            f"largest free range has {space.largest_free_range()} bytes), as "
             "memplan-run would; expected storages that fit with their alignment "
             "padding and the holes between them"
         )
 
     def _recursion_problems(
-        self, name: str, scope: str, holdings: list[Holding]
+        self, name: str, window: Window, holdings: list[Holding]
     ) -> Iterator[str]:
         for call in self.usages[name].calls:
             if not self.in_cycle(name, call.callee):
@@ -525,7 +557,7 @@ class ModuleUsage:
                 total = sum(h.bytes for h in live)
                 yield (
                     f"func.call @{call.callee} recurses while {total} bytes of "
-                    f'scope "{scope}" are held (held: {_held_list(live)}): every '
+                    f"{scope_text(window)} are held (held: {_held_list(live)}): every "
                     "level of the recursion adds them, so no capacity bounds the "
                     "total; expected no storage of a bounded scope held across a "
                     "recursive call"

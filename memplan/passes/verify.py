@@ -24,8 +24,8 @@ Per function, using the live ranges of `memplan.passes.liveness`:
   `ownership.freed_at`, a copy per iteration of the loops inside that scope,
   a storage or an alloc a copy per iteration of the loops that do not
   free it:
-  `ownership.held_copies`), do not fit its address window
-  at some point, with their alignment padding (and, in straight-line code,
+  `ownership.held_copies`), do not fit its address window (each device's
+  apart, as in `memplan-run`) at some point, with their alignment padding (and, in straight-line code,
   the fragmentation the run's first fit leaves), a call holding its
   callee's storages (`memplan.passes.scope_usage`); dynamic sizes count as
   zero bytes;
