@@ -1,10 +1,11 @@
 """The memory model: storages as byte buffers, tensors as views, live tracking.
 
 Every storage is one numpy uint8 buffer with a fake but realistic base
-address taken from an address space per scope and device.  A tensor is a zero-copy view
-into its storage, so a plan that places two live tensors on the same bytes
-really corrupts data; the model also remembers who owns which bytes so that
-such a plan fails loudly, naming both allocations, instead of silently.
+address taken from an address space per scope and device.  A tensor is a
+zero-copy view into its storage, so a plan that places two live tensors on
+the same bytes really corrupts data; the model also remembers who owns
+which bytes so that such a plan fails loudly, naming both allocations,
+instead of silently.
 """
 
 from __future__ import annotations
