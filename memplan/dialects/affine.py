@@ -14,6 +14,13 @@ dispatches on the exact class, registers both.  xDSL's custom-form parser
 builds its own class whatever class it is called on, so `ForOp.parse`
 rebuilds what it returns.
 
+xDSL's `affine.parallel` has no custom syntax either, and its properties are
+not MLIR's: it reads `reductions` as strings where MLIR writes the integers
+of `arith.atomic_rmw` kinds (`reductions = [0, 5]`), so no generic form MLIR
+prints verified, and its verifier wants as many operands as results.
+`ParallelOp` is a new definition with MLIR's properties, syntax and
+checks (`AffineParallelOp::verify`).
+
 xDSL's `affine.if` has no custom syntax (only the generic form parses) and
 no verifier: a condition given the wrong number of operands, results
 without an `else` region, or an `affine.yield` of other types than the
@@ -36,14 +43,43 @@ from dataclasses import dataclass
 from typing import Self, TypeVar
 
 from xdsl.dialects import affine
-from xdsl.dialects.builtin import AffineMapAttr, AffineSetAttr, IndexType, MemRefType
-from xdsl.ir import Attribute, Block, Dialect, Region, SSAValue
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    AffineSetAttr,
+    AnyFloat,
+    ArrayAttr,
+    DenseIntElementsAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    Signedness,
+    TensorType,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineMap
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    prop_def,
+    region_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
 from xdsl.parser import Parser
 from xdsl.printer import Printer
+from xdsl.traits import RecursiveMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
-from memplan.dialects.affine_access import parse_access_map, print_access_map
+from memplan.dialects.affine_access import (
+    parse_access_map,
+    parse_bounds,
+    print_access_map,
+    print_bounds,
+)
 from memplan.dialects.affine_operands import (
     affine_scope,
     valid_dim,
@@ -64,6 +100,7 @@ __all__ = [
     "ForOp",
     "IfOp",
     "LoadOp",
+    "ParallelOp",
     "StoreOp",
     "VectorLoadOp",
     "VectorStoreOp",
@@ -150,20 +187,7 @@ class ForOp(affine.ForOp):
             (self.upperBoundMap, self.upperBoundOperands),
         ):
             verify_dims_and_symbols(operands, bound.data.num_dims, self)
-        yielded = self.body.block.last_op
-        if isinstance(yielded, affine.YieldOp):
-            if len(yielded.arguments) != len(self.res):
-                raise VerifyException(
-                    "parent of yield must have same number of results as the yield "
-                    f"operands: affine.yield has {len(yielded.arguments)}, the op "
-                    f"{len(self.res)}"
-                )
-            if yielded.arguments.types != self.res.types:
-                raise VerifyException(
-                    "types mismatch between yield op and its parent: affine.yield "
-                    f"yields ({', '.join(map(str, yielded.arguments.types))}), the "
-                    f"op's results are ({', '.join(map(str, self.res.types))})"
-                )
+        _verify_yield(self)
         for bound in (self.lowerBoundMap, self.upperBoundMap):
             for result in bound.data.results:
                 for expr in result.dfs():
@@ -178,6 +202,286 @@ class ForOp(affine.ForOp):
         op = rebuilt_as(parsed, cls)
         parsed.erase()
         return op
+
+
+def _verify_yield(op: Operation) -> None:
+    """MLIR's check of the `affine.yield` ending `op`'s body: one operand per
+    result of `op`, of its type."""
+    yielded = op.regions[0].block.last_op
+    if not isinstance(yielded, affine.YieldOp):
+        return
+    if len(yielded.arguments) != len(op.results):
+        raise VerifyException(
+            "parent of yield must have same number of results as the yield "
+            f"operands: affine.yield has {len(yielded.arguments)}, the op "
+            f"{len(op.results)}"
+        )
+    if yielded.arguments.types != op.result_types:
+        raise VerifyException(
+            "types mismatch between yield op and its parent: affine.yield "
+            f"yields ({', '.join(map(str, yielded.arguments.types))}), the "
+            f"op's results are ({', '.join(map(str, op.result_types))})"
+        )
+
+
+ATOMIC_RMW_KINDS = (
+    "addf",
+    "addi",
+    "andi",
+    "assign",
+    "maximumf",
+    "maxnumf",
+    "maxs",
+    "maxu",
+    "minimumf",
+    "minnumf",
+    "mins",
+    "minu",
+    "mulf",
+    "muli",
+    "ori",
+    "xori",
+)
+"""MLIR's `arith::AtomicRMWKind`, each at its value: what `affine.parallel`'s
+`reductions` hold (`reduce ("addf")` is `reductions = [0]`)."""
+
+_FLOAT_KINDS = frozenset({"addf", "mulf", "maximumf", "minimumf", "maxnumf", "minnumf"})
+_INTEGER_KINDS = frozenset({"addi", "muli", "andi", "ori", "xori"})
+
+
+def _reduces(kind: str, type_: Attribute) -> bool:
+    """MLIR's `isResultTypeMatchAtomicRMWKind`: float kinds take a float,
+    integer kinds an integer (not `index`), `maxs`/`mins` a signed integer
+    (`si32`), `maxu`/`minu` an unsigned one (`ui32`), `assign` anything."""
+    if kind == "assign":
+        return True
+    if kind in _FLOAT_KINDS:
+        return isinstance(type_, AnyFloat)
+    if not isinstance(type_, IntegerType):
+        return False
+    if kind in _INTEGER_KINDS:
+        return True
+    wanted = Signedness.SIGNED if kind in ("maxs", "mins") else Signedness.UNSIGNED
+    return type_.signedness.data == wanted
+
+
+@irdl_op_definition
+class ParallelOp(IRDLOperation):
+    """Runs its body for every point of a box of induction variables, in any
+    order, and folds what each iteration yields into the results with the
+    op's reductions:
+
+    `%r = affine.parallel (%i, %j) = (0, max(0, %n - 4)) to (%n, min(%m, 8))
+    step (1, 2) reduce ("addf") -> (f32) { ... affine.yield %v : f32 }`
+
+    Each lower bound is the largest result of its group of the lower bounds
+    map, each upper bound the smallest of its group of the upper bounds map
+    (`lowerBoundsGroups`, `upperBoundsGroups`: how many results each
+    induction variable takes); the operands are the lower bounds map's, then
+    the upper bounds map's."""
+
+    name = "affine.parallel"
+
+    map_operands = var_operand_def(IndexType)
+    reductions = prop_def(ArrayAttr)
+    lowerBoundsMap = prop_def(AffineMapAttr)
+    lowerBoundsGroups = prop_def(DenseIntElementsAttr)
+    upperBoundsMap = prop_def(AffineMapAttr)
+    upperBoundsGroups = prop_def(DenseIntElementsAttr)
+    steps = prop_def(ArrayAttr[IntegerAttr])
+
+    res = var_result_def()
+
+    body = region_def("single_block")
+
+    traits = traits_def(RecursiveMemoryEffect())
+
+    @property
+    def lower_operands(self) -> Sequence[SSAValue]:
+        count = self.lowerBoundsMap.data.num_dims + (
+            self.lowerBoundsMap.data.num_symbols
+        )
+        return self.map_operands[:count]
+
+    @property
+    def upper_operands(self) -> Sequence[SSAValue]:
+        return self.map_operands[len(self.lower_operands) :]
+
+    @property
+    def reduction_kinds(self) -> tuple[str, ...]:
+        """The reductions by name (`"addf"`); verified ones only."""
+        return tuple(
+            ATOMIC_RMW_KINDS[kind.value.data]
+            for kind in self.reductions
+            if isinstance(kind, IntegerAttr)
+        )
+
+    def verify_(self) -> None:
+        if any(
+            not isinstance(kind, IntegerAttr)
+            or kind.type != i64
+            or not 0 <= kind.value.data < len(ATOMIC_RMW_KINDS)
+            for kind in self.reductions
+        ):
+            raise VerifyException(
+                "attribute 'reductions' failed to satisfy constraint: Reduction ops"
+            )
+        block = self.body.block
+        if not isinstance(block.last_op, affine.YieldOp):
+            found = "no op" if block.last_op is None else block.last_op.name
+            raise VerifyException(
+                f"expects regions to end with 'affine.yield', found '{found}'"
+            )
+        lower_groups = self.lowerBoundsGroups.get_values()
+        upper_groups = self.upperBoundsGroups.get_values()
+        rank = len(block.args)
+        if not rank == len(lower_groups) == len(upper_groups) == len(self.steps):
+            raise VerifyException(
+                f"the number of region arguments ({rank}) and the number of map "
+                f"groups for lower ({len(lower_groups)}) and upper bound "
+                f"({len(upper_groups)}), and the number of steps "
+                f"({len(self.steps)}) must all match"
+            )
+        for which, bounds, groups in (
+            ("lower", self.lowerBoundsMap, lower_groups),
+            ("upper", self.upperBoundsMap, upper_groups),
+        ):
+            if any(group <= 0 for group in groups):
+                raise VerifyException(
+                    f"expected {which} bound map to have at least one result"
+                )
+            if sum(groups) != len(bounds.data.results):
+                raise VerifyException(
+                    f"expected {which} bounds map to have {sum(groups)} results"
+                )
+        for arg in block.args:
+            if not isinstance(arg.type, IndexType):
+                raise VerifyException(
+                    f"expected the induction variables to be index, got {arg.type}"
+                )
+        inputs = sum(
+            bounds.data.num_dims + bounds.data.num_symbols
+            for bounds in (self.lowerBoundsMap, self.upperBoundsMap)
+        )
+        if len(self.map_operands) != inputs:
+            raise VerifyException(
+                f"expected {inputs} operands, the inputs of the lower then the "
+                f"upper bounds map, got {len(self.map_operands)}"
+            )
+        if len(self.res) != len(self.reductions):
+            raise VerifyException("a reduction must be specified for each output")
+        for kind, type_ in zip(self.reduction_kinds, self.res.types, strict=True):
+            if not _reduces(kind, type_):
+                raise VerifyException("result type cannot match reduction attribute")
+        verify_dims_and_symbols(
+            self.lower_operands, self.lowerBoundsMap.data.num_dims, self
+        )
+        verify_dims_and_symbols(
+            self.upper_operands, self.upperBoundsMap.data.num_dims, self
+        )
+        _verify_yield(self)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" (")
+        printer.print_list(self.body.block.args, printer.print_ssa_value)
+        printer.print_string(") = ")
+        print_bounds(
+            printer,
+            self.lowerBoundsMap.data,
+            self.lowerBoundsGroups.get_values(),
+            self.lower_operands,
+            "max",
+        )
+        printer.print_string(" to ")
+        print_bounds(
+            printer,
+            self.upperBoundsMap.data,
+            self.upperBoundsGroups.get_values(),
+            self.upper_operands,
+            "min",
+        )
+        steps = [step.value.data for step in self.steps]
+        if any(step != 1 for step in steps):
+            printer.print_string(" step (")
+            printer.print_list(steps, lambda step: printer.print_string(str(step)))
+            printer.print_string(")")
+        if self.res:
+            printer.print_string(" reduce (")
+            printer.print_list(
+                self.reduction_kinds, lambda kind: printer.print_string(f'"{kind}"')
+            )
+            printer.print_string(") -> (")
+            printer.print_list(self.res.types, printer.print_attribute)
+            printer.print_string(")")
+        printer.print_string(" ")
+        printer.print_region(
+            self.body,
+            print_entry_block_args=False,
+            print_block_terminators=bool(self.res),
+        )
+        printer.print_op_attributes(self.attributes)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        variables = parser.parse_comma_separated_list(
+            parser.Delimiter.PAREN, lambda: parser.parse_argument(expect_type=False)
+        )
+        parser.parse_punctuation("=")
+        lower, lower_groups, lower_operands = parse_bounds(parser, "max")
+        parser.parse_keyword("to")
+        upper, upper_groups, upper_operands = parse_bounds(parser, "min")
+        steps = [1] * len(variables)
+        if parser.parse_optional_keyword("step") is not None:
+            steps = _parse_steps(parser)
+        kinds: list[int] = []
+        if parser.parse_optional_keyword("reduce") is not None:
+            kinds = parser.parse_comma_separated_list(
+                parser.Delimiter.PAREN, lambda: _parse_reduction(parser)
+            )
+        result_types = parse_optional_arrow_types(parser)
+        body = _with_terminator(
+            parser.parse_region([v.resolve(IndexType()) for v in variables])
+        )
+        return cls.create(
+            operands=[*lower_operands, *upper_operands],
+            result_types=result_types,
+            properties={
+                "reductions": ArrayAttr([IntegerAttr(kind, i64) for kind in kinds]),
+                "lowerBoundsMap": AffineMapAttr(lower),
+                "lowerBoundsGroups": _groups(lower_groups),
+                "upperBoundsMap": AffineMapAttr(upper),
+                "upperBoundsGroups": _groups(upper_groups),
+                "steps": ArrayAttr([IntegerAttr(step, i64) for step in steps]),
+            },
+            attributes=dict(parser.parse_optional_attr_dict()),
+            regions=[body],
+        )
+
+
+def _groups(sizes: Sequence[int]) -> DenseIntElementsAttr:
+    """`dense<[1, 2]> : tensor<2xi32>`: how many results each bound takes."""
+    return DenseIntElementsAttr.from_list(TensorType(i32, [len(sizes)]), sizes)
+
+
+def _parse_steps(parser: Parser) -> list[int]:
+    """`(2, 4)`: constant steps, which MLIR reads as affine expressions."""
+    at = parser.pos
+    steps, _, operands = parse_bounds(parser, None)
+    if operands or not all(
+        isinstance(step, AffineConstantExpr) for step in steps.results
+    ):
+        parser.raise_error("steps must be constant integers", at, parser.pos)
+    return [
+        step.value for step in steps.results if isinstance(step, AffineConstantExpr)
+    ]
+
+
+def _parse_reduction(parser: Parser) -> int:
+    at = parser.pos
+    kind = parser.parse_str_literal()
+    if kind not in ATOMIC_RMW_KINDS:
+        parser.raise_error(f'invalid reduction value: "{kind}"', at, parser.pos)
+    return ATOMIC_RMW_KINDS.index(kind)
 
 
 class IfOp(affine.IfOp):
@@ -463,6 +767,7 @@ _OURS: dict[type, type] = {
     affine.ForOp: ForOp,
     affine.IfOp: IfOp,
     affine.LoadOp: LoadOp,
+    affine.ParallelOp: ParallelOp,
     affine.StoreOp: StoreOp,
     affine.VectorLoadOp: VectorLoadOp,
     affine.VectorStoreOp: VectorStoreOp,

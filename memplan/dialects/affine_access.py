@@ -35,7 +35,7 @@ from memplan.semi_affine import (
     semi_affine_problem,
 )
 
-__all__ = ["parse_access_map", "print_access_map"]
+__all__ = ["parse_access_map", "parse_bounds", "print_access_map", "print_bounds"]
 
 _PRECEDENCE = {
     AffineBinaryOpKind.Add: 10,
@@ -49,16 +49,22 @@ _DIVISIONS = tuple(spelling for spelling in MULTIPLICATIVE if spelling != "*")
 
 
 class _Names:
-    """The dimensions and symbols met so far, by SSA name."""
+    """The dimensions and symbols met so far, by SSA name.  As in MLIR, a
+    name is what it was first met as: `[symbol(%n), %n]` reads two symbols,
+    `[%n, symbol(%n)]` two dimensions."""
 
     def __init__(self) -> None:
         self.dims: dict[str, UnresolvedOperand] = {}
         self.symbols: dict[str, UnresolvedOperand] = {}
 
     def dimension(self, operand: UnresolvedOperand) -> AffineExpr:
+        if operand.span.text in self.symbols:
+            return self.symbol(operand)
         return AffineExpr.dimension(self._position(self.dims, operand))
 
     def symbol(self, operand: UnresolvedOperand) -> AffineExpr:
+        if operand.span.text in self.dims:
+            return self.dimension(operand)
         return AffineExpr.symbol(self._position(self.symbols, operand))
 
     @staticmethod
@@ -81,6 +87,65 @@ def parse_access_map(parser: Parser) -> tuple[AffineMap, Sequence[SSAValue]]:
         for operand in (*names.dims.values(), *names.symbols.values())
     ]
     return AffineMap(len(names.dims), len(names.symbols), tuple(results)), operands
+
+
+def parse_bounds(
+    parser: Parser, keyword: str | None
+) -> tuple[AffineMap, tuple[int, ...], Sequence[SSAValue]]:
+    """`(expr, keyword(expr, ...), ...)`, the bounds of `affine.parallel`
+    (`keyword` is `max` for the lower bounds, `min` for the upper ones): one
+    map of every expression, the number of expressions of each bound, and
+    the map's operands, deduplicated over the whole list (dimensions, then
+    symbols, in order of first appearance), as MLIR's
+    `parseAffineMapWithMinMax` reads them.  Without `keyword`, a plain list
+    of expressions (the steps)."""
+    names = _Names()
+    results: list[AffineExpr] = []
+
+    def parse_bound() -> int:
+        if keyword is None or parser.parse_optional_keyword(keyword) is None:
+            results.append(_parse_sum(parser, names))
+            return 1
+        group = parser.parse_comma_separated_list(
+            parser.Delimiter.PAREN, lambda: _parse_sum(parser, names)
+        )
+        results.extend(group)
+        return len(group)
+
+    groups = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parse_bound)
+    operands = [
+        parser.resolve_operand(operand, IndexType())
+        for operand in (*names.dims.values(), *names.symbols.values())
+    ]
+    bounds = AffineMap(len(names.dims), len(names.symbols), tuple(results))
+    return bounds, tuple(groups), operands
+
+
+def print_bounds(
+    printer: Printer,
+    bounds: AffineMap,
+    groups: Sequence[int],
+    operands: Sequence[SSAValue],
+    keyword: str,
+) -> None:
+    """`(expr, keyword(expr, ...), ...)`: each group of one expression as
+    that expression, each larger group as `keyword(...)`, as MLIR's
+    `printMinMaxBound` does."""
+    start = 0
+    with printer.in_parens():
+        for number, size in enumerate(groups):
+            if number:
+                printer.print_string(", ")
+            group = bounds.results[start : start + size]
+            start += size
+            if size != 1:
+                printer.print_string(f"{keyword}(")
+            printer.print_list(
+                group,
+                lambda expr: _print_expr(printer, expr, bounds.num_dims, operands, 0),
+            )
+            if size != 1:
+                printer.print_string(")")
 
 
 def _parse_sum(parser: Parser, names: _Names) -> AffineExpr:

@@ -1,5 +1,5 @@
 """The affine ops that `convert-linalg-to-loops` and `-to-affine-loops` leave,
-and `affine.if`.
+`affine.if`, and the `affine.parallel` of `-affine-parallelize`.
 
 xDSL's own affine interpreter passes every operand of `affine.apply` as a
 dimension (symbols are wrong), ignores loop bounds' operands and results of
@@ -8,6 +8,14 @@ operands are its dimensions then its symbols, a loop runs from the largest
 lower bound to the smallest upper bound, and `floordiv`/`mod` round toward
 negative infinity, by a divisor that must be positive (semi-affine maps,
 which `memplan.semi_affine` reads, divide by symbols).
+
+`affine.parallel` runs as the `scf.parallel` MLIR's `-lower-affine` makes of
+it (`scf_impl.ScfFunctionsExtra.run_box`): each bound is the largest result
+of its group of the lower bounds map and the smallest of the upper, and each
+reduction folds from the identity of its kind with the arith op MLIR uses
+(`"maxnumf"`: `arith.maxnumf` from a negative NaN, ...).  `-lower-affine`
+lowers no other kind (`"assign"`, `"maxs"`, ...: it leaves the loop as is),
+and neither does memplan-run.
 """
 
 from __future__ import annotations
@@ -16,10 +24,18 @@ import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
+from itertools import accumulate, pairwise
 from typing import TYPE_CHECKING, Any
 
-from xdsl.dialects import affine
-from xdsl.dialects.builtin import AffineMapAttr, AffineSetAttr
+from xdsl.dialects import affine, arith, scf
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    AffineSetAttr,
+    AnyFloat,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+)
 from xdsl.interpreter import (
     Interpreter,
     PythonValues,
@@ -29,7 +45,7 @@ from xdsl.interpreter import (
     impl_terminator,
     register_impls,
 )
-from xdsl.ir import Operation
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
@@ -41,11 +57,18 @@ from xdsl.ir.affine import (
 )
 from xdsl.ir.affine.affine_set import AffineConstraintKind, AffineSet
 
-from memplan.dialects.affine import ApplyOp, ForOp, IfOp, LoadOp, StoreOp
+from memplan.dialects.affine import (
+    ApplyOp,
+    ForOp,
+    IfOp,
+    LoadOp,
+    ParallelOp,
+    StoreOp,
+)
 from memplan.interpreter.errors import ModelError
 from memplan.interpreter.memref_impl import check_indices, element_at
 from memplan.interpreter.regions import Compiled, CompilingFunctions
-from memplan.interpreter.scf_impl import loop_range
+from memplan.interpreter.scf_impl import ScfFunctionsExtra, loop_range
 
 if TYPE_CHECKING:
     from memplan.interpreter.loop_vectorize import LoopVectorizer
@@ -120,6 +143,55 @@ class CompiledMap:
         return tuple([result(values) for result in self.results])
 
 
+_REDUCTIONS: dict[str, tuple[Callable[[SSAValue, SSAValue], Operation], float]] = {
+    "addf": (arith.AddfOp, 0.0),
+    "mulf": (arith.MulfOp, 1.0),
+    "maximumf": (arith.MaximumfOp, float("-inf")),
+    "minimumf": (arith.MinimumfOp, float("inf")),
+    "maxnumf": (arith.MaxnumfOp, -float("nan")),
+    "minnumf": (arith.MinnumfOp, float("nan")),
+    "addi": (arith.AddiOp, 0.0),
+    "muli": (arith.MuliOp, 1.0),
+    "andi": (arith.AndIOp, -1.0),
+    "ori": (arith.OrIOp, 0.0),
+    "xori": (arith.XOrIOp, 0.0),
+}
+"""The `affine.parallel` reductions `-lower-affine` lowers: the arith op
+folding two values, and the identity the fold starts from, of the float or
+integer type reduced (MLIR's
+`getIdentityValueAttr`: `0xFFC00000`, a negative NaN, for an f32
+`maxnumf`)."""
+
+
+@dataclass(frozen=True)
+class _Reduction:
+    """One reduction of an `affine.parallel`, as ops the interpreter runs: the
+    constant of its identity and a region folding two values."""
+
+    identity: arith.ConstantOp
+    region: Region
+
+    @staticmethod
+    def of(op: ParallelOp, kind: str, type_: Attribute) -> _Reduction:
+        lowered = _REDUCTIONS.get(kind)
+        if lowered is None:
+            raise ModelError(
+                f'reduction "{kind}" of affine.parallel is not run: MLIR\'s '
+                "-lower-affine lowers only "
+                f"{', '.join(_REDUCTIONS)} (it leaves the loop as it is)"
+            )
+        combine, identity = lowered
+        if isinstance(type_, AnyFloat):
+            value = FloatAttr(identity, type_)
+        else:
+            assert isinstance(type_, IntegerType)
+            value = IntegerAttr(int(identity), type_)
+        block = Block(arg_types=(type_, type_))
+        folded = combine(*block.args)
+        block.add_ops([folded, scf.ReduceReturnOp(folded.results[0])])
+        return _Reduction(arith.ConstantOp(value, type_), Region(block))
+
+
 _HOLDS: dict[AffineConstraintKind, Callable[[int, int], bool]] = {
     AffineConstraintKind.ge: operator.ge,
     AffineConstraintKind.le: operator.le,
@@ -155,9 +227,17 @@ class AffineFunctions(CompilingFunctions):
     """affine.apply/min/max/for/if/yield/load/store on Python ints and numpy
     arrays."""
 
-    def __init__(self, vectorizer: LoopVectorizer | None = None) -> None:
+    def __init__(
+        self,
+        vectorizer: LoopVectorizer | None = None,
+        loops: ScfFunctionsExtra | None = None,
+    ) -> None:
         self.vectorizer = vectorizer
         """Runs loop nests on whole arrays where that changes nothing."""
+        self.loops = loops
+        """Runs the iterations of `affine.parallel` (with the checks of
+        `scf.parallel`)."""
+        self._reductions: dict[ParallelOp, tuple[_Reduction, ...]] = {}
         self._maps: dict[int, tuple[AffineMapAttr, CompiledMap]] = {}
         """id(map attribute) -> (the attribute, kept so the id stays its own,
         its compiled map)."""
@@ -258,6 +338,44 @@ class AffineFunctions(CompilingFunctions):
         return interpreter.run_ssacfg_region(op.else_region, (), "affine.if")
 
     run_xdsl_if = impl(affine.IfOp)(run_if)
+
+    @impl(ParallelOp)
+    def run_parallel(
+        self, interpreter: Interpreter, op: ParallelOp, args: PythonValues
+    ) -> PythonValues:
+        assert self.loops is not None, "affine.parallel needs the scf functions"
+        split = len(op.lower_operands)
+        bounds = []
+        for bounds_map, groups, operands, pick in (
+            (op.lowerBoundsMap, op.lowerBoundsGroups, args[:split], max),
+            (op.upperBoundsMap, op.upperBoundsGroups, args[split:], min),
+        ):
+            results = self.apply_map(bounds_map, operands)
+            ends = list(accumulate(groups.get_values(), initial=0))
+            bounds.append([pick(results[a:b]) for a, b in pairwise(ends)])
+        spaces = [
+            loop_range(lower, upper, step.value.data, f" of induction variable {dim}")
+            for dim, (lower, upper, step) in enumerate(
+                zip(*bounds, op.steps, strict=True)
+            )
+        ]
+        reductions = self._reductions.get(op)
+        if reductions is None:
+            reductions = self._reductions[op] = tuple(
+                _Reduction.of(op, kind, type_)
+                for kind, type_ in zip(op.reduction_kinds, op.res.types, strict=True)
+            )
+        identities = tuple(
+            interpreter.run_op(reduction.identity, ())[0] for reduction in reductions
+        )
+        return self.loops.run_box(
+            interpreter,
+            op,
+            spaces,
+            [reduction.region for reduction in reductions],
+            identities,
+        )
+
     run_memplan_if = impl(IfOp)(run_if)
 
     @impl_terminator(affine.YieldOp)

@@ -267,14 +267,12 @@ class Runner:
         self.memrefs = memrefs
         self.interpreter.register_implementations(_FrameFuncFunctions(memrefs))
         self.interpreter.register_implementations(ScfFunctions())
-        self.interpreter.register_implementations(
-            ScfFunctionsExtra(self.model.iterations, memrefs, vectorizer),
-            override=True,
-        )
+        loops = ScfFunctionsExtra(self.model.iterations, memrefs, vectorizer)
+        self.interpreter.register_implementations(loops, override=True)
         self.interpreter.register_implementations(CfFunctions())
         self.interpreter.register_implementations(NumpyArithFunctions())
         self.interpreter.register_implementations(ExtendedArithFunctions())
-        self.interpreter.register_implementations(AffineFunctions(vectorizer))
+        self.interpreter.register_implementations(AffineFunctions(vectorizer, loops))
         self.interpreter.register_implementations(BuiltinFunctions())
         self.interpreter.register_implementations(memrefs, override=True)
         self.interpreter.register_implementations(

@@ -1,10 +1,13 @@
-"""The scf ops xDSL 0.74's interpreter lacks (parallel, reduce, execute_region)
-and `scf.for` with its body looked up once (scalar loop nests run it often).
+"""The scf ops xDSL 0.74's interpreter lacks (parallel, forall, reduce,
+execute_region) and `scf.for` with its body looked up once (scalar loop nests
+run it often).
 
 `scf.parallel` runs its iterations one after another, in row-major order of
 the induction variables (the last varies fastest), and folds each
 `scf.reduce` operand into its result in that order, from the init value
-(`acc = region(acc, value)`, as MLIR's lowering to `scf.for` does).  The
+(`acc = region(acc, value)`, as MLIR's lowering to `scf.for` does).
+`scf.forall` (its memref form, without `shared_outs`) and `affine.parallel`
+(`affine_impl.py`) run the same way.  The
 memory model sees one iteration at a time; `parallel.py` checks that no
 iteration relies on that.  As in MLIR, each iteration is an automatic
 allocation scope: its `memref.alloca`s are freed when it ends.
@@ -12,13 +15,14 @@ allocation scope: its `memref.alloca`s are freed when it ends.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache, partial
 from itertools import product
 from math import prod
 from typing import TYPE_CHECKING
 
 from xdsl.dialects import scf
+from xdsl.dialects.builtin import DYNAMIC_INDEX
 from xdsl.interpreter import (
     Interpreter,
     PythonValues,
@@ -28,12 +32,14 @@ from xdsl.interpreter import (
     impl_terminator,
     register_impls,
 )
-from xdsl.ir import Operation
+from xdsl.ir import Operation, Region
 
 from memplan.dialects.scf import (
     ExecuteRegionOp,
+    ForallOp,
     ForOp,
     IfOp,
+    InParallelOp,
     ParallelOp,
     ReduceOp,
     WhileOp,
@@ -66,8 +72,8 @@ def _xdsl_scf() -> ScfFunctions:
 
 @register_impls
 class ScfFunctionsExtra(CompilingFunctions):
-    """scf.for, scf.parallel, scf.reduce, scf.reduce.return, scf.execute_region,
-    scf.while, scf.if.
+    """scf.for, scf.parallel, scf.forall, scf.reduce, scf.reduce.return,
+    scf.forall.in_parallel, scf.execute_region, scf.while, scf.if.
 
     Parallel and reduce ops run whether they are memplan's (what memplan
     parses) or xDSL's (what xDSL's builders and implicit terminators make)."""
@@ -82,34 +88,79 @@ class ScfFunctionsExtra(CompilingFunctions):
         self.memrefs = memrefs
         self.vectorizer = vectorizer
 
-    def run_parallel(
-        self, interpreter: Interpreter, op: scf.ParallelOp, args: PythonValues
+    def run_box(
+        self,
+        interpreter: Interpreter,
+        op: Operation,
+        spaces: Sequence[range],
+        reductions: Sequence[Region],
+        values: PythonValues,
     ) -> PythonValues:
-        rank = len(op.lowerBound)
-        bounds = [int(value) for value in args[: 3 * rank]]
-        lower, upper, steps = bounds[:rank], bounds[rank : 2 * rank], bounds[2 * rank :]
-        spaces = [
-            loop_range(*bound, f" of induction variable {dim}")
-            for dim, bound in enumerate(zip(lower, upper, steps, strict=True))
-        ]
-        reduce = op.body.block.last_op
-        assert isinstance(reduce, scf.ReduceOp)
-        values = tuple(args[3 * rank :])
+        """Run the body of the parallel loop `op` for every point of
+        `spaces` (row-major), each iteration an automatic allocation scope
+        checked by `ParallelIterations`, and fold what each iteration
+        yields into `values` (`acc = reduction(acc, new)`, the reduction
+        regions in order)."""
+        body = op.regions[0]
         with self.iterations.loop(op, prod(map(len, spaces))):
             for index in product(*spaces):
                 self.iterations.begin(index)
                 self.memrefs.enter_scope()
-                results = interpreter.run_ssacfg_region(op.body, index, "parallel")
+                results = interpreter.run_ssacfg_region(body, index, op.name)
                 self.memrefs.leave_scope(
                     f"the end of iteration {list(index)} of {describe(op)}"
                 )
                 values = tuple(
                     interpreter.run_ssacfg_region(region, (acc, new), "reduce")[0]
                     for region, acc, new in zip(
-                        reduce.reductions, values, results, strict=True
+                        reductions, values, results, strict=True
                     )
                 )
         return values
+
+    def run_parallel(
+        self, interpreter: Interpreter, op: scf.ParallelOp, args: PythonValues
+    ) -> PythonValues:
+        rank = len(op.lowerBound)
+        bounds = [int(value) for value in args[: 3 * rank]]
+        lower, upper, steps = bounds[:rank], bounds[rank : 2 * rank], bounds[2 * rank :]
+        reduce = op.body.block.last_op
+        assert isinstance(reduce, scf.ReduceOp)
+        return self.run_box(
+            interpreter,
+            op,
+            _spaces(lower, upper, steps),
+            reduce.reductions,
+            tuple(args[3 * rank :]),
+        )
+
+    @impl(ForallOp)
+    def run_forall(
+        self, interpreter: Interpreter, op: ForallOp, args: PythonValues
+    ) -> PythonValues:
+        """The memref form only: with `shared_outs`, the iterations insert
+        into tensors, which bufferization turns into writes to memrefs."""
+        if op.outputs:
+            raise ModelError(
+                f"{describe(op)} has shared_outs: memplan-run runs bufferized "
+                "code, expected the memref form of scf.forall (no shared_outs, an "
+                "empty scf.forall.in_parallel)"
+            )
+        operands = iter(int(value) for value in args)
+        lower, upper, steps = (
+            [
+                value if value != DYNAMIC_INDEX else next(operands)
+                for value in static.get_values()
+            ]
+            for static in (op.staticLowerBound, op.staticUpperBound, op.staticStep)
+        )
+        return self.run_box(interpreter, op, _spaces(lower, upper, steps), (), ())
+
+    @impl_terminator(InParallelOp)
+    def run_in_parallel(
+        self, interpreter: Interpreter, op: InParallelOp, args: PythonValues
+    ) -> tuple[TerminatorValue, PythonValues]:
+        return ReturnedValues(()), ()
 
     run_xdsl_parallel = impl(scf.ParallelOp)(run_parallel)
     run_memplan_parallel = impl(ParallelOp)(run_parallel)
@@ -178,6 +229,16 @@ def _for(
     for i in loop_range(lower, upper, step):
         values = body((i, *values))
     return values
+
+
+def _spaces(
+    lower: Sequence[int], upper: Sequence[int], steps: Sequence[int]
+) -> list[range]:
+    """The induction values of each variable of a parallel loop."""
+    return [
+        loop_range(*bound, f" of induction variable {dim}")
+        for dim, bound in enumerate(zip(lower, upper, steps, strict=True))
+    ]
 
 
 def loop_range(lower: int, upper: int, step: int, of: str = "") -> range:

@@ -93,9 +93,11 @@ RUN_REGIONS_AT_MOST_ONCE = frozenset(
         "scf.execute_region",
         "memref.alloca_scope",
         "affine.if",
+        "scf.forall.in_parallel",
     }
 )
-"""Region ops that are not loops; every other region op is treated as one.
+"""Region ops that are not loops (the region of `scf.forall.in_parallel`
+runs once each time the iteration it ends does); every other region op is treated as one.
 Ops are told apart by name here and below, so that a dialect redefining one
 (as memplan's memref and scf do) still counts."""
 

@@ -200,7 +200,13 @@ HEAP_ALLOCATIONS = frozenset({"memref.alloc", "bufferization.clone", *REALLOCS})
 """Ops that allocate a memref buffer only a free (`frees_of`) frees."""
 
 AUTOMATIC_ALLOCATION_SCOPES = frozenset(
-    {"func.func", "scf.parallel", "memref.alloca_scope"}
+    {
+        "func.func",
+        "scf.parallel",
+        "scf.forall",
+        "affine.parallel",
+        "memref.alloca_scope",
+    }
 )
 """Ops whose region frees the `memref.alloca`s made in it each time a run of
 it ends (a call returns, an iteration or the scope's block ends), as

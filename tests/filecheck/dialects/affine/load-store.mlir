@@ -50,3 +50,19 @@ func.func @accesses(%x: memref<8xf32>, %y: memref<8x8xf32>, %z: memref<f32>, %n:
   }
   func.return
 }
+
+// A value is what it was first met as in the index list, as MLIR reads it:
+// symbol(%n) then %n are one symbol, %n then symbol(%n) one dimension.
+func.func @reused(%y: memref<8x8xf32>, %n: index) {
+  %a = affine.load %y[symbol(%n), %n] : memref<8x8xf32>
+  %b = affine.load %y[%n, symbol(%n)] : memref<8x8xf32>
+  func.return
+}
+
+// CHECK-LABEL: func.func @reused
+// CHECK-NEXT:    %a = affine.load %y[symbol(%n), symbol(%n)] : memref<8x8xf32>
+// CHECK-NEXT:    %b = affine.load %y[%n, %n] : memref<8x8xf32>
+
+// GENERIC-LABEL: "func.func"() <{sym_name = "reused"
+// GENERIC:       "affine.load"(%y, %n) <{map = affine_map<()[s0] -> (s0, s0)>}>
+// GENERIC-NEXT:  "affine.load"(%y, %n) <{map = affine_map<(d0) -> (d0, d0)>}>

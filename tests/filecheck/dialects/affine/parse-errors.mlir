@@ -119,3 +119,37 @@ func.func @apply_symbols_as_dimensions(%i: index, %n: index) -> index {
 }
 
 // CHECK: dimension or symbol index mismatch: affine_map<(d0)[s0] -> ((d0 + s0))> takes 1 dimension(s) and 1 symbol(s), got 2 and 0
+
+// -----
+
+// affine.parallel
+func.func @unknown_reduction_name() {
+  %r = affine.parallel (%i) = (0) to (4) reduce ("foo") -> f32 {
+    %c = arith.constant 1.0 : f32
+    affine.yield %c : f32
+  }
+  func.return
+}
+
+// CHECK: invalid reduction value: "foo"
+
+// -----
+
+func.func @step_of_a_value(%n: index) {
+  affine.parallel (%i) = (0) to (4) step (%n) {
+  }
+  func.return
+}
+
+// CHECK: steps must be constant integers
+
+// -----
+
+// An upper bound takes min(...), a lower bound max(...).
+func.func @max_as_an_upper_bound(%n: index) {
+  affine.parallel (%i) = (0) to (max(4, %n)) {
+  }
+  func.return
+}
+
+// CHECK: expected an affine expression
