@@ -108,12 +108,13 @@ func.func @terminator_without_a_block() {
 func.func @body_ending_in_yield() {
   "scf.forall"() <{operandSegmentSizes = array<i32: 0, 0, 0, 0>, staticLowerBound = array<i64: 0>, staticStep = array<i64: 1>, staticUpperBound = array<i64: 10>}> ({
   ^bb0(%i: index):
-    "test.op"() : () -> ()
+    "scf.yield"() : () -> ()
   }) : () -> ()
   func.return
 }
 
-// CHECK: expects regions to end with 'scf.forall.in_parallel', found 'test.op'
+// As in MLIR, the yield is refused first.
+// CHECK: 'scf.yield' expects parent op to be one of
 
 // -----
 
