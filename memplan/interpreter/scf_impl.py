@@ -142,7 +142,7 @@ class ScfFunctionsExtra(CompilingFunctions):
         into tensors, which bufferization turns into writes to memrefs."""
         if op.outputs:
             raise ModelError(
-                f"{describe(op)} has shared_outs: memplan-run runs bufferized "
+                "shared_outs of tensors are not run: memplan-run runs bufferized "
                 "code, expected the memref form of scf.forall (no shared_outs, an "
                 "empty scf.forall.in_parallel)"
             )
