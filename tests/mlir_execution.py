@@ -157,7 +157,8 @@ from torch_mlir.execution_engine import ExecutionEngine
 from torch_mlir.runtime import get_ranked_memref_descriptor
 
 PIPELINE = (
-    "builtin.module(convert-bufferization-to-memref,expand-realloc,memref-expand,"
+    "builtin.module(func.func(scf-forall-to-parallel),"
+    "convert-bufferization-to-memref,expand-realloc,memref-expand,"
     "convert-linalg-to-loops,"
     "expand-strided-metadata,"
     "lower-affine,convert-scf-to-cf,finalize-memref-to-llvm,"

@@ -34,6 +34,7 @@ INPUTS = sorted(
         *(TESTS / "fixtures" / "torch").glob("*.mlir"),
         TESTS / "filecheck" / "dialects" / "affine" / "if.mlir",
         TESTS / "filecheck" / "dialects" / "affine" / "load-store.mlir",
+        TESTS / "filecheck" / "dialects" / "affine" / "parallel.mlir",
         TESTS / "filecheck" / "dialects" / "affine" / "semi-affine.mlir",
         TESTS / "filecheck" / "dialects" / "bufferization" / "clone.mlir",
         TESTS / "filecheck" / "dialects" / "bufferization" / "conversions.mlir",
@@ -42,6 +43,7 @@ INPUTS = sorted(
         TESTS / "filecheck" / "dialects" / "memref" / "mlir-syntax.mlir",
         TESTS / "filecheck" / "dialects" / "memref" / "subview.mlir",
         TESTS / "filecheck" / "dialects" / "scf" / "execute-region.mlir",
+        TESTS / "filecheck" / "dialects" / "scf" / "forall.mlir",
         TESTS / "filecheck" / "dialects" / "scf" / "parallel.mlir",
     ]
 )

@@ -110,6 +110,80 @@ func.func @main(%x: memref<4xf32>, %acc: memref<4xf32>) -> index attributes {llv
 }
 """
 
+AFFINE_PARALLEL = """
+func.func @main(%x: memref<6x4xf32>, %y: memref<6x4xf32>, %floats: memref<4xf32>, %bits: memref<4xi32>, %ints: memref<5xi64>, %params: memref<1xi64>) -> i64 attributes {llvm.emit_c_interface} {
+  %c0 = arith.constant 0 : index
+  %p = memref.load %params[%c0] : memref<1xi64>
+  %n = arith.index_cast %p : i64 to index
+  %r:4 = affine.parallel (%i, %j) = (0, max(0, %n - 4)) to (min(6, %n), 4) step (2, 1) reduce ("addf", "maxnumf", "minimumf", "mulf") -> (f32, f32, f32, f32) {
+    %v = affine.load %x[%i, %j] : memref<6x4xf32>
+    %w = arith.mulf %v, %v : f32
+    affine.store %w, %y[%i, %j] : memref<6x4xf32>
+    affine.yield %v, %v, %v, %v : f32, f32, f32, f32
+  }
+  affine.store %r#0, %floats[0] : memref<4xf32>
+  affine.store %r#1, %floats[1] : memref<4xf32>
+  affine.store %r#2, %floats[2] : memref<4xf32>
+  affine.store %r#3, %floats[3] : memref<4xf32>
+  %e:4 = affine.parallel (%i) = (%n) to (0) reduce ("maxnumf", "minnumf", "maximumf", "minimumf") -> (f32, f32, f32, f32) {
+    %v = affine.load %x[%i, 0] : memref<6x4xf32>
+    affine.yield %v, %v, %v, %v : f32, f32, f32, f32
+  }
+  %b0 = arith.bitcast %e#0 : f32 to i32
+  %b1 = arith.bitcast %e#1 : f32 to i32
+  %b2 = arith.bitcast %e#2 : f32 to i32
+  %b3 = arith.bitcast %e#3 : f32 to i32
+  affine.store %b0, %bits[0] : memref<4xi32>
+  affine.store %b1, %bits[1] : memref<4xi32>
+  affine.store %b2, %bits[2] : memref<4xi32>
+  affine.store %b3, %bits[3] : memref<4xi32>
+  %k:5 = affine.parallel (%i) = (0) to (symbol(%n) + 1) reduce ("addi", "muli", "andi", "ori", "xori") -> (i64, i64, i64, i64, i64) {
+    %v = arith.index_cast %i : index to i64
+    %c3 = arith.constant 3 : i64
+    %w = arith.addi %v, %c3 : i64
+    affine.yield %w, %w, %w, %w, %w : i64, i64, i64, i64, i64
+  }
+  affine.store %k#0, %ints[0] : memref<5xi64>
+  affine.store %k#1, %ints[1] : memref<5xi64>
+  affine.store %k#2, %ints[2] : memref<5xi64>
+  affine.store %k#3, %ints[3] : memref<5xi64>
+  affine.store %k#4, %ints[4] : memref<5xi64>
+  func.return %k#4 : i64
+}
+"""
+"""affine.parallel with min/max bounds of a run-time value, steps, float and
+integer reductions, and reductions of no iteration (each the bits of its
+identity: MLIR's NaN of maxnumf is negative)."""
+
+FORALL = """
+func.func @main(%x: memref<4x6xf32>, %y: memref<4x6xf32>, %params: memref<1xi64>) -> index attributes {llvm.emit_c_interface} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %p = memref.load %params[%c0] : memref<1xi64>
+  %n = arith.index_cast %p : i64 to index
+  scf.forall (%i, %j) = (1, 0) to (4, %n) step (%c1, 2) {
+    %t = memref.alloc() : memref<2xf32>
+    %v = memref.load %x[%i, %j] : memref<4x6xf32>
+    memref.store %v, %t[%c0] : memref<2xf32>
+    memref.store %v, %t[%c1] : memref<2xf32>
+    %a = memref.load %t[%c0] : memref<2xf32>
+    %b = memref.load %t[%c1] : memref<2xf32>
+    %s = arith.mulf %a, %b : f32
+    memref.store %s, %y[%i, %j] : memref<4x6xf32>
+    memref.dealloc %t : memref<2xf32>
+  }
+  scf.forall (%i) in (%n) {
+    %v = memref.load %x[%c0, %i] : memref<4x6xf32>
+    %w = arith.negf %v : f32
+    memref.store %w, %y[%c0, %i] : memref<4x6xf32>
+  }
+  func.return %n : index
+}
+"""
+"""scf.forall in the memref form bufferization leaves, with bounds and steps
+of constants and run-time values (MLIR lowers it by
+`-scf-forall-to-parallel`)."""
+
 AFFINE_IF = """
 func.func @main(%x: memref<8xf32>, %out: memref<8xf32>, %params: memref<1xi64>) -> index attributes {llvm.emit_c_interface} {
   %c0 = arith.constant 0 : index
@@ -639,6 +713,27 @@ CASES = {
     "branch-loop": (
         BRANCH_LOOP,
         [FLOATS[:4].copy(), np.ones(4, np.float32)],
+        "index",
+    ),
+    "affine-parallel": (
+        AFFINE_PARALLEL,
+        [
+            np.tile(FLOATS, 2).reshape(6, 4),
+            np.zeros((6, 4), np.float32),
+            np.zeros(4, np.float32),
+            np.zeros(4, np.int32),
+            np.zeros(5, np.int64),
+            np.array([5], np.int64),
+        ],
+        "i64",
+    ),
+    "forall": (
+        FORALL,
+        [
+            np.tile(FLOATS, 2).reshape(4, 6),
+            np.zeros((4, 6), np.float32),
+            np.array([5], np.int64),
+        ],
         "index",
     ),
     "affine-if": (
