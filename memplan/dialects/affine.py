@@ -16,8 +16,8 @@ rebuilds what it returns.
 
 xDSL's `affine.parallel` has no custom syntax either, and its properties are
 not MLIR's: it reads `reductions` as strings where MLIR writes the integers
-of `arith.atomic_rmw` kinds (`reductions = [0, 5]`), so no generic form MLIR
-prints verified, and its verifier wants as many operands as results.
+of `arith.atomic_rmw` kinds (`reductions = [0, 5]`), so no loop with
+reductions MLIR prints verified, and it checks none of MLIR's rules.
 `ParallelOp` is a new definition with MLIR's properties, syntax and
 checks (`AffineParallelOp::verify`).
 
