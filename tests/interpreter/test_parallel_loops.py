@@ -191,3 +191,71 @@ def test_parallel_loops_built_from_xdsl_classes_run():
     run_function(ModuleOp([out]), "main", (m,))
     assert type(loop) is scf.ParallelOp
     np.testing.assert_array_equal(m, [0, 1, 2])
+
+
+IDENTITY_BITS = {
+    "f16": {"maxnumf": 0xFE00, "minnumf": 0x7E00, "maximumf": 0xFC00},
+    "f64": {
+        "maxnumf": 0xFFF8000000000000,
+        "minnumf": 0x7FF8000000000000,
+        "maximumf": 0xFFF0000000000000,
+    },
+}
+"""The bits of what an `affine.parallel` of no iteration returns: the
+identities MLIR's `-lower-affine` starts these reductions from (quiet NaNs,
+negative for `maxnumf`; -inf)."""
+
+
+@pytest.mark.parametrize("element", sorted(IDENTITY_BITS))
+def test_affine_parallel_without_iterations_returns_mlirs_identities(
+    run: Run, element: str
+):
+    kinds = sorted(IDENTITY_BITS[element])
+    integer = {"f16": "i16", "f64": "i64"}[element]
+    count = len(kinds)
+    floats, integers = ", ".join([element] * count), ", ".join([integer] * count)
+    reductions = ", ".join(f'"{kind}"' for kind in kinds)
+    lines = [
+        f"func.func @main() -> ({integers}) {{",
+        f"  %r:{count} = affine.parallel (%i) = (3) to (1) reduce ({reductions})"
+        f" -> ({floats}) {{",
+        f"    %c = arith.constant 1.0 : {element}",
+        f"    affine.yield {', '.join(['%c'] * count)} : {floats}",
+        "  }",
+        *(
+            f"  %b{n} = arith.bitcast %r#{n} : {element} to {integer}"
+            for n in range(count)
+        ),
+        f"  func.return {', '.join(f'%b{n}' for n in range(count))} : {integers}",
+        "}",
+    ]
+    width = int(integer[1:])
+    bits = [int(value) % (1 << width) for value in run("\n".join(lines)).results]
+    assert bits == [IDENTITY_BITS[element][kind] for kind in kinds]
+
+
+def test_scf_forall_iterations_on_the_same_bytes_of_a_storage_made_outside_fail(
+    run: Run,
+):
+    text = program(
+        f"  %s = memory.alloc_storage [16] : {S}",
+        "  scf.forall (%i, %j) in (1, 2) {",
+        f"    %t = memory.alloc_tensor %s[%c0] : {S} to {V}",
+        "  }",
+    )
+    with pytest.raises(
+        InterpretationError,
+        match=r"in iteration \[0, 1\] of scf.forall \(in @main\), places its "
+        r"tensor on bytes \[0, 16\) .* which iteration \[0, 0\] gave",
+    ):
+        run(text)
+
+
+def test_affine_parallel_iterations_each_free_their_alloca(run: Run):
+    text = program(
+        "  affine.parallel (%i) = (0) to (3) {",
+        f"    %t = memref.alloca() : {V}",
+        f"    linalg.fill ins(%one : i32) outs(%t : {V})",
+        "  }",
+    )
+    assert run(text).stats.peak_bytes["global.vtcm"] == 16
