@@ -155,6 +155,34 @@ func.func @main(%x: memref<6x4xf32>, %y: memref<6x4xf32>, %floats: memref<4xf32>
 integer reductions, and reductions of no iteration (each the bits of its
 identity: MLIR's NaN of maxnumf is negative)."""
 
+AFFINE_PARALLELIZED = """
+func.func @main(%arg0: memref<6x5xf32>, %arg1: memref<5x4xf32>, %arg2: memref<6x4xf32>, %arg3: memref<1xf32>) attributes {llvm.emit_c_interface} {
+  %cst = arith.constant 0.000000e+00 : f32
+  affine.parallel (%arg4) = (0) to (6) {
+    affine.parallel (%arg5) = (0) to (4) {
+      affine.for %arg6 = 0 to 5 {
+        %2 = affine.load %arg0[%arg4, %arg6] : memref<6x5xf32>
+        %3 = affine.load %arg1[%arg6, %arg5] : memref<5x4xf32>
+        %4 = affine.load %arg2[%arg4, %arg5] : memref<6x4xf32>
+        %5 = arith.mulf %2, %3 : f32
+        %6 = arith.addf %4, %5 : f32
+        affine.store %6, %arg2[%arg4, %arg5] : memref<6x4xf32>
+      }
+    }
+  }
+  %0 = affine.parallel (%arg4) = (0) to (6) reduce ("addf") -> (f32) {
+    %2 = affine.load %arg0[%arg4, 0] : memref<6x5xf32>
+    affine.yield %2 : f32
+  }
+  %1 = arith.addf %cst, %0 : f32
+  affine.store %1, %arg3[0] : memref<1xf32>
+  return
+}
+"""
+"""What MLIR's `convert-linalg-to-affine-loops,affine-parallelize{parallel-reductions=true}`
+prints for a `linalg.matmul` and a sum carried through an `affine.for`:
+nested `affine.parallel` loops and an `addf` reduction."""
+
 FORALL = """
 func.func @main(%x: memref<4x6xf32>, %y: memref<4x6xf32>, %params: memref<1xi64>) -> index attributes {llvm.emit_c_interface} {
   %c0 = arith.constant 0 : index
@@ -726,6 +754,16 @@ CASES = {
             np.array([5], np.int64),
         ],
         "i64",
+    ),
+    "affine-parallelized": (
+        AFFINE_PARALLELIZED,
+        [
+            np.tile(FLOATS, 3)[:30].reshape(6, 5),
+            np.tile(FLOATS, 2)[:20].reshape(5, 4),
+            np.tile(FLOATS, 2).reshape(6, 4),
+            np.zeros(1, np.float32),
+        ],
+        "none",
     ),
     "forall": (
         FORALL,
