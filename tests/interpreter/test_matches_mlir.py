@@ -183,6 +183,30 @@ func.func @main(%arg0: memref<6x5xf32>, %arg1: memref<5x4xf32>, %arg2: memref<6x
 prints for a `linalg.matmul` and a sum carried through an `affine.for`:
 nested `affine.parallel` loops and an `addf` reduction."""
 
+TILED_FORALL = """
+#map = affine_map<(d0) -> (d0 * 4)>
+#map1 = affine_map<(d0) -> (d0 * 2)>
+func.func @main(%arg0: memref<8x6xf32>, %arg1: memref<6x4xf32>, %arg2: memref<8x4xf32>) attributes {llvm.emit_c_interface} {
+  scf.forall (%arg3, %arg4) in (2, 2) {
+    %0 = affine.apply #map(%arg3)
+    %1 = affine.apply #map1(%arg4)
+    %subview = memref.subview %arg0[%0, 0] [4, 6] [1, 1] : memref<8x6xf32> to memref<4x6xf32, strided<[6, 1], offset: ?>>
+    %subview_0 = memref.subview %arg1[0, %1] [6, 2] [1, 1] : memref<6x4xf32> to memref<6x2xf32, strided<[4, 1], offset: ?>>
+    %subview_1 = memref.subview %arg2[%0, %1] [4, 2] [1, 1] : memref<8x4xf32> to memref<4x2xf32, strided<[4, 1], offset: ?>>
+    linalg.matmul ins(%subview, %subview_0 : memref<4x6xf32, strided<[6, 1], offset: ?>>, memref<6x2xf32, strided<[4, 1], offset: ?>>) outs(%subview_1 : memref<4x2xf32, strided<[4, 1], offset: ?>>)
+    %subview_2 = memref.subview %arg2[%0, %1] [4, 2] [1, 1] : memref<8x4xf32> to memref<4x2xf32, strided<[4, 1], offset: ?>>
+    linalg.copy ins(%subview_1 : memref<4x2xf32, strided<[4, 1], offset: ?>>) outs(%subview_2 : memref<4x2xf32, strided<[4, 1], offset: ?>>)
+  }
+  return
+}
+"""
+"""A `linalg.matmul` tiled by MLIR's `transform.structured.tile_using_forall`
+(tiles of 4x2) and bufferized by `one-shot-bufferize`, as MLIR prints it
+(its result dropped: the harness reads the written argument; its
+`memref.copy` of a strided view a `linalg.copy`: the harness's JIT has no
+`memrefCopy`): the memref form of `scf.forall`, without `shared_outs` or a
+printed terminator."""
+
 FORALL = """
 func.func @main(%x: memref<4x6xf32>, %y: memref<4x6xf32>, %params: memref<1xi64>) -> index attributes {llvm.emit_c_interface} {
   %c0 = arith.constant 0 : index
@@ -762,6 +786,15 @@ CASES = {
             np.tile(FLOATS, 2)[:20].reshape(5, 4),
             np.tile(FLOATS, 2).reshape(6, 4),
             np.zeros(1, np.float32),
+        ],
+        "none",
+    ),
+    "tiled-forall": (
+        TILED_FORALL,
+        [
+            np.tile(FLOATS, 4).reshape(8, 6),
+            np.tile(FLOATS, 2).reshape(6, 4),
+            np.tile(FLOATS, 3)[:32].reshape(8, 4),
         ],
         "none",
     ),
