@@ -230,7 +230,8 @@ def test_affine_parallel_without_iterations_returns_mlirs_identities(
         "}",
     ]
     width = int(integer[1:])
-    bits = [int(value) % (1 << width) for value in run("\n".join(lines)).results]
+    results = np.array(run("\n".join(lines)).results, np.int64)
+    bits = [int(value) % (1 << width) for value in results]
     assert bits == [IDENTITY_BITS[element][kind] for kind in kinds]
 
 
