@@ -1,8 +1,8 @@
 """The dialects a memplan tool parses with: every installed one, as in
 xdsl-opt, with memplan's corrected affine, bufferization, linalg, memref and
-scf, arith with `remf` added and MLIR's `trunci`, func with a `func.call`
-verified in constant time, and a per-context builtin blob store (see
-docs/frontend-ops.md)."""
+scf, tensor with `parallel_insert_slice` added, arith with `remf` added and
+MLIR's `trunci`, func with a `func.call` verified in constant time, and a
+per-context builtin blob store (see docs/frontend-ops.md)."""
 
 from __future__ import annotations
 
@@ -33,6 +33,12 @@ def _bufferization() -> Dialect:
     from memplan.dialects.bufferization import BUFFERIZATION
 
     return BUFFERIZATION
+
+
+def _tensor() -> Dialect:
+    from memplan.dialects.tensor import TENSOR
+
+    return TENSOR
 
 
 def _func() -> Dialect:
@@ -68,8 +74,9 @@ def _installed_dialects() -> dict[str, Callable[[], Dialect]]:
 
 def memplan_dialects() -> dict[str, Callable[[], Dialect]]:
     """Every installed dialect (memplan's included), with affine, arith,
-    bufferization, func, linalg, memref and scf replaced by memplan's and a builtin
-    dialect whose blob store belongs to the context it is registered in."""
+    bufferization, func, linalg, memref, scf and tensor replaced by memplan's
+    and a builtin dialect whose blob store belongs to the context it is
+    registered in."""
     from memplan.dialects.memref import builtin_dialect
 
     dialects = dict(_installed_dialects())
@@ -80,6 +87,7 @@ def memplan_dialects() -> dict[str, Callable[[], Dialect]]:
     dialects["linalg"] = _linalg
     dialects["memref"] = _memref
     dialects["scf"] = _scf
+    dialects["tensor"] = _tensor
     dialects["builtin"] = builtin_dialect
     return dialects
 

@@ -157,3 +157,12 @@ func.func @block_argument_not_the_shared_out(%t: tensor<10xf32>) {
 }
 
 // CHECK: type mismatch between 0-th output and corresponding block argument
+
+// -----
+
+func.func @insert_outside_the_terminator(%t: tensor<2xf32>, %o: tensor<4xf32>) {
+  tensor.parallel_insert_slice %t into %o[0] [2] [1] : tensor<2xf32> into tensor<4xf32>
+  func.return
+}
+
+// CHECK: expected InParallelOpInterface parent, got: func.func

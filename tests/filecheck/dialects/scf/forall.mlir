@@ -87,3 +87,30 @@ func.func @tensor_form(%t: tensor<10xf32>) -> tensor<10xf32> {
 // GENERIC:         %r = "scf.forall"(%t) <{staticLowerBound = array<i64: 0>, staticUpperBound = array<i64: 10>, staticStep = array<i64: 1>, operandSegmentSizes = array<i32: 0, 0, 0, 1>}> ({
 // GENERIC-NEXT:    ^bb0(%i: index, %o: tensor<10xf32>):
 // GENERIC:         }) : (tensor<10xf32>) -> tensor<10xf32>
+
+// What MLIR's transform.structured.tile_using_forall makes of a matmul on
+// tensors (tiles of 4x2): the terminator inserts each tile into the shared
+// output with tensor.parallel_insert_slice, which xDSL 0.74 lacks too.
+func.func @tiled(%a: tensor<8x6xf32>, %b: tensor<6x4xf32>, %c: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %r = scf.forall (%i, %j) in (2, 2) shared_outs(%o = %c) -> (tensor<8x4xf32>) {
+    %row = affine.apply affine_map<(d0) -> (d0 * 4)>(%i)
+    %col = affine.apply affine_map<(d0) -> (d0 * 2)>(%j)
+    %x = tensor.extract_slice %a[%row, 0] [4, 6] [1, 1] : tensor<8x6xf32> to tensor<4x6xf32>
+    %y = tensor.extract_slice %b[0, %col] [6, 2] [1, 1] : tensor<6x4xf32> to tensor<6x2xf32>
+    %z = tensor.extract_slice %o[%row, %col] [4, 2] [1, 1] : tensor<8x4xf32> to tensor<4x2xf32>
+    %m = linalg.matmul ins(%x, %y : tensor<4x6xf32>, tensor<6x2xf32>) outs(%z : tensor<4x2xf32>) -> tensor<4x2xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %m into %o[%row, %col] [4, 2] [1, 1] : tensor<4x2xf32> into tensor<8x4xf32>
+    }
+  }
+  return %r : tensor<8x4xf32>
+}
+
+// CHECK-LABEL: func.func @tiled
+// CHECK:           scf.forall.in_parallel {
+// CHECK-NEXT:        tensor.parallel_insert_slice %m into %o[%row, %col] [4, 2] [1, 1] : tensor<4x2xf32> into tensor<8x4xf32>
+// CHECK-NEXT:      }
+// CHECK-NEXT:    }
+
+// GENERIC-LABEL: "func.func"() <{sym_name = "tiled"
+// GENERIC:           "tensor.parallel_insert_slice"(%m, %o, %row, %col) <{static_offsets = array<i64: -9223372036854775808, -9223372036854775808>, static_sizes = array<i64: 4, 2>, static_strides = array<i64: 1, 1>, operandSegmentSizes = array<i32: 1, 1, 2, 0, 0>}> : (tensor<4x2xf32>, tensor<8x4xf32>, index, index) -> ()
