@@ -157,10 +157,9 @@ _REDUCTIONS: dict[str, tuple[Callable[[SSAValue, SSAValue], Operation], float]] 
     "xori": (arith.XOrIOp, 0.0),
 }
 """The `affine.parallel` reductions `-lower-affine` lowers: the arith op
-folding two values, and the identity the fold starts from, of the float or
-integer type reduced (MLIR's
-`getIdentityValueAttr`: `0xFFC00000`, a negative NaN, for an f32
-`maxnumf`)."""
+folding two values, and the identity the fold starts from, as a value of the
+float or integer type reduced (MLIR's `getIdentityValueAttr`: `0xFFC00000`,
+a negative NaN, for an f32 `maxnumf`)."""
 
 
 @dataclass(frozen=True)
@@ -172,7 +171,7 @@ class _Reduction:
     region: Region
 
     @staticmethod
-    def of(op: ParallelOp, kind: str, type_: Attribute) -> _Reduction:
+    def of(kind: str, type_: Attribute) -> _Reduction:
         lowered = _REDUCTIONS.get(kind)
         if lowered is None:
             raise ModelError(
@@ -238,6 +237,7 @@ class AffineFunctions(CompilingFunctions):
         """Runs the iterations of `affine.parallel` (with the checks of
         `scf.parallel`)."""
         self._reductions: dict[ParallelOp, tuple[_Reduction, ...]] = {}
+        """Each `affine.parallel`'s reductions, made on its first run."""
         self._maps: dict[int, tuple[AffineMapAttr, CompiledMap]] = {}
         """id(map attribute) -> (the attribute, kept so the id stays its own,
         its compiled map)."""
@@ -338,11 +338,14 @@ class AffineFunctions(CompilingFunctions):
         return interpreter.run_ssacfg_region(op.else_region, (), "affine.if")
 
     run_xdsl_if = impl(affine.IfOp)(run_if)
+    run_memplan_if = impl(IfOp)(run_if)
 
     @impl(ParallelOp)
     def run_parallel(
         self, interpreter: Interpreter, op: ParallelOp, args: PythonValues
     ) -> PythonValues:
+        """The loop `-lower-affine` makes of it: bounds of the groups' max and
+        min, reductions from their identities."""
         assert self.loops is not None, "affine.parallel needs the scf functions"
         split = len(op.lower_operands)
         bounds = []
@@ -362,7 +365,7 @@ class AffineFunctions(CompilingFunctions):
         reductions = self._reductions.get(op)
         if reductions is None:
             reductions = self._reductions[op] = tuple(
-                _Reduction.of(op, kind, type_)
+                _Reduction.of(kind, type_)
                 for kind, type_ in zip(op.reduction_kinds, op.res.types, strict=True)
             )
         identities = tuple(
@@ -375,8 +378,6 @@ class AffineFunctions(CompilingFunctions):
             [reduction.region for reduction in reductions],
             identities,
         )
-
-    run_memplan_if = impl(IfOp)(run_if)
 
     @impl_terminator(affine.YieldOp)
     def run_yield(
