@@ -154,23 +154,35 @@ def parse_error_text(error: ParseError) -> str:
     return text
 
 
+@dataclass(frozen=True)
+class OpBeingParsed:
+    """The op `MemplanParser` was reading when an error not its own (not a
+    `ParseError`) left it: the op's name and its first token."""
+
+    name: str
+    start: Span
+
+
+_OP_BEING_PARSED = "memplan_op_being_parsed"
+"""The attribute of an error that holds its `OpBeingParsed`."""
+
+
+def op_being_parsed(error: BaseException) -> OpBeingParsed | None:
+    """The innermost op `MemplanParser` was reading when `error` left it."""
+    op = getattr(error, _OP_BEING_PARSED, None)
+    return op if isinstance(op, OpBeingParsed) else None
+
+
 def at_op_being_parsed(error: Exception, message: str) -> str:
     """`message` shown at the op being parsed when `error` was raised, as
     `span_context` shows it: an op's own parser and type checks raise
     without a location (`'sideways' is not a valid IteratorType`).  Just
     `message` when `error` was not raised while parsing an op."""
-    parsing = None
-    trace = error.__traceback__
-    while trace is not None:
-        frame = trace.tb_frame
-        if frame.f_code.co_name == "parse_operation":
-            parsing = frame.f_locals
-        trace = trace.tb_next
-    if parsing is None or "op_loc" not in parsing or "op_type" not in parsing:
+    op = op_being_parsed(error)
+    if op is None:
         return message
-    name = parsing["op_type"].name
-    named = message if message.startswith(name) else f"{name}: {message}"
-    return span_context(parsing["op_loc"], named)
+    named = message if message.startswith(op.name) else f"{op.name}: {message}"
+    return span_context(op.start, named)
 
 
 def out_of_memory(name: str) -> str:
@@ -412,6 +424,22 @@ def _bit_pattern(
     return bits.to_bytes(width, "little")
 
 
+@dataclass
+class _Parsing:
+    """An op `MemplanParser` is reading."""
+
+    start: Span
+    """Its first token."""
+
+    name: str | None = None
+    """Its name, once read."""
+
+    @property
+    def module(self) -> bool:
+        """Whether it is a `builtin.module`."""
+        return self.start.text in _MODULE_SPELLINGS
+
+
 class MemplanParser(MemoizingParser):
     """xDSL's parser reading hex float elements of dense literals as MLIR does,
     each repeated type or property spelling once, rejecting what MLIR rejects
@@ -435,8 +463,8 @@ class MemplanParser(MemoizingParser):
     _region_depth = 0
     """Regions open around the parser's position, module bodies left out."""
 
-    _parsing_module: list[bool]
-    """For each op being parsed, outermost first: whether it is a module."""
+    _parsing: list[_Parsing]
+    """Each op being parsed, outermost first."""
 
     def __init__(self, ctx: Context, input: str | bytes, name: str = "<unknown>"):
         try:
@@ -448,7 +476,7 @@ class MemplanParser(MemoizingParser):
         self._parser_state.lexer = lexer
         self.op_spans = {}
         self._empty_regions = {}
-        self._parsing_module = []
+        self._parsing = []
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
         """The module, once every block of a region of several ends in a
@@ -487,11 +515,20 @@ class MemplanParser(MemoizingParser):
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span
-        self._parsing_module.append(start.text in _MODULE_SPELLINGS)
+        parsing = _Parsing(start)
+        self._parsing.append(parsing)
         try:
             op = super().parse_operation()
+        except (ParseError, RecursionError, MemoryError):
+            raise
+        except Exception as error:
+            # An op's own parser or type checks raise without a location:
+            # the innermost op whose name was read is where it failed.
+            if parsing.name is not None and op_being_parsed(error) is None:
+                setattr(error, _OP_BEING_PARSED, OpBeingParsed(parsing.name, start))
+            raise
         finally:
-            self._parsing_module.pop()
+            self._parsing.pop()
         self.op_spans[op] = start
         visibility = op.properties.get("sym_visibility") or op.attributes.get(
             "sym_visibility"
@@ -528,11 +565,18 @@ class MemplanParser(MemoizingParser):
                 )
         return op
 
+    def _get_op_by_name(self, name: str) -> type[Operation]:
+        """The op named `name`, noted as the one being parsed."""
+        op_type = super()._get_op_by_name(name)
+        self._parsing[-1].name = op_type.name
+        return op_type
+
     def parse_optional_region(
         self, arguments: Iterable[Parser.Argument] | None = None
     ) -> Region | None:
         start = self._current_token.span
-        level = 0 if self._parsing_module[-1:] == [True] else 1
+        in_module = bool(self._parsing) and self._parsing[-1].module
+        level = 0 if in_module else 1
         if self._region_depth + level > MAX_REGION_NESTING and start.text == "{":
             self.raise_error(
                 "regions nest deeper than memplan can follow: expected at most "

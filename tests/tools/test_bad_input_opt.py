@@ -729,6 +729,38 @@ def test_a_malformed_blob_is_an_error_at_its_fault(
     assert blob not in err.splitlines()[0]
 
 
+SIDEWAYS = """#map = affine_map<(d0) -> (d0)>
+func.func @f(%a: memref<4xf32>) {
+  scf.execute_region {
+    linalg.generic {indexing_maps = [#map], iterator_types = ["sideways"]} outs(%a : memref<4xf32>) {
+    ^bb0(%x: f32):
+      linalg.yield %x : f32
+    }
+    scf.yield
+  }
+  func.return
+}
+"""
+
+
+def test_an_op_its_own_parser_rejects_is_shown_at_the_innermost_op(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """xDSL's `linalg.generic` parser raises a plain `ValueError`, without a
+    location: shown at that op, not at the ops around it."""
+    source = tmp_path / "in.mlir"
+    source.write_text(SIDEWAYS)
+    code, err = run([str(source)], monkeypatch, capsys)
+    assert_one_clean_error(code, err, ())
+    assert err.splitlines()[:4] == [
+        f"memplan-opt: error: {source}:4:5",
+        "    linalg.generic {indexing_maps = [#map], iterator_types = "
+        '["sideways"]} outs(%a : memref<4xf32>) {',
+        "    ^^^^^^^^^^^^^^",
+        "    linalg.generic: 'sideways' is not a valid IteratorType",
+    ]
+
+
 @pytest.mark.parametrize("fault", ["Z", '"'], ids=["not hex", "unterminated"])
 def test_an_error_on_a_long_line_shows_the_line_cut_around_it(
     fault: str,
