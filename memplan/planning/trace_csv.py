@@ -46,10 +46,12 @@ def _integer(path: Path, line: int, column: str, text: str) -> int:
     digits = text.strip(" \t")
     if not _INTEGER.fullmatch(digits):
         raise TraceError(f"{path}:{line}: {column} {text!r} is not an integer")
-    value = int(digits)
-    if not -INT64_MAX - 1 <= value <= INT64_MAX:
+    # Python converts at most 4,300 digits; a 64-bit integer has 19 at most.
+    magnitude = digits.lstrip("+-").lstrip("0")
+    value = int(digits) if len(magnitude) <= len(str(INT64_MAX)) else None
+    if value is None or not -INT64_MAX - 1 <= value <= INT64_MAX:
         raise TraceError(
-            f"{path}:{line}: {column} {value} does not fit in 64 bits"
+            f"{path}:{line}: {column} {digits} does not fit in 64 bits"
             f" (at most {INT64_MAX} in magnitude)"
         )
     return value

@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 import sys
 
+from memplan.text import cut_tokens
+
 TRACEBACK_VARIABLE = "MEMPLAN_TRACEBACK"
 
 
@@ -18,7 +20,7 @@ def report_internal_error(command: str, error: Exception) -> None:
     if os.environ.get(TRACEBACK_VARIABLE):
         raise error
     print(
-        f"{command}: internal error: {type(error).__name__}: {error}\n"
+        f"{command}: internal error: {type(error).__name__}: {cut_tokens(str(error))}\n"
         f"  this is a bug in memplan: please report it with the input and the "
         f"command line; {TRACEBACK_VARIABLE}=1 shows the Python traceback",
         file=sys.stderr,

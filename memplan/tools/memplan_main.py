@@ -7,6 +7,7 @@ import sys
 from collections.abc import Sequence
 from functools import partial
 
+from memplan.text import cut_tokens
 from memplan.tools import plan_cmd, plot_cmd
 from memplan.tools.entry_point import run_command
 from memplan.tools.internal_error import report_internal_error
@@ -31,7 +32,10 @@ def _main(argv: Sequence[str] | None) -> int:
     try:
         return args.run(args)
     except plan_cmd.UsageError as error:
-        print(f"memplan {args.command}: error: {error}", file=sys.stderr)
+        print(
+            f"memplan {args.command}: error: {cut_tokens(str(error))}",
+            file=sys.stderr,
+        )
         return plan_cmd.EXIT_BAD_INPUT
     except Exception as error:
         report_internal_error(f"memplan {args.command}", error)

@@ -58,7 +58,7 @@ from memplan.parser import (
     span_context,
     too_deep,
 )
-from memplan.text import not_utf8, only_comments
+from memplan.text import cut_tokens, not_utf8, only_comments
 from memplan.tools.entry_point import run_command
 from memplan.tools.internal_error import report_internal_error
 from memplan.tools.progress import Ticker
@@ -213,13 +213,15 @@ def _main() -> int:
         opt = MemplanOptMain()
         opt.run()
     except (ParseError, DiagnosticException, ValueError, OSError) as error:
-        print(f"memplan-opt: error: {_one_message(error, opt)}", file=sys.stderr)
+        message = cut_tokens(_one_message(error, opt))
+        print(f"memplan-opt: error: {message}", file=sys.stderr)
         return EXIT_ERROR
     except ArgSpecParseError as error:
         # xDSL derives this one from BaseException, not Exception.
         where = str(error).removeprefix("Error parsing pass pipeline specification:")
         print(
-            f"memplan-opt: error: bad pass pipeline given to -p: {where.strip()}",
+            "memplan-opt: error: bad pass pipeline given to -p: "
+            f"{cut_tokens(where.strip())}",
             file=sys.stderr,
         )
         return EXIT_ERROR

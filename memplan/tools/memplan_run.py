@@ -45,7 +45,7 @@ from memplan.targets import (
     capacity_problem,
     get_target,
 )
-from memplan.text import NotText, decode_text, only_comments
+from memplan.text import NotText, cut_tokens, decode_text, only_comments
 from memplan.tools.entry_point import run_command
 from memplan.tools.progress import Ticker
 
@@ -92,7 +92,7 @@ def _open_for(flag: str, path: str, mode: str) -> IO[Any]:
 
 
 def _report(message: str) -> int:
-    print(f"memplan-run: error: {message.strip()}", file=sys.stderr)
+    print(f"memplan-run: error: {cut_tokens(message.strip())}", file=sys.stderr)
     return 1
 
 

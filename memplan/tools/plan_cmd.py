@@ -31,6 +31,7 @@ from memplan.planning.blocks import (
 from memplan.planning.budget import DEFAULT_NODES
 from memplan.planning.buffers import INT64_MAX, alignment_problem
 from memplan.planning.trace_csv import Trace, read_trace, write_trace
+from memplan.text import cut_tokens
 from memplan.tools.progress import status_line
 
 EXIT_OK = 0
@@ -307,7 +308,7 @@ def _plan_one(path: Path, args: argparse.Namespace, table: _Table | None) -> int
         blocks = None if args.block_size is None else _plan_blocks(trace, args)
     except UsageError as error:
         sys.stdout.flush()
-        print(f"memplan plan: error: {error}", file=sys.stderr)
+        print(f"memplan plan: error: {cut_tokens(str(error))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     report = _report(path, result, args.capacity)
     if blocks is not None:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from long_tokens import LONG_TOKEN_PROGRAMS, MAX_ERROR
 
 from memplan.parser import MemplanParser
 from memplan.tools.memplan_run import main
@@ -353,6 +354,26 @@ def test_an_error_on_a_long_line_shows_the_line_cut_around_it(
     err = capsys.readouterr().err
     _check(err, "unterminated string literal")
     assert len(err) < 1_000 and "..." in err, err[:300]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    LONG_TOKEN_PROGRAMS.values(),
+    ids=list(LONG_TOKEN_PROGRAMS),
+)
+def test_an_error_quoting_a_long_token_shows_it_cut_with_its_length(
+    text: str,
+    expected: tuple[str, ...],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+):
+    path = tmp_path / "bad.mlir"
+    path.write_text(text)
+    assert main([str(path)]) == 1
+    err = capsys.readouterr().err
+    for fragment in expected:
+        _check(err, fragment)
+    assert len(err) < MAX_ERROR, err[:300]
 
 
 def _out_of_memory(*args: object) -> None:

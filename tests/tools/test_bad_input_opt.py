@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from long_tokens import LONG_TOKEN_PROGRAMS, MAX_ERROR
 
 from memplan.dialects.scf import WhileOp
 from memplan.parser import MemplanParser
@@ -759,6 +760,25 @@ def test_an_op_its_own_parser_rejects_is_shown_at_the_innermost_op(
         "    ^^^^^^^^^^^^^^",
         "    linalg.generic: 'sideways' is not a valid IteratorType",
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    LONG_TOKEN_PROGRAMS.values(),
+    ids=list(LONG_TOKEN_PROGRAMS),
+)
+def test_an_error_quoting_a_long_token_shows_it_cut_with_its_length(
+    text: str,
+    expected: tuple[str, ...],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    source = tmp_path / "in.mlir"
+    source.write_text(text)
+    code, err = run([str(source)], monkeypatch, capsys)
+    assert_one_clean_error(code, err, expected)
+    assert len(err) < MAX_ERROR, err[:300]
 
 
 @pytest.mark.parametrize("fault", ["Z", '"'], ids=["not hex", "unterminated"])

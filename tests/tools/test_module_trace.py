@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from long_tokens import LONG_TOKEN_PROGRAMS, MAX_ERROR
 
 from memplan.parser import MemplanParser
 from memplan.planning import lower_bound
@@ -261,6 +262,28 @@ def test_cli_reports_an_op_its_parser_rejects_as_bad_input(
     assert main(["plot", str(bad), "-o", str(tmp_path / "p.png")]) == 2
     err = capsys.readouterr().err
     assert err == "memplan plot: error: " + expected.format(bad=bad)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    LONG_TOKEN_PROGRAMS.values(),
+    ids=list(LONG_TOKEN_PROGRAMS),
+)
+def test_cli_shows_a_long_token_of_an_error_cut_with_its_length(
+    text: str,
+    expected: tuple[str, ...],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    pytest.importorskip("matplotlib")
+    bad = tmp_path / "bad.mlir"
+    bad.write_text(text)
+    assert main(["plot", str(bad), "-o", str(tmp_path / "p.png")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("memplan plot: error: ")
+    for fragment in expected:
+        assert fragment in err, err[:300]
+    assert len(err) < MAX_ERROR, err[:300]
 
 
 def _out_of_memory(*args: object) -> None:

@@ -230,6 +230,46 @@ def test_bad_file_exits_2_naming_the_line(
     assert "Traceback" not in err
 
 
+LONG = "x" * 100_000
+
+LONG_TOKENS = [
+    (
+        f"id,lower,upper,size\n{LONG},0,1,4\n{LONG},0,1,4\n",
+        "trace.csv:3: duplicate buffer id 'xxx",
+        "...' (100,002 characters)",
+    ),
+    (
+        f"id,lower,upper,size\na,0,1,{LONG}\n",
+        "trace.csv:2: size 'xxx",
+        "...' (100,002 characters) is not an integer",
+    ),
+    (
+        f"id,lower,upper,size\na,0,1,{'ab ' * 30_000}\n",
+        "trace.csv:2: size 'ab ab",
+        "...' (90,002 characters) is not an integer",
+    ),
+    (
+        f"id,lower,upper,size\na,0,1,{'9' * 100_000}\n",
+        "trace.csv:2: size 999",
+        "... (100,000 characters) does not fit in 64 bits",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    LONG_TOKENS,
+    ids=["duplicate id", "not an integer", "with spaces", "too many digits"],
+)
+def test_an_error_quoting_a_long_token_shows_it_cut_with_its_length(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, start: str, end: str
+) -> None:
+    code, _, err = run(["plan", str(write(tmp_path, text))], capsys)
+    assert code == 2
+    assert start in err and end in err, err[:300]
+    assert len(err) < 500, err[:300]
+
+
 def test_a_plan_beyond_64_bit_offsets_exits_2_naming_the_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
