@@ -70,6 +70,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, Region
 from xdsl.ir.affine import AffineMap, AffineSet
+from xdsl.irdl import IRDLOperation
 from xdsl.parser import AttrParser, Parser
 from xdsl.utils.exceptions import MultipleSpansParseError, ParseError
 from xdsl.utils.lexer import Span
@@ -78,6 +79,7 @@ from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken, MLIRTokenKind
 from memplan.branches import empty_block, mismatched_branch
 from memplan.dialects.memref import MalformedBlob
 from memplan.dominance import undominated_use
+from memplan.generic_form import read_as_mlir, unmodeled_attribute
 from memplan.parse_memo import MemoizingParser
 from memplan.semi_affine import SemiAffineParser
 from memplan.terminators import misplaced_yield
@@ -434,6 +436,9 @@ class _Parsing:
     name: str | None = None
     """Its name, once read."""
 
+    properties: bool = False
+    """Whether it spells a properties dictionary `<{...}>`, once read."""
+
     @property
     def module(self) -> bool:
         """Whether it is a `builtin.module`."""
@@ -530,6 +535,9 @@ class MemplanParser(MemoizingParser):
         finally:
             self._parsing.pop()
         self.op_spans[op] = start
+        unmodeled = unmodeled_attribute(op)
+        if unmodeled is not None:
+            self.raise_error(unmodeled, start)
         visibility = op.properties.get("sym_visibility") or op.attributes.get(
             "sym_visibility"
         )
@@ -564,6 +572,21 @@ class MemplanParser(MemoizingParser):
                     start,
                 )
         return op
+
+    def _parse_generic_operation(self, op_type: type[Operation]) -> Operation:
+        """xDSL's op, its properties read as MLIR reads them
+        (`memplan.generic_form`)."""
+        op = super()._parse_generic_operation(op_type)
+        if isinstance(op, IRDLOperation):
+            problem = read_as_mlir(op, self._parsing[-1].properties)
+            if problem is not None:
+                self.raise_error(problem, self._parsing[-1].start)
+        return op
+
+    def parse_optional_properties_dict(self) -> dict[str, Attribute]:
+        if self._current_token.text == "<" and self._parsing:
+            self._parsing[-1].properties = True
+        return super().parse_optional_properties_dict()
 
     def _get_op_by_name(self, name: str) -> type[Operation]:
         """The op named `name`, noted as the one being parsed."""

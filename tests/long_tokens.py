@@ -30,9 +30,13 @@ LONG_TOKEN_PROGRAMS = {
     ),
     "property name": (
         _function(
-            f'  %c = "arith.constant"() <{{value = 1 : i32, {LONG} = 1}}> : () -> i32'
+            f'  "memref.dealloc"(%a) <{{{LONG} = 1}}> : (memref<4xf32>) -> ()',
+            args="%a: memref<4xf32>",
         ),
-        ("(100,002 characters) is not defined by the operation 'arith.constant'",),
+        (
+            "(100,001 characters) = 1 : i64} for op memref.dealloc: this "
+            "operation has empty properties",
+        ),
     ),
     "iterator type": (
         "#map = affine_map<(d0) -> (d0)>\n"
