@@ -17,10 +17,12 @@ In generic form (`"memref.alloc"() <{...}> : ...`):
   discardable attribute.
 
 In any form, an inherent attribute MLIR defines and memplan does not model
-(`UNMODELED`: `unsignedCmp` on `scf.for`, `roundingmode` on `arith.addf`) is
-an error: MLIR takes it from the attribute dictionary too (`scf.for ...
-{unsignedCmp}` is an unsigned loop), where xDSL kept it as a discardable
-attribute and memplan computed the op without it.
+that changes what the op computes (`UNMODELED`: `unsignedCmp` on `scf.for`,
+`roundingmode` on `arith.addf`) is an error: MLIR takes it from the attribute
+dictionary too (`scf.for ... {unsignedCmp}` is an unsigned loop), where xDSL
+kept it as a discardable attribute and memplan computed the op without it.
+The others (`KEPT`: `isExact`, `nonNeg`, `no_inline`, ...) change nothing a
+valid program computes and stay on the op as discardable attributes.
 """
 
 from __future__ import annotations
@@ -40,26 +42,38 @@ UNMODELED: dict[str, frozenset[str]] = {
     "arith.subf": frozenset({"roundingmode"}),
     "arith.mulf": frozenset({"roundingmode"}),
     "arith.divf": frozenset({"roundingmode"}),
+    "arith.truncf": frozenset({"roundingmode"}),
+    "bufferization.alloc_tensor": frozenset({"memory_space"}),
+    "linalg.copy": frozenset({"cast"}),
+    "math.fma": frozenset({"roundingmode"}),
+    "scf.for": frozenset({"unsignedCmp"}),
+}
+"""The inherent attributes of MLIR's ops (its ODS definitions, as torch-mlir's
+generated Python bindings list them) that xDSL 0.74's ops, as memplan
+registers them, do not define, and that change what the op computes or
+where its memory is: an error, since memplan would compute the op without
+them."""
+
+KEPT: dict[str, frozenset[str]] = {
     "arith.divsi": frozenset({"isExact"}),
     "arith.divui": frozenset({"isExact"}),
     "arith.shrsi": frozenset({"isExact"}),
     "arith.shrui": frozenset({"isExact"}),
     "arith.extf": frozenset({"fastmath"}),
-    "arith.truncf": frozenset({"fastmath", "roundingmode"}),
+    "arith.truncf": frozenset({"fastmath"}),
     "arith.extui": frozenset({"nonNeg"}),
     "arith.uitofp": frozenset({"nonNeg"}),
-    "bufferization.alloc_tensor": frozenset({"memory_space"}),
     "cf.cond_br": frozenset({"branch_weights"}),
     "func.func": frozenset({"no_inline"}),
     "func.call": frozenset({"arg_attrs", "no_inline", "res_attrs"}),
-    "linalg.copy": frozenset({"cast"}),
-    "math.fma": frozenset({"roundingmode"}),
-    "scf.for": frozenset({"unsignedCmp"}),
     "scf.execute_region": frozenset({"no_inline"}),
 }
-"""The inherent attributes of MLIR's ops (its ODS definitions, as torch-mlir's
-generated Python bindings list them) that xDSL 0.74's ops, as memplan
-registers them, do not define."""
+"""The other inherent attributes of MLIR's ops that xDSL 0.74's do not
+define: promises (`isExact`, `nonNeg`: the result is poison otherwise),
+hints and annotations, which change nothing a valid program computes.  They
+are kept as discardable attributes, so the printed module still has them
+and MLIR reads them back as the op's own; one given as a property in
+generic form moves to the attribute dictionary."""
 
 
 def unmodeled_attribute(op: Operation) -> str | None:
@@ -82,7 +96,7 @@ def read_as_mlir(op: IRDLOperation, properties: bool) -> str | None:
     dictionary if `properties`), what MLIR builds from the same text (see the
     module's documentation); the error MLIR gives instead, if any."""
     definition = type(op).get_irdl_definition()
-    if not definition.properties and op.name not in UNMODELED:
+    if not definition.properties and op.name not in UNMODELED and op.name not in KEPT:
         if not properties:
             return None
         return (
@@ -90,8 +104,11 @@ def read_as_mlir(op: IRDLOperation, properties: bool) -> str | None:
             f"{op.name}: this operation has empty properties"
         )
     known = definition.properties.keys() | UNMODELED.get(op.name, frozenset())
+    kept = KEPT.get(op.name, frozenset())
     for name in [name for name in op.properties if name not in known]:
-        del op.properties[name]
+        value = op.properties.pop(name)
+        if name in kept:
+            op.attributes.setdefault(name, value)
     for name in definition.properties.keys() & op.attributes.keys():
         if name in op.properties:
             del op.attributes[name]

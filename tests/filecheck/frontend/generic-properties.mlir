@@ -119,3 +119,26 @@ func.func @rounding(%x: f32) {
 }
 
 // CHECK: arith.addf: 'roundingmode' is an inherent attribute of MLIR's arith.addf that memplan does not model: expected the op without it
+
+// -----
+
+// MLIR: accepts. Inherent attributes of MLIR's that promise or hint and
+// change nothing a valid program computes (memplan.generic_form.KEPT) stay
+// on the op as discardable attributes, given in either form, so MLIR reads
+// them back as its own.
+
+func.func @kept_attributes(%a: i32, %b: i32, %x: f32) {
+  %0 = "arith.divsi"(%a, %b) <{isExact}> : (i32, i32) -> i32
+  %1 = "arith.shrui"(%a, %b) {isExact} : (i32, i32) -> i32
+  %2 = "arith.extui"(%a) <{nonNeg}> : (i32) -> i64
+  %3 = "arith.extf"(%x) <{fastmath = #arith.fastmath<contract>}> : (f32) -> f64
+  "func.call"() <{callee = @g, no_inline}> : () -> ()
+  func.return
+}
+func.func private @g()
+
+// CHECK:      "arith.divsi"(%{{.*}}, %{{.*}}) {isExact} : (i32, i32) -> i32
+// CHECK-NEXT: "arith.shrui"(%{{.*}}, %{{.*}}) {isExact} : (i32, i32) -> i32
+// CHECK-NEXT: "arith.extui"(%{{.*}}) {nonNeg} : (i32) -> i64
+// CHECK-NEXT: "arith.extf"(%{{.*}}) {fastmath = #arith.fastmath<contract>} : (f32) -> f64
+// CHECK-NEXT: "func.call"() <{callee = @g}> {no_inline} : () -> ()
