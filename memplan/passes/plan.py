@@ -112,6 +112,7 @@ from memplan.passes.plan_calls import (
     CallPressure,
     arena_room,
     arena_span,
+    fit_together,
     free_bytes,
     plan_order,
 )
@@ -210,6 +211,14 @@ class UnitArena:
         return offsets
 
 
+RunItem = tuple[AllocTensorOp, LiveRange, AllocStorageOp]
+"""A tensor to place in an arena, its live range and its storage."""
+
+
+Split = list[tuple[list[RunItem], Operation | None]]
+"""Groups of an arena's tensors, each with the op its one arena starts at
+(None: one arena per run of the group, `_runs`)."""
+
 Tables = dict[AllocTensorOp, int]
 """Offset of each cut tensor's pointer table in its table storage."""
 
@@ -277,7 +286,9 @@ class MemoryPlanPass(MemplanPass):
     """"run": one arena per run of chained live ranges of a planning unit,
     allocated before the run and killed after it (peaks stay at or below the
     unplanned program's).  "function": one arena per function, scope and
-    device, allocated at function entry, as a static workspace would be."""
+    device, allocated at function entry, as a static workspace would be;
+    split only where a call it is held across would leave the callee too
+    little room (`_splits`)."""
 
     discontiguous: str = "never"
     """"never": every tensor stays contiguous.  "auto": in a scope with a
@@ -495,20 +506,16 @@ class MemoryPlanPass(MemplanPass):
                         (arena.scope, arena.device),
                         shallower,
                     )
-                    pieces = (
-                        []
-                        if self.arenas == "function"
-                        else self._split_at_calls(
-                            function,
-                            liveness,
-                            arena,
-                            room,
-                            shallower,
-                            around,
-                            calls,
-                            storage_of,
-                            in_branches,
-                        )
+                    pieces = self._split_at_calls(
+                        function,
+                        liveness,
+                        arena,
+                        room,
+                        shallower,
+                        around,
+                        calls,
+                        storage_of,
+                        in_branches,
                     )
                     if pieces:
                         pending += reversed(pieces)
@@ -745,40 +752,52 @@ class MemoryPlanPass(MemplanPass):
         live across a call where it leaves the callee too little room
         (`CallPressure.pressed`: with `room` left over its span, the arenas of
         enclosing blocks in `shallower`, what the function holds beside its
-        arenas) are held there: those tensors form runs of their own, and
-        so do the others, which the calls then cut.  The branch arenas
-        nested in `arena` may nest in the new ones.
+        arenas) are held there.  Of the ways to split it (`_splits`, coarsest
+        first), the first whose arenas leave some such call room and fit
+        together wherever they are live (`fit_together`), else the first
+        that leaves some such call room.  The branch arenas nested in
+        `arena` may nest in the new ones.
         Empty, and `arena` as it was, when no call is pressed, when every
-        tensor is live across such a call, or when the new arenas leave the
-        callee too little room at each such call all the same."""
+        tensor is live across the same such calls, or when the new arenas
+        leave the callee too little room at each such call all the same."""
         pressed = sorted(calls.pressed(liveness, arena, room, around, shallower))
         if not pressed:
             return []
-        across: list[tuple[AllocTensorOp, LiveRange, AllocStorageOp]] = []
-        others: list[tuple[AllocTensorOp, LiveRange, AllocStorageOp]] = []
-        for tensor, live in arena.tensors.items():
-            first = liveness.op_at(arena.block, live.start)
-            last = liveness.op_at(arena.block, live.end)
-            assert first is not None and last is not None
-            position = bisect_left(pressed, liveness.index[first])
-            spans = (
-                position < len(pressed) and pressed[position] <= liveness.index[last]
+        relieving: list[Split] = []
+        for split in self._splits(liveness, arena, pressed, storage_of):
+            pieces = self._pieces(function, liveness, arena, split, around, in_branches)
+            still = calls.pressed_together(liveness, pieces, around, shallower)
+            if still.issuperset(pressed):
+                continue
+            if fit_together(liveness, pieces, around, shallower):
+                return pieces
+            relieving.append(split)
+        if relieving:
+            return self._pieces(
+                function, liveness, arena, relieving[0], around, in_branches
             )
-            (across if spans else others).append((tensor, live, storage_of[tensor]))
-        if not across or not others:
-            return []
+        for inner, _ in arena.nested:
+            inner.host = arena
+        return []
+
+    def _pieces(
+        self,
+        function: func.FuncOp,
+        liveness: FunctionLiveness,
+        arena: UnitArena,
+        split: Split,
+        around: Around,
+        in_branches: BranchArenas,
+    ) -> list[UnitArena]:
+        """The arenas of `split`, packed in program order, where the branch
+        arenas nested in `arena` may nest."""
         for inner, _ in arena.nested:
             inner.host = None
         pieces = [
             piece
-            for items in (across, others)
+            for items, first in split
             for piece in _runs(
-                liveness,
-                arena.block,
-                arena.scope,
-                arena.device,
-                items,
-                per_function=False,
+                liveness, arena.block, arena.scope, arena.device, items, first
             )
         ]
         pieces.sort(key=lambda piece: liveness.index[piece.first])
@@ -791,24 +810,74 @@ class MemoryPlanPass(MemplanPass):
                 arena_room((arena.scope, arena.device), around.target, around.held),
                 around.target,
             )
-        still = {
-            point
-            for piece in pieces
-            for point in calls.pressed(
-                liveness,
-                piece,
-                around.room(
-                    arena_span(liveness, piece), (piece.scope, piece.device), shallower
-                ),
-                around,
-                shallower,
-            )
-        }
-        if still.issuperset(pressed):
-            for inner, _ in arena.nested:
-                inner.host = arena
-            return []
         return pieces
+
+    def _splits(
+        self,
+        liveness: FunctionLiveness,
+        arena: UnitArena,
+        pressed: list[int],
+        storage_of: Mapping[AllocTensorOp, AllocStorageOp],
+    ) -> Iterator[Split]:
+        """The ways to split `arena` at the `pressed` points, coarsest first.
+
+        With `arenas=run`: the tensors live across some pressed call in runs
+        of their own and the others in theirs, which the calls cut; then,
+        where tensors are live across different pressed calls, the tensors
+        live across the same ones in runs of their own (in one arena, the
+        tensors live across one call would hold their bytes at the other);
+        then each tensor live across a pressed call in an arena of its own
+        (in one arena, a tensor allocated late holds its bytes from the
+        first one's allocation); last, every tensor in an arena of its own,
+        as the input had them.  With `arenas=function`: the last three,
+        the other tensors in one arena per stretch between pressed calls
+        but in the last, the first from function entry, as the function's
+        arena was."""
+        spanned: dict[tuple[int, ...], list[RunItem]] = {}
+        stretches: dict[int, list[RunItem]] = {}
+        for tensor, live in arena.tensors.items():
+            first = liveness.op_at(arena.block, live.start)
+            last = liveness.op_at(arena.block, live.end)
+            assert first is not None and last is not None
+            start = bisect_left(pressed, liveness.index[first])
+            stop = bisect_right(pressed, liveness.index[last])
+            item = (tensor, live, storage_of[tensor])
+            if start < stop:
+                spanned.setdefault(tuple(pressed[start:stop]), []).append(item)
+            else:
+                stretches.setdefault(start, []).append(item)
+        across = [item for items in spanned.values() for item in items]
+        by_calls: Split = [(items, None) for items in spanned.values()]
+        if self.arenas == "function":
+            rest: Split = [
+                (
+                    items,
+                    _first_op(liveness, arena.block, items) if stretch else arena.first,
+                )
+                for stretch, items in stretches.items()
+            ]
+            ways = [[*by_calls, *rest]]
+        else:
+            others = [item for items in stretches.values() for item in items]
+            rest = [(others, None)] if others else []
+            ways = [[(across, None), *rest], [*by_calls, *rest]]
+        ways += [
+            [*(([item], None) for item in across), *rest],
+            [
+                ([item], None)
+                for items in [*spanned.values(), *stretches.values()]
+                for item in items
+            ],
+        ]
+        # Each way refines the one before: one with no more groups is the
+        # same.  With arenas=function, a function's one arena splits even
+        # into one group where no tensor is live across a pressed call: it
+        # then starts at its first tensor, after those calls.
+        groups = 0 if self.arenas == "function" and not spanned else 1
+        for way in ways:
+            if len(way) > groups:
+                groups = len(way)
+                yield way
 
     def _repack(
         self,
@@ -951,9 +1020,7 @@ def _unit_arenas(
     unit holds no bytes.  `per_function` makes the function body the only
     unit and one run of each scope and device, starting at function entry."""
     entry = liveness.function.body.block
-    groups: dict[
-        tuple[Block, str, int], list[tuple[AllocTensorOp, LiveRange, AllocStorageOp]]
-    ] = {}
+    groups: dict[tuple[Block, str, int], list[RunItem]] = {}
     for planned in storages:
         for tensor, live in planned.tensors:
             unit = entry if per_function else liveness.unit_of(tensor)
@@ -963,7 +1030,12 @@ def _unit_arenas(
         arena
         for (block, scope, device), items in groups.items()
         for arena in _runs(
-            liveness, block, scope, device, items, per_function=per_function
+            liveness,
+            block,
+            scope,
+            device,
+            items,
+            entry.first_op if per_function else None,
         )
     ]
     arenas.sort(key=lambda arena: liveness.index[arena.first])
@@ -975,31 +1047,38 @@ def _runs(
     block: Block,
     scope: str,
     device: int,
-    items: list[tuple[AllocTensorOp, LiveRange, AllocStorageOp]],
-    *,
-    per_function: bool,
+    items: list[RunItem],
+    first: Operation | None,
 ) -> list[UnitArena]:
     """The arenas of tensors of one unit `block`, scope and device: one per
-    run of chained live ranges (one in all with `per_function`)."""
-    entry = liveness.function.body.block
+    run of chained live ranges, or, given the `first` op, one in all,
+    allocated before it."""
     arenas: list[UnitArena] = []
     current: UnitArena | None = None
     for tensor, live, storage in sorted(
         items, key=lambda item: liveness.index[item[0]]
     ):
-        first = entry.first_op if per_function else liveness.op_at(block, live.start)
+        start = liveness.op_at(block, live.start) if first is None else first
         last = liveness.op_at(block, live.end)
-        assert first is not None and last is not None
+        assert start is not None and last is not None
         if current is None or (
-            not per_function and liveness.index[first] > liveness.index[current.last]
+            first is None and liveness.index[start] > liveness.index[current.last]
         ):
-            current = UnitArena(block, scope, device, first, last)
+            current = UnitArena(block, scope, device, start, last)
             arenas.append(current)
         elif liveness.index[last] > liveness.index[current.last]:
             current.last = last
         current.tensors[tensor] = live
         current.storages.append(storage)
     return arenas
+
+
+def _first_op(
+    liveness: FunctionLiveness, block: Block, items: list[RunItem]
+) -> Operation:
+    """The op of `block` where the first of `items` is allocated."""
+    ops = [liveness.op_at(block, live.start) for _, live, _ in items]
+    return min((op for op in ops if op is not None), key=liveness.index.__getitem__)
 
 
 def _depth(block: Block) -> int:

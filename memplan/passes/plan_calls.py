@@ -6,7 +6,8 @@ each callee holds at its peak.  An arena held across a call where the
 arena, what else is held there (`Around`) and the callee's peak exceed the
 scope's capacity is *pressed* at that call (`CallPressure`); `memory-plan`
 then splits its run so that only the tensors live across the call are
-held there.
+held there, and judges a split by the arenas it makes live together
+(`CallPressure.pressed_together`, `fit_together`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass
+from heapq import heappop, heappush
 from typing import TYPE_CHECKING
 
 from xdsl.dialects import func
@@ -37,6 +39,7 @@ __all__ = [
     "CallPressure",
     "arena_room",
     "arena_span",
+    "fit_together",
     "free_bytes",
     "holds_bounded",
     "plan_order",
@@ -151,6 +154,87 @@ class CallPressure:
             assert anchor is not None
             pressed.append(liveness.index[anchor])
         return pressed
+
+    def pressed_together(
+        self,
+        liveness: FunctionLiveness,
+        arenas: list[UnitArena],
+        around: Around,
+        shallower: list[UnitArena],
+    ) -> set[int]:
+        """The points of the ops of the arenas' block (they share one) that
+        make calls where the `arenas` live there together (those an arena is
+        split into), what else is held there and the callee's peak in their
+        window exceed the scope's capacity, as `pressed` finds them for one
+        arena."""
+        window = arenas[0].scope, arenas[0].device
+        spans = _aligned_spans(liveness, arenas, around.target.alignment(window[0]))
+        start = bisect_left(self.points, min(span[0] for span, _ in spans))
+        stop = bisect_right(self.points, max(span[1] for span, _ in spans))
+        calls = self.calls[start:stop]
+        pressed: set[int] = set()
+        for call, held in zip(
+            calls, _held_at(spans, [call.point for call in calls]), strict=True
+        ):
+            peak = self.callees.peaks[call.callee].get(window)
+            if not peak or not held:
+                continue
+            at_call = around.room((call.point, call.point), window, shallower)
+            if held + self.callees.needed(peak) <= free_bytes(at_call):
+                continue
+            anchor = liveness.op_at(arenas[0].block, call.point)
+            assert anchor is not None
+            pressed.add(liveness.index[anchor])
+        return pressed
+
+
+def fit_together(
+    liveness: FunctionLiveness,
+    arenas: list[UnitArena],
+    around: Around,
+    shallower: list[UnitArena],
+) -> bool:
+    """Whether the `arenas` (those an arena is split into), each from an
+    address of their scope's alignment, fit in what `around` and the
+    enclosing arenas in `shallower` leave of their window wherever they are
+    live: at the first point of each, as the most are live at one of those."""
+    window = arenas[0].scope, arenas[0].device
+    spans = _aligned_spans(liveness, arenas, around.target.alignment(window[0]))
+    starts = sorted({span[0] for span, _ in spans})
+    return all(
+        held <= free_bytes(around.room((point, point), window, shallower))
+        for point, held in zip(starts, _held_at(spans, starts), strict=True)
+    )
+
+
+def _held_at(spans: list[tuple[tuple[int, int], int]], points: list[int]) -> list[int]:
+    """The bytes live at each of `points` (ascending) of `spans`, each the
+    first and last point a number of bytes is live over."""
+    by_start = sorted(spans)
+    live: list[tuple[int, int]] = []
+    held = 0
+    taken = 0
+    found: list[int] = []
+    for point in points:
+        while taken < len(by_start) and by_start[taken][0][0] <= point:
+            (_, end), size = by_start[taken]
+            heappush(live, (end, size))
+            held += size
+            taken += 1
+        while live and live[0][0] < point:
+            held -= heappop(live)[1]
+        found.append(held)
+    return found
+
+
+def _aligned_spans(
+    liveness: FunctionLiveness, arenas: list[UnitArena], alignment: int
+) -> list[tuple[tuple[int, int], int]]:
+    """Each arena's span and its size rounded up to `alignment`."""
+    return [
+        (arena_span(liveness, arena), align_up(arena.size, alignment))
+        for arena in arenas
+    ]
 
 
 def free_bytes(room: Room) -> int:

@@ -12,8 +12,8 @@
 // accepts the input (%sa and @scratch's 2048 bytes at the call, %sa and %sb
 // after it).  One arena of %a and %b (4096 bytes) would hold 6144 bytes at
 // the call; the split holds %a's arena there only.  With room for both
-// (ROOMY), the run stays one arena.  With arenas=function the arena is the
-// function's static workspace, never split: the final check refuses it.
+// (ROOMY), the run stays one arena.  With arenas=function the function's
+// arena, its static workspace, splits the same way.
 // CHECK-LABEL: func.func @main(
 // CHECK:         %arena = memory.alloc_storage [2048] align 2048 : !memory.storage<"global.vtcm">
 // CHECK-NEXT:    %a = memory.alloc_tensor %arena[0]
@@ -36,7 +36,13 @@
 // ROOMY-NOT:     memory.alloc_storage
 // ROOMY:         memory.kill %arena : !memory.storage<"global.vtcm">
 // ROOMY-NEXT:    func.return
-// FUNCTION: memory-plan: in @main, after planning, scope "global.vtcm" holds 6144 bytes at memory.alloc_storage %arena (in @scratch) (held: %arena, %arena (in @scratch)), over its capacity of 4096 bytes
+// FUNCTION-LABEL: func.func @main(
+// FUNCTION:         %arena = memory.alloc_storage [2048] align 2048 : !memory.storage<"global.vtcm">
+// FUNCTION-NEXT:    %a = memory.alloc_tensor %arena[0]
+// FUNCTION-NEXT:    linalg.copy
+// FUNCTION-NEXT:    func.call @scratch(%r)
+// FUNCTION-NEXT:    %arena_1 = memory.alloc_storage [2048] align 2048 : !memory.storage<"global.vtcm">
+// FUNCTION-NEXT:    %b = memory.alloc_tensor %arena_1[0]
 
 func.func @main(%r: memref<512xf32>) {
   %sa = memory.alloc_storage [2048] : !memory.storage<"global.vtcm">
@@ -68,7 +74,11 @@ func.func private @scratch(%in: memref<512xf32>) {
 // of %a and %b (at %b's offset, free during the scf.if), which would hold
 // 4096 bytes at the call in the branch.  Split, %a's arena (live across the
 // scf.if) has no room left for %t without growing: %t's arena is the
-// branch's own, killed before the call.
+// branch's own, killed before the call.  With arenas=function, %t is a
+// tensor of the function's arena, held over the whole scf.if at the level
+// of the function's body, so over the call in it: %a and %t are both live
+// across it there, and no split leaves @scratch room; the final check
+// refuses it (with the default arenas, %t's arena is the branch's own).
 // CHECK-LABEL: func.func @branch(
 // CHECK:         %arena = memory.alloc_storage [2048] align 2048 : !memory.storage<"global.vtcm">
 // CHECK-NEXT:    %a = memory.alloc_tensor %arena[0]
