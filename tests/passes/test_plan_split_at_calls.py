@@ -7,12 +7,12 @@ the tensors live across the call are held there.
 Random programs (tests/passes/call_runs_gen.py) of tensors that fill whole
 2048-byte VTCM ranges: of 300 (derandomized), 84 were accepted by
 `memory-verify`, 9 of which `memory-plan` refused before runs were split.
-With tensors of 512 bytes to 4 KiB, in both arena modes: of 1000
-(derandomized, the script in docs/passes.md), `memory-verify` accepted
-344, of which `memory-plan` refused 7 (`arenas=function`: 41) when a run
-split only into the tensors live across the pressed calls and the others,
-and none once tensors live across different calls, or allocated late,
-could get arenas of their own.
+With tensors of 512 bytes to 4 KiB at 6144 bytes, in both arena modes: of
+600 (derandomized), `memory-verify` accepts 269, of which `memory-plan`
+refused 8 (`arenas=function`: 36, its arena never split) when a run split
+only into the tensors live across the pressed calls and the others, and
+none once the tensors live across different calls, those allocated late,
+and last every tensor could get arenas of their own.
 """
 
 from __future__ import annotations

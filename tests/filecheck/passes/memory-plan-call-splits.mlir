@@ -7,8 +7,9 @@
 // memory-plan-calls.mlir), coarsest first: the tensors live across those
 // calls apart from the others; then the tensors live across different
 // calls apart; then each tensor live across such a call in an arena of its
-// own.  It keeps the first split whose arenas leave a call room and fit
-// together.  Each input here is one memory-verify accepts at 6144 bytes.
+// own; last, every tensor in an arena of its own.  It keeps the first split
+// whose arenas leave a call room and fit together.  Each input here is one
+// memory-verify accepts at 6144 bytes.
 
 // %a is live across the first call, %b across the second: one arena of
 // both (6144 bytes) leaves @scratch no room at either.  Tensors live
@@ -168,3 +169,57 @@ func.func private @scratch(%in: memref<512xf32>) {
   func.return
 }
 
+// -----
+
+// %t4 and %t5 are live across the call, %t0 and %t1 after it.  Apart, the
+// arena of %t4 and %t5 (2560 bytes, 4096 from an aligned address) leaves
+// @scratch room, but beside the arena of %t0 and %t1 (3072 bytes) it does
+// not fit where %t0 is allocated, nor do the arenas of %t4 and %t5 alone:
+// every tensor gets an arena of its own, as in the input.
+// INPUT-LABEL: func.func @all_alone(
+// CHECK-LABEL: func.func @all_alone(
+// CHECK-COUNT-4: memory.alloc_storage
+// CHECK-NOT:     memory.alloc_storage
+// CHECK:         func.return
+// FUNCTION-LABEL: func.func @all_alone(
+// FUNCTION-COUNT-4: memory.alloc_storage
+// FUNCTION-NOT:     memory.alloc_storage
+// FUNCTION:         func.return
+
+func.func @all_alone(%r: memref<512xf32>) {
+  %st4 = memory.alloc_storage [2048] : !memory.storage<"global.vtcm">
+  %t4 = memory.alloc_tensor %st4[0] : !memory.storage<"global.vtcm"> to memref<512xf32, "global.vtcm">
+  %vt4 = memref.subview %r[0] [512] [1] : memref<512xf32> to memref<512xf32, strided<[1]>>
+  linalg.copy ins(%vt4 : memref<512xf32, strided<[1]>>) outs(%t4 : memref<512xf32, "global.vtcm">)
+  %st5 = memory.alloc_storage [512] : !memory.storage<"global.vtcm">
+  %t5 = memory.alloc_tensor %st5[0] : !memory.storage<"global.vtcm"> to memref<128xf32, "global.vtcm">
+  %vt5 = memref.subview %r[0] [128] [1] : memref<512xf32> to memref<128xf32, strided<[1]>>
+  linalg.copy ins(%vt5 : memref<128xf32, strided<[1]>>) outs(%t5 : memref<128xf32, "global.vtcm">)
+  func.call @scratch(%r) : (memref<512xf32>) -> ()
+  %st0 = memory.alloc_storage [2048] : !memory.storage<"global.vtcm">
+  %t0 = memory.alloc_tensor %st0[0] : !memory.storage<"global.vtcm"> to memref<512xf32, "global.vtcm">
+  %vt0 = memref.subview %r[0] [512] [1] : memref<512xf32> to memref<512xf32, strided<[1]>>
+  linalg.copy ins(%vt0 : memref<512xf32, strided<[1]>>) outs(%t0 : memref<512xf32, "global.vtcm">)
+  linalg.copy ins(%t5 : memref<128xf32, "global.vtcm">) outs(%vt5 : memref<128xf32, strided<[1]>>)
+  memory.kill %st5 : !memory.storage<"global.vtcm">
+  %st1 = memory.alloc_storage [1024] : !memory.storage<"global.vtcm">
+  %t1 = memory.alloc_tensor %st1[0] : !memory.storage<"global.vtcm"> to memref<256xf32, "global.vtcm">
+  %vt1 = memref.subview %r[0] [256] [1] : memref<512xf32> to memref<256xf32, strided<[1]>>
+  linalg.copy ins(%vt1 : memref<256xf32, strided<[1]>>) outs(%t1 : memref<256xf32, "global.vtcm">)
+  linalg.copy ins(%t0 : memref<512xf32, "global.vtcm">) outs(%vt0 : memref<512xf32, strided<[1]>>)
+  memory.kill %st0 : !memory.storage<"global.vtcm">
+  linalg.copy ins(%t1 : memref<256xf32, "global.vtcm">) outs(%vt1 : memref<256xf32, strided<[1]>>)
+  memory.kill %st1 : !memory.storage<"global.vtcm">
+  linalg.copy ins(%t4 : memref<512xf32, "global.vtcm">) outs(%vt4 : memref<512xf32, strided<[1]>>)
+  memory.kill %st4 : !memory.storage<"global.vtcm">
+  func.return
+}
+
+func.func private @scratch(%in: memref<512xf32>) {
+  %ss = memory.alloc_storage [2048] : !memory.storage<"global.vtcm">
+  %s = memory.alloc_tensor %ss[0] : !memory.storage<"global.vtcm"> to memref<512xf32, "global.vtcm">
+  linalg.copy ins(%in : memref<512xf32>) outs(%s : memref<512xf32, "global.vtcm">)
+  linalg.copy ins(%s : memref<512xf32, "global.vtcm">) outs(%in : memref<512xf32>)
+  memory.kill %ss : !memory.storage<"global.vtcm">
+  func.return
+}
