@@ -227,15 +227,14 @@ class AffineFunctions(CompilingFunctions):
     arrays."""
 
     def __init__(
-        self,
-        vectorizer: LoopVectorizer | None = None,
-        loops: ScfFunctionsExtra | None = None,
+        self, loops: ScfFunctionsExtra, vectorizer: LoopVectorizer | None = None
     ) -> None:
-        self.vectorizer = vectorizer
-        """Runs loop nests on whole arrays where that changes nothing."""
         self.loops = loops
         """Runs the iterations of `affine.parallel` (with the checks of
-        `scf.parallel`)."""
+        `scf.parallel`), and opens the allocation scope of each `affine.for`
+        iteration (`ScfFunctionsExtra.iteration_runner`)."""
+        self.vectorizer = vectorizer
+        """Runs loop nests on whole arrays where that changes nothing."""
         self._reductions: dict[ParallelOp, tuple[_Reduction, ...]] = {}
         """Each `affine.parallel`'s reductions, made on its first run."""
         self._maps: dict[int, tuple[AffineMapAttr, CompiledMap]] = {}
@@ -315,10 +314,11 @@ class AffineFunctions(CompilingFunctions):
             )
         )
         carried = tuple(args[lower_count + upper_count :])
+        body = self.loops.iteration_runner(
+            op, partial(interpreter.run_ssacfg_region, op.body, name="affine.for")
+        )
         for i in loop_range(lower, upper, op.step.value.data):
-            carried = interpreter.run_ssacfg_region(
-                op.body, (i, *carried), "affine.for"
-            )
+            carried = body((i, *carried))
         return carried
 
     run_xdsl_for = impl(affine.ForOp)(run_for)
@@ -346,7 +346,6 @@ class AffineFunctions(CompilingFunctions):
     ) -> PythonValues:
         """The loop `-lower-affine` makes of it: bounds of the groups' max and
         min, reductions from their identities."""
-        assert self.loops is not None, "affine.parallel needs the scf functions"
         split = len(op.lower_operands)
         bounds = []
         for bounds_map, groups, operands, pick in (

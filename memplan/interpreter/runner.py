@@ -272,7 +272,7 @@ class Runner:
         self.interpreter.register_implementations(CfFunctions())
         self.interpreter.register_implementations(NumpyArithFunctions())
         self.interpreter.register_implementations(ExtendedArithFunctions())
-        self.interpreter.register_implementations(AffineFunctions(vectorizer, loops))
+        self.interpreter.register_implementations(AffineFunctions(loops, vectorizer))
         self.interpreter.register_implementations(BuiltinFunctions())
         self.interpreter.register_implementations(memrefs, override=True)
         self.interpreter.register_implementations(

@@ -9,8 +9,11 @@ the induction variables (the last varies fastest), and folds each
 `scf.forall` (its memref form, without `shared_outs`) and `affine.parallel`
 (`affine_impl.py`) run the same way.  The
 memory model sees one iteration at a time; `parallel.py` checks that no
-iteration relies on that.  As in MLIR, each iteration is an automatic
-allocation scope: its `memref.alloca`s are freed when it ends.
+iteration relies on that.  As in MLIR, each iteration of these loops, and
+of `scf.for` and `affine.for`, is an automatic allocation scope
+(`memplan.allocation_scopes`): the `memref.alloca`s it makes are freed when
+it ends.  A sequential loop whose body makes none (most: scalar loop nests)
+runs its iterations without opening a scope.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from xdsl.interpreter import (
 )
 from xdsl.ir import Operation, Region
 
+from memplan.allocation_scopes import makes_scoped_allocas
 from memplan.dialects.scf import (
     ExecuteRegionOp,
     ForallOp,
@@ -87,6 +91,33 @@ class ScfFunctionsExtra(CompilingFunctions):
         self.iterations = iterations
         self.memrefs = memrefs
         self.vectorizer = vectorizer
+        self._scopes: dict[int, tuple[Operation, bool]] = {}
+        """id(loop) -> (the loop, kept so the id stays its own, whether its
+        body makes `memref.alloca`s it frees per iteration)."""
+
+    def iteration_runner(
+        self, loop: Operation, body: Callable[[PythonValues], PythonValues]
+    ) -> Callable[[PythonValues], PythonValues]:
+        """`body`, which runs one iteration of the sequential loop `loop`
+        given its induction value and carried values, freeing the
+        `memref.alloca`s the iteration makes when it ends where the loop's
+        body makes any (worked out on the loop's first run): `body` itself
+        otherwise."""
+        entry = self._scopes.get(id(loop))
+        if entry is None:
+            entry = self._scopes[id(loop)] = (loop, makes_scoped_allocas(loop))
+        if not entry[1]:
+            return body
+        name = describe(loop)
+
+        def iteration(args: PythonValues) -> PythonValues:
+            self.memrefs.enter_scope()
+            try:
+                return body(args)
+            finally:
+                self.memrefs.leave_scope(f"the end of iteration {[args[0]]} of {name}")
+
+        return iteration
 
     def run_box(
         self,
@@ -196,8 +227,9 @@ class ScfFunctionsExtra(CompilingFunctions):
     def run_for(
         self, interpreter: Interpreter, op: scf.ForOp, args: PythonValues
     ) -> PythonValues:
-        """As xDSL's `scf.for`."""
-        return _for(partial(interpreter.run_ssacfg_region, op.body), args)
+        """As xDSL's `scf.for`, each iteration an automatic allocation scope."""
+        body = partial(interpreter.run_ssacfg_region, op.body)
+        return _for(self.iteration_runner(op, body), args)
 
     run_xdsl_for = impl(scf.ForOp)(run_for)
     run_memplan_for = impl(ForOp)(run_for)
@@ -209,7 +241,8 @@ class ScfFunctionsExtra(CompilingFunctions):
             interpreter, RegionInterpreter
         ):
             return None
-        scalar = partial(_for, interpreter.region_runner(op.body))
+        body = self.iteration_runner(op, interpreter.region_runner(op.body))
+        scalar = partial(_for, body)
         if self.vectorizer is None:
             return scalar
         return self.vectorizer.compile(op, scalar) or scalar

@@ -35,6 +35,7 @@ from xdsl.dialects.builtin import MemRefType, ModuleOp, UnregisteredOp
 from xdsl.ir import BlockArgument, Operation, SSAValue, Use
 from xdsl.traits import IsTerminator, MemoryEffectKind, get_effects
 
+from memplan.allocation_scopes import allocation_scope
 from memplan.dialects import memref
 from memplan.dialects.memory import AllocStorageOp, KillOp, StorageType
 from memplan.ir_walk import walk
@@ -199,29 +200,17 @@ def frees_of(allocation: Operation) -> list[Operation]:
 HEAP_ALLOCATIONS = frozenset({"memref.alloc", "bufferization.clone", *REALLOCS})
 """Ops that allocate a memref buffer only a free (`frees_of`) frees."""
 
-AUTOMATIC_ALLOCATION_SCOPES = frozenset(
-    {
-        "func.func",
-        "scf.parallel",
-        "scf.forall",
-        "affine.parallel",
-        "memref.alloca_scope",
-    }
-)
-"""Ops whose region frees the `memref.alloca`s made in it each time a run of
-it ends (a call returns, an iteration or the scope's block ends), as
-`memplan-run` frees them (by name)."""
-
 
 def freed_at(liveness: FunctionLiveness, allocation: Operation) -> int | None:
     """The point of the first op of `allocation`'s block, in program order,
     that frees its bytes (`frees_of`): they are held up to there on every
     path.  None when no op of that block frees them (a free in a branch or a
     loop may not run): they are held to the end of the function.  A
-    `memref.alloca` is freed where its automatic allocation scope ends: at
-    the terminator of the scope's block, or at the function's last point."""
+    `memref.alloca` is freed where its automatic allocation scope
+    (`allocation_scopes`) ends: at the terminator of the scope's block (for
+    a loop, where each iteration ends), or at the function's last point."""
     if allocation.name == "memref.alloca":
-        scope = _allocation_scope(allocation)
+        scope = allocation_scope(allocation)
         if scope is None or isinstance(scope, func.FuncOp):
             return liveness.last_point
         body = scope.regions[0].blocks.last
@@ -238,19 +227,12 @@ def freed_at(liveness: FunctionLiveness, allocation: Operation) -> int | None:
     )
 
 
-def _allocation_scope(alloca: Operation) -> Operation | None:
-    """The nearest op around `alloca` that frees it (`AUTOMATIC_ALLOCATION_SCOPES`)."""
-    scope = alloca.parent_op()
-    while scope is not None and scope.name not in AUTOMATIC_ALLOCATION_SCOPES:
-        scope = scope.parent_op()
-    return scope
-
-
 def loops_holding(allocation: Operation) -> list[Operation]:
     """The loops (`loops.LOOPS`), innermost first, whose every iteration
     allocates a new buffer of `allocation` that none of them frees, so a run
     holds one per iteration of each, all at once: for a `memref.alloca`,
-    the loops inside its automatic allocation scope; for a
+    the loops inside its automatic allocation scope (`scf.while`s: an
+    `scf.for` or `affine.for` is a scope, freeing it per iteration); for a
     `memory.alloc_storage`, `memref.alloc`, `memref.realloc` or
     `bufferization.clone` that no op of its own block frees (`freed_at`:
     held to the end of the function), the loops around it up to the first
@@ -260,7 +242,7 @@ def loops_holding(allocation: Operation) -> list[Operation]:
     loops, and a free after them frees only the last: all are held.
     Empty for any other allocation."""
     if allocation.name == "memref.alloca":
-        scope = _allocation_scope(allocation)
+        scope = allocation_scope(allocation)
     elif (
         isinstance(allocation, AllocStorageOp) or allocation.name in HEAP_ALLOCATIONS
     ) and not any(

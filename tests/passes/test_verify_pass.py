@@ -299,29 +299,43 @@ VTCM_ALLOCATIONS = {
         ),
         True,
     ),
-    "an alloca in each iteration of a loop": (
+    "an alloca freed at the end of each scf.for iteration": (
         _vtcm_program(
             "  scf.for %i = %c0 to %c2 step %c1 {\n"
             + _filled("a", 1024, "memref.alloca()")
             + "  }\n"
         ),
-        False,
+        True,
     ),
-    "allocas of nested loops past the window": (
+    "allocas of nested loops, freed per iteration": (
         _vtcm_program(
             "  scf.for %i = %c0 to %c2 step %c1 {\n  affine.for %j = 0 to 2 {\n"
-            + _filled("a", 256, "memref.alloca()")
+            + _filled("a", 1024, "memref.alloca()")
             + "  }\n  }\n"
+        ),
+        True,
+    ),
+    "an alloca of a branch held to the end of its iteration": (
+        _vtcm_program(
+            "  %true = arith.constant true\n"
+            "  affine.for %i = 0 to 2 {\n  scf.if %true {\n"
+            + _filled("a", 1024, "memref.alloca()")
+            + "  }\n"
+            + _storage("s", 4096)
+            + "  }\n"
         ),
         False,
     ),
-    "allocas of a loop within the window": (
+    "an alloca in each iteration of an scf.while": (
         _vtcm_program(
-            "  affine.for %i = 0 to 3 {\n"
-            + _filled("a", 256, "memref.alloca()")
-            + "  }\n"
+            "  %r = scf.while (%x = %c0) : (index) -> index {\n"
+            "  %more = arith.cmpi slt, %x, %c2 : index\n"
+            "  scf.condition(%more) %x : index\n"
+            "  } do {\n  ^bb0(%y: index):\n"
+            + _filled("a", 1024, "memref.alloca()")
+            + "  %next = arith.addi %y, %c1 : index\n  scf.yield %next : index\n  }\n"
         ),
-        True,
+        False,
     ),
     "an alloca of a loop that runs zero times": (
         _vtcm_program(
@@ -442,7 +456,9 @@ def test_verify_refuses_exactly_the_vtcm_allocations_the_run_cannot_fit(
     source: str, fits: bool
 ):
     """memory-verify counts a VTCM memref.alloca (to the end of its automatic
-    allocation scope, once per iteration of the loops inside it), a
+    allocation scope: a function, a memref.alloca_scope, an iteration of an
+    scf.for, affine.for or parallel loop; once per iteration of the loops
+    inside it, such as an scf.while), a
     memref.alloc or a memory.alloc_storage once per iteration of the loops
     that do not free it, both
     buffers of a memref.realloc (the new one allocated before the old one is
