@@ -42,10 +42,15 @@ through its results; tensor values of `bufferization.to_tensor`, which
 still read the tensor's memory, returned by `@main` (the tensor is then
 never freed) or made back into a memref by `bufferization.to_buffer` that
 later statements read and write; and tensor values handed on through an
-`scf.if` result or a loop's iter_args.  Not generated: a memref stored
-into a memref of memrefs and loaded back, which neither `memplan-run` nor
-`memory-manifest` handle (an element type must be an integer, float or
-index type).
+`scf.if` result or a loop's iter_args.  A program is valid on every path
+`memory-verify` considers, which cannot count an `scf.while`'s trips: a
+while loop whose `after` region writes a fresh tensor from the carried one
+and frees no carried tensor hands its initial tensor on as its result when
+it runs no trip, so that tensor is kept while the result is used (and the
+result is never freed, which would free the tensor twice then).  Not
+generated: a memref stored into a memref of memrefs and loaded back, which
+neither `memplan-run` nor `memory-manifest` handle (an element type must be
+an integer, float or index type).
 
 `calls=True` adds `func.call`s of private functions (one per kind and
 argument types, so a function is often called more than once, from loops
@@ -619,8 +624,10 @@ class BlockWriter:
     def carry(self) -> None:
         """A loop carrying tensors through iter_args: each trip writes a fresh
         tensor from the carried one and yields it (freeing the carried one or
-        not: freeing it frees the initial tensor on the first trip), or writes
-        the carried tensor in place, or swaps it with a second carried one."""
+        not: freeing it frees the initial tensor on the first trip; with
+        `detours`, the result of an `scf.while` that does not free it may be
+        the initial tensor), or writes the carried tensor in place, or swaps
+        it with a second carried one."""
         init = self._any_contiguous()
         body = self.nested()
         if self.draw(st.booleans()):
@@ -663,6 +670,13 @@ class BlockWriter:
                 (carried, body.finish(), yielded),
                 results,
             )
+            if not results[0].aliases and carried[0].name not in body.freed:
+                # An `scf.while` that runs no trip hands `init` on as its
+                # result (`memory-verify` cannot count trips), and no trip
+                # frees it: the result may be `init`, which must outlive it.
+                # So it stands for `init`'s tensors and is never freed (that
+                # would free `init` twice on that path).
+                results = [replace(results[0], aliases=frozenset(init.owners))]
         else:
             header = self._loop_header(inits, carried)
             terminator = "affine.yield" if header.startswith("affine") else "scf.yield"
