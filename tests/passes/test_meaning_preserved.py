@@ -2,7 +2,8 @@
 
 Each random program (tests/passes/program_gen.py) runs in the interpreter as
 written, then after each pipeline below, applied through the Python API.
-Results must be identical and no run may raise an interpretation error.
+Results must be identical (NaN where NaN: programs can overflow and make
+NaN) and no run may raise an interpretation error.
 After `memory-plan`, `memory-verify` must accept the module, and on programs
 whose every allocation executes (no `scf.if`) the greedy and best plans must
 not raise the peak bytes of any scope above the unplanned (manifested)
