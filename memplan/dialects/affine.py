@@ -86,6 +86,7 @@ from memplan.dialects.affine_operands import (
     valid_symbol,
     verify_dims_and_symbols,
 )
+from memplan.dialects.arith import ATOMIC_RMW_KINDS
 from memplan.dialects.memory import INDEX_MAX
 from memplan.dialects.syntax import (
     parse_optional_arrow_types,
@@ -223,27 +224,6 @@ def _verify_yield(op: Operation) -> None:
             f"op's results are ({', '.join(map(str, op.result_types))})"
         )
 
-
-ATOMIC_RMW_KINDS = (
-    "addf",
-    "addi",
-    "andi",
-    "assign",
-    "maximumf",
-    "maxnumf",
-    "maxs",
-    "maxu",
-    "minimumf",
-    "minnumf",
-    "mins",
-    "minu",
-    "mulf",
-    "muli",
-    "ori",
-    "xori",
-)
-"""MLIR's `arith::AtomicRMWKind`, each at its value: what `affine.parallel`'s
-`reductions` hold (`reduce ("addf")` is `reductions = [0]`)."""
 
 _FLOAT_KINDS = frozenset({"addf", "mulf", "maximumf", "minimumf", "maxnumf", "minnumf"})
 _INTEGER_KINDS = frozenset({"addi", "muli", "andi", "ori", "xori"})

@@ -34,6 +34,29 @@ from xdsl.irdl import (
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
+ATOMIC_RMW_KINDS = (
+    "addf",
+    "addi",
+    "andi",
+    "assign",
+    "maximumf",
+    "maxnumf",
+    "maxs",
+    "maxu",
+    "minimumf",
+    "minnumf",
+    "mins",
+    "minu",
+    "mulf",
+    "muli",
+    "ori",
+    "xori",
+)
+"""MLIR's `arith::AtomicRMWKind` cases, each at its number (as the
+bundled MLIR of torch-mlir 20261001 numbers them): the `kind` property of
+`memref.atomic_rmw`'s generic form, and what `affine.parallel`'s
+`reductions` hold (`reduce ("addf")` is `reductions = [0]`)."""
+
 
 @irdl_op_definition
 class RemFOp(FloatingPointLikeBinaryOperation):

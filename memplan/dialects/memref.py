@@ -143,12 +143,12 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
 
+from memplan.dialects.arith import ATOMIC_RMW_KINDS
 from memplan.dialects.syntax import parse_optional_arrow_types
 from memplan.ir_walk import walk
 from memplan.symbols import lookup_symbol
 
 __all__ = [
-    "ATOMIC_RMW_KINDS",
     "MEMREF",
     "AllocOp",
     "AllocaOp",
@@ -1781,27 +1781,6 @@ class ReshapeOp(IRDLOperation):
                 "length of shape operand differs from the result's memref rank"
             )
 
-
-ATOMIC_RMW_KINDS = (
-    "addf",
-    "addi",
-    "andi",
-    "assign",
-    "maximumf",
-    "maxnumf",
-    "maxs",
-    "maxu",
-    "minimumf",
-    "minnumf",
-    "mins",
-    "minu",
-    "mulf",
-    "muli",
-    "ori",
-    "xori",
-)
-"""MLIR's `arith::AtomicRMWKind` cases, each at its number (the `kind`
-property of the generic form) in the MLIR torch-mlir 20261001 bundles."""
 
 _FLOAT_ATOMICS = frozenset({"addf", "maximumf", "minimumf", "mulf"})
 _INTEGER_ATOMICS = frozenset(
