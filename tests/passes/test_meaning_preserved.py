@@ -76,11 +76,11 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from program_gen import programs
+from same_results import NAN_RESULT, assert_same_results
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 from xdsl.parser import Parser
@@ -90,7 +90,7 @@ from xdsl.utils.exceptions import PassFailedException
 from memplan.context import memplan_context
 from memplan.dialects import memref
 from memplan.dialects.memory import AllocStorageOp, AllocTensorOp, KillOp
-from memplan.interpreter import InterpretationError, RunResult, run_function
+from memplan.interpreter import InterpretationError, run_function
 from memplan.lowering.memory_to_memref import ConvertMemoryToMemrefPass
 from memplan.passes.coalesce import MemoryCoalescePass
 from memplan.passes.manifest import MemoryManifestPass
@@ -174,14 +174,6 @@ def _transformed(module: ModuleOp, passes: Sequence[ModulePass]) -> ModuleOp:
         module_pass.apply(CONTEXT, copy)
     copy.verify()
     return copy
-
-
-def _assert_same_results(expected: RunResult, actual: RunResult, pipeline: str) -> None:
-    assert len(actual.results) == len(expected.results), pipeline
-    for want, got in zip(expected.results, actual.results, strict=True):
-        assert isinstance(want, np.ndarray) and isinstance(got, np.ndarray), pipeline
-        assert (got.dtype, got.shape) == (want.dtype, want.shape), pipeline
-        assert np.array_equal(got, want, equal_nan=True), f"{pipeline} changed a result"
 
 
 def _requested_alignments(module: ModuleOp) -> dict[str, int]:
@@ -283,19 +275,7 @@ def _assert_every_pipeline_keeps_results(
             ]
             assert left == [], f"{pipeline} left {left}"
         _assert_alignments_kept(requested, transformed, pipeline)
-        _assert_same_results(original, run_function(transformed), pipeline)
-
-
-NAN_RESULT = """
-func.func @main() -> memref<8xf32> {
-  %m = memref.alloc() : memref<8xf32>
-  %big = arith.constant 3.0e38 : f32
-  linalg.fill ins(%big : f32) outs(%m : memref<8xf32>)
-  linalg.mul ins(%m, %m : memref<8xf32>, memref<8xf32>) outs(%m : memref<8xf32>)
-  linalg.sub ins(%m, %m : memref<8xf32>, memref<8xf32>) outs(%m : memref<8xf32>)
-  func.return %m : memref<8xf32>
-}
-"""
+        assert_same_results(original, run_function(transformed), pipeline)
 
 
 def test_a_nan_result_kept_by_every_pipeline_is_the_same_result() -> None:

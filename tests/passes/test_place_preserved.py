@@ -23,10 +23,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from program_gen import programs
+from same_results import NAN_RESULT, assert_same_results
 from stable_strategies import one_of_values
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
@@ -112,11 +112,7 @@ def check_placement(
     )
     MemoryVerifyPass(target=TARGET, capacity=capacity).apply(CONTEXT, placed.clone())
     run = _run(placed, capacity)
-    for want, got in zip(original.results, run.results, strict=True):
-        assert isinstance(want, np.ndarray) and isinstance(got, np.ndarray)
-        assert np.array_equal(want, got, equal_nan=True), (
-            "memory-place changed a result"
-        )
+    assert_same_results(original, run, "memory-place")
     limit = get_target(TARGET).capacity(VTCM_SCOPE) if capacity is None else capacity
     assert limit is not None
     assert run.stats.peak_bytes.get(VTCM_SCOPE, 0) <= limit
@@ -169,18 +165,6 @@ def test_exact_placements_keep_results_fit_and_cost_no_more(
 ) -> None:
     pytest.importorskip("highspy")
     check_placement(text, capacity, "exact", tensor_alignment)
-
-
-NAN_RESULT = """
-func.func @main() -> memref<8xf32> {
-  %m = memref.alloc() : memref<8xf32>
-  %big = arith.constant 3.0e38 : f32
-  linalg.fill ins(%big : f32) outs(%m : memref<8xf32>)
-  linalg.mul ins(%m, %m : memref<8xf32>, memref<8xf32>) outs(%m : memref<8xf32>)
-  linalg.sub ins(%m, %m : memref<8xf32>, memref<8xf32>) outs(%m : memref<8xf32>)
-  func.return %m : memref<8xf32>
-}
-"""
 
 
 def test_a_nan_result_kept_by_the_placement_is_the_same_result():

@@ -18,11 +18,11 @@ from __future__ import annotations
 import os
 from dataclasses import replace
 
-import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 from program_gen import programs
+from same_results import assert_same_results
 from stable_strategies import one_of_values
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
@@ -84,9 +84,7 @@ def _assert_runs_within(
     MemoryVerifyPass(capacity=capacity).apply(CONTEXT, planned)
     run = run_function(planned, target=get_target().with_vtcm_size(capacity))
     assert run.stats.peak_extent.get(VTCM_SCOPE, 0) <= capacity, what
-    for want, got in zip(original.results, run.results, strict=True):
-        assert isinstance(want, np.ndarray) and isinstance(got, np.ndarray)
-        assert np.array_equal(got, want, equal_nan=True), f"{what} changed a result"
+    assert_same_results(original, run, what)
 
 
 @settings(
